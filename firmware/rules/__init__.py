@@ -1,0 +1,30 @@
+"""The rules core: one engine for every game of the board, on CPython and MicroPython.
+
+    from firmware.rules import new_position
+    pos = new_position("lippo")              # or ("chess", fen)
+    for m in pos.legal_moves(): print(pos.move_str(m))
+
+Game modules are imported only when asked for, so the board loads the active game only.
+"""
+
+from .position import FenError, MoveError
+
+GAMES = ("chess", "lippo", "checkers12")
+
+
+def game_module(gid):
+    """The module of a game id; ValueError for an unknown id."""
+    if gid == "chess":
+        from .games import chess as mod
+    elif gid == "lippo":
+        from .games import lippo as mod
+    elif gid == "checkers12":
+        from .games import checkers12 as mod
+    else:
+        raise ValueError("unknown game %r (games: %s)" % (gid, ", ".join(GAMES)))
+    return mod
+
+
+def new_position(gid, fen=None):
+    """A position of the game (its start position unless fen is given); FenError if bad."""
+    return game_module(gid).new(fen)

@@ -1,0 +1,130 @@
+"""Padded board geometry shared by every game: cells, square names, vectors.
+
+Every game lives in one padded bytearray of SIZE cells, STRIDE cells a row.  A board of
+up to 12 x 12 squares sits in it with at least PAD off-board cells on every side, so a
+leap of up to PAD files and PAD ranks, or a ray stepping off the edge, lands on OFF and
+needs no bounds check.  A cell is a square's index in that array ("sq" in all code);
+a square's name is "e4".
+"""
+
+from .compat import const
+
+N = const(12)  # files = ranks of the largest board
+PAD = const(6)  # longest leap in files or ranks (Lippo's Aeroplane jumps 6)
+STRIDE = const(18)  # N + PAD: a row, then PAD off-board cells
+SIZE = const(450)  # STRIDE * (N + 2 * PAD + 1)
+
+# Cell contents.  A piece is its colour bit plus a type number 1..31, so "is it an
+# enemy?" is one AND, and OFF is nobody's piece.
+EMPTY = const(0)
+WHITE = const(32)
+BLACK = const(64)
+OFF = const(128)
+TYPE = const(31)
+
+
+def index(file, rank):
+    """0-based file and rank -> cell."""
+    return (rank + PAD + 1) * STRIDE + file
+
+
+def file_of(sq):
+    return sq % STRIDE
+
+
+def rank_of(sq):
+    return sq // STRIDE - PAD - 1
+
+
+def delta(dx, dy):
+    """A vector in files and ranks -> a cell offset."""
+    return dy * STRIDE + dx
+
+
+def images(a, b):
+    """All distinct sign and swap images of the vector (a, b): 4 or 8 of them."""
+    out = []
+    for x, y in ((a, b), (b, a)):
+        for sx in (1, -1):
+            for sy in (1, -1):
+                v = (sx * x, sy * y)
+                if v not in out:
+                    out.append(v)
+    return out
+
+
+ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAG = ((1, 1), (-1, 1), (1, -1), (-1, -1))
+ALL8 = ORTHO + DIAG
+
+
+def _direction_table():
+    # Every offset k*d (d one of the 8 directions, 1 <= k < N) is unique on this
+    # stride, so an offset names the ray it lies on.  Index: offset + OFFSET_BIAS.
+    t = bytearray(2 * RAY_SPAN + 1)
+    for i, (dx, dy) in enumerate(ALL8):
+        for k in range(1, N):
+            t[delta(k * dx, k * dy) + RAY_SPAN] = i + 1
+    return bytes(t)
+
+
+RAY_SPAN = const(220)  # > (N - 1) * (STRIDE + 1)
+RAY_OF = _direction_table()  # offset + RAY_SPAN -> 1 + index in ALL8, or 0
+
+
+class Layout:
+    """Where a game's squares sit in the padded array, and their names."""
+
+    def __init__(self, files, ranks, letters):
+        self.files = files
+        self.ranks = ranks
+        self.letters = letters
+        blank = bytearray(SIZE)
+        for i in range(SIZE):
+            blank[i] = OFF
+        sqs = []
+        for r in range(ranks):
+            for f in range(files):
+                sq = index(f, r)
+                blank[sq] = EMPTY
+                sqs.append(sq)
+        self.blank = bytes(blank)  # an empty board of this game
+        self.squares = tuple(sqs)  # a1, b1, ... rank by rank
+        names = {}
+        for sq in sqs:
+            names[sq] = letters[file_of(sq)] + str(rank_of(sq) + 1)
+        self._names = names
+        self._cells = {}
+        for sq in sqs:
+            self._cells[names[sq]] = sq
+
+    def name(self, sq):
+        """Cell -> square name; ValueError if the cell is not a square of this game."""
+        n = self._names.get(sq)
+        if n is None:
+            raise ValueError("not a square: %r" % sq)
+        return n
+
+    def cell(self, name):
+        """Square name ("e4") -> cell; ValueError for a name that is not on this board."""
+        sq = self._cells.get(name)
+        if sq is None:
+            raise ValueError("no square %r on this board" % name)
+        return sq
+
+    def parse_squares(self, text):
+        """Leading square names of text -> (list of cells, rest of text)."""
+        out = []
+        i = 0
+        while i < len(text) and text[i] in self.letters:
+            j = i + 1
+            while j < len(text) and "0" <= text[j] <= "9":
+                j += 1
+            if j == i + 1:
+                break
+            # "e1" then "1": a square name never has a leading zero and at most 2 digits.
+            if j - i > 3 or (j - i == 3 and text[i + 1] == "0"):
+                raise ValueError("bad square in %r" % text)
+            out.append(self.cell(text[i:j]))
+            i = j
+        return out, text[i:]

@@ -1,0 +1,190 @@
+"""A game as data: its board, its pieces as move tables, its pawns, castlings and promotions.
+
+A game module (chess.py, lippo.py, ...) builds one Game from declarative piece
+descriptions; the generic generator in position.py walks the resulting tables.  Each
+piece type gets:
+
+  jumps   offsets of plain leaps: what stands between is ignored
+  bent    (offset, via, via2) two-stage leaps: the turning square(s) frm+via must lie on
+          the board, what stands on them is ignored (lippo.md §4.4, A1, A2)
+  slides  ray directions, blocked by the first piece
+  blasts  offsets of captures made without moving (lippo's Fougasse, lippo.md §5.13)
+  pawn    forward-only men: push, double step, diagonal capture, en passant, promotion
+
+The attack tables (which offsets a piece of each type attacks from) are derived from
+the same tables, so a rule is written once.
+"""
+
+from .board import Layout, ORTHO, DIAG, ALL8, delta, images, TYPE
+
+
+# Move descriptions used by the game modules.  Vectors are (files, ranks).
+def leap(vectors):
+    """Plain leaps to these offsets."""
+    return ("leap", tuple(vectors))
+
+
+def leap_images(*pairs):
+    """Plain leaps to every sign/swap image of each (a, b)."""
+    out = []
+    for a, b in pairs:
+        out += images(a, b)
+    return leap(out)
+
+
+def slide(dirs):
+    """Rays along these directions, stopping at the first piece."""
+    return ("slide", tuple(dirs))
+
+
+def two_stage(first, second, may_stop):
+    """A jump to each turning offset in first, then one of second(turn) (or a stop)."""
+    routes = []
+    for t in first:
+        if may_stop:
+            routes.append((t, t))
+        for e in second(t):
+            routes.append(((t[0] + e[0], t[1] + e[1]), t))
+    return ("bent", tuple(routes))
+
+
+def blast(vectors):
+    """Captures an enemy on these offsets without moving."""
+    return ("blast", tuple(vectors))
+
+
+PAWN = ("pawn", ())
+
+
+class Piece:
+    """One piece type of a game: its letter, names, points and tables."""
+
+    def __init__(self, t, letter, name, points, moves):
+        self.t = t
+        self.letter = letter
+        self.name = name
+        self.points = points
+        jumps = []
+        bent = {}
+        slides = []
+        blasts = []
+        self.is_pawn = False
+        for kind, data in moves:
+            if kind == "leap":
+                for v in data:
+                    d = delta(v[0], v[1])
+                    if d not in jumps:
+                        jumps.append(d)
+            elif kind == "slide":
+                slides += [delta(v[0], v[1]) for v in data]
+            elif kind == "bent":
+                for v, via in data:
+                    d = delta(v[0], v[1])
+                    vias = bent.setdefault(d, [])
+                    w = delta(via[0], via[1])
+                    if w not in vias:
+                        vias.append(w)
+            elif kind == "blast":
+                blasts += [delta(v[0], v[1]) for v in data]
+            elif kind == "pawn":
+                self.is_pawn = True
+        routes = []
+        for d in sorted(bent):
+            vias = bent[d]
+            if d in jumps or d in vias:
+                # A straight route: the destination on the board means the turn is too.
+                if d not in jumps:
+                    jumps.append(d)
+                continue
+            if len(vias) > 2:
+                raise ValueError("more than two turning squares for one offset")
+            routes.append((d, vias[0], vias[-1]))
+        self.jumps = tuple(jumps)
+        self.bent = tuple(routes)
+        self.slides = tuple(slides)
+        self.blasts = tuple(blasts)
+
+
+class Castling:
+    """One castling: the right's bit, FEN letter, and the squares it uses."""
+
+    def __init__(self, layout, white, bit, letter, king, king_to, rook, rook_to, empty, safe):
+        c = layout.cell
+        self.white = white
+        self.bit = bit
+        self.letter = letter
+        self.king = c(king)
+        self.king_to = c(king_to)
+        self.rook = c(rook)
+        self.rook_to = c(rook_to)
+        self.empty = tuple(c(s) for s in empty)
+        self.safe = tuple(c(s) for s in safe)  # squares the king may not be attacked on
+
+
+class Game:
+    """The tables of one game id: layout, pieces, pawns, castlings, start position."""
+
+    def __init__(self, gid, files, ranks, letters, pieces, start, royal=None):
+        self.id = gid
+        self.layout = Layout(files, ranks, letters)
+        self.start = start
+        self.pieces = [None]
+        for i, p in enumerate(pieces):
+            self.pieces.append(Piece(i + 1, *p))
+        n = len(self.pieces)
+        self.letter = "".join(p.letter if p else "?" for p in self.pieces)
+        self.jumps = tuple(p.jumps if p else () for p in self.pieces)
+        self.bent = tuple(p.bent if p else () for p in self.pieces)
+        self.slides = tuple(p.slides if p else () for p in self.pieces)
+        self.blasts = tuple(p.blasts if p else () for p in self.pieces)
+        self.pawn = 0
+        for p in self.pieces[1:]:
+            if p.is_pawn:
+                self.pawn = p.t
+        self.royal = self.type_of(royal) if royal else 0
+        self.points = bytes(0 if p is None else min(p.points, 255) for p in self.pieces)
+        self.castlings = ()
+        self.castle_keep = bytes(b"\x0f" * 450)
+        self.check_rules = False  # True: a move may not leave the own royal piece attacked
+        self.double_ranks = (1, 6)  # 0-based rank of each side's double step (white, black)
+        self.ep = True
+        self.promo_types = ()  # what a pawn may become (Position.promotions may refine)
+        self.promo_optional = False  # True: a pawn may also stay a pawn on the last rank
+        self._attack_tables(n)
+
+    def type_of(self, letter):
+        """Upper-case FEN letter -> piece type; ValueError if the game has no such piece."""
+        t = self.letter.find(letter)
+        if t <= 0:
+            raise ValueError("no piece %r in %s" % (letter, self.id))
+        return t
+
+    def set_castlings(self, specs):
+        """specs: (white, letter, king, king_to, rook, rook_to, empty, safe) per castling."""
+        out = []
+        keep = bytearray(self.castle_keep)
+        for i, s in enumerate(specs):
+            c = Castling(self.layout, s[0], 1 << i, *s[1:])
+            out.append(c)
+            # A right dies when its king or rook leaves its square or is taken there.
+            keep[c.king] &= ~c.bit
+            keep[c.rook] &= ~c.bit
+        self.castlings = tuple(out)
+        self.castle_keep = bytes(keep)
+
+    def _attack_tables(self, n):
+        # Reverse tables: a piece of type t at sq - d attacks sq when d is in its tables.
+        jumps = {}
+        bent = {}
+        slides = {}
+        for p in self.pieces[1:]:
+            bit = 1 << p.t
+            for d in p.jumps + p.blasts:
+                jumps[d] = jumps.get(d, 0) | bit
+            for r in p.bent:
+                bent[r] = bent.get(r, 0) | bit
+            for d in p.slides:
+                slides[d] = slides.get(d, 0) | bit
+        self.att_jumps = tuple((d, jumps[d]) for d in sorted(jumps))
+        self.att_bent = tuple((r[0], r[1], r[2], bent[r]) for r in sorted(bent))
+        self.att_slides = tuple((d, slides[d]) for d in sorted(slides))

@@ -1,0 +1,628 @@
+"""A position of any chess-like game: a padded bytearray board, the side to move, and state.
+
+Moves are small ints (at most 28 bits, so a small int on a 32-bit MicroPython too):
+
+  bits 0-8    from cell          bits 9-17   to cell
+  bit  18     CAPTURE            bits 19-22  kind (NORMAL, DOUBLE, EP, CASTLE, PROMO, BLAST, BONUS)
+  bits 23-27  argument: the promotion piece type, or a game's own extra (lippo's bonus file + 1)
+
+A move list is a plain list of such ints: generating the moves of one piece allocates
+the list and nothing else.  The generator is table driven (game.py); games with extra
+rules subclass Position and hook push/pop and the generator.
+"""
+
+from .compat import const
+from .board import EMPTY, WHITE, BLACK, OFF, STRIDE, RAY_OF, RAY_SPAN, file_of, rank_of
+
+CAPTURE = const(1 << 18)
+NORMAL = const(0)
+DOUBLE = const(1)
+EP = const(2)
+CASTLE = const(3)
+PROMO = const(4)
+BLAST = const(5)
+BONUS = const(6)
+
+_SQ = const(511)
+_KIND = const(19)
+_ARG = const(23)
+
+
+class FenError(ValueError):
+    """A FEN that does not describe a position of the game."""
+
+
+class MoveError(ValueError):
+    """A move string that is malformed or not legal in the position."""
+
+
+def kind_of(m):
+    return m >> _KIND & 15
+
+
+def from_sq(m):
+    return m & _SQ
+
+
+def to_sq(m):
+    return m >> 9 & _SQ
+
+
+def arg_of(m):
+    return m >> _ARG & 31
+
+
+def is_capture(m):
+    return m & CAPTURE != 0
+
+
+class Position:
+    """The state of one game: board, side to move, castling, en passant, clocks, history."""
+
+    def __init__(self, game, fen=None):
+        self.game = game
+        self.cells = bytearray(game.layout.blank)
+        self.counts = bytearray(128)  # pieces on the board, by cell code
+        self.kings = [0, 0]  # cell of each side's royal piece, 0 if it has none
+        self.stack = []
+        self.set_fen(fen or game.start)
+
+    # ---- FEN ------------------------------------------------------------------------
+
+    def set_fen(self, fen):
+        """Replace the whole state by the FEN's; FenError (nothing changed) if it is malformed."""
+        g = self.game
+        lay = g.layout
+        fields = fen.split()
+        if len(fields) < 4:
+            raise FenError("a FEN needs at least 4 fields, got %d" % len(fields))
+        rows = fields[0].split("/")
+        if len(rows) != lay.ranks:
+            raise FenError("%d ranks in the board field, %s has %d" % (len(rows), g.id, lay.ranks))
+        cells = bytearray(lay.blank)
+        for i, row in enumerate(rows):
+            r = lay.ranks - 1 - i
+            f = 0
+            j = 0
+            while j < len(row):
+                ch = row[j]
+                if "0" <= ch <= "9":
+                    k = j
+                    while k < len(row) and "0" <= row[k] <= "9":
+                        k += 1
+                    n = int(row[j:k])
+                    if n == 0:
+                        raise FenError("empty run of 0 in rank %d" % (r + 1))
+                    f += n
+                    j = k
+                    continue
+                up = ch.upper()
+                t = g.letter.find(up)
+                if t <= 0 or not ch.isalpha():
+                    raise FenError("no piece %r in %s" % (ch, g.id))
+                if f >= lay.files:
+                    raise FenError("rank %d has more than %d files" % (r + 1, lay.files))
+                cells[lay.squares[r * lay.files + f]] = t | (WHITE if ch == up else BLACK)
+                f += 1
+                j += 1
+            if f != lay.files:
+                raise FenError("rank %d has %d files, %s has %d" % (r + 1, f, g.id, lay.files))
+        if fields[1] not in ("w", "b"):
+            raise FenError("side to move must be w or b, not %r" % fields[1])
+        us = WHITE if fields[1] == "w" else BLACK
+        castling = self._parse_castling(fields[2], cells)
+        ep = self._parse_ep(fields[3], cells, us)
+        try:
+            half = int(fields[4]) if len(fields) > 4 else 0
+            full = int(fields[5]) if len(fields) > 5 else 1
+        except ValueError:
+            raise FenError("the move clocks must be whole numbers")
+        if half < 0 or full < 1:
+            raise FenError("half-move clock must be >= 0 and move number >= 1")
+        extra = self._parse_extra(fields[6:], cells)
+        counts = bytearray(128)
+        kings = [0, 0]
+        royal = g.royal
+        for sq in lay.squares:
+            c = cells[sq]
+            if c:
+                counts[c] += 1
+                if c & 31 == royal:
+                    side = c >> 6
+                    if kings[side]:
+                        raise FenError("more than one %s per side" % g.pieces[royal].name)
+                    kings[side] = sq
+        self._check_setup(cells, counts, kings, us)
+        # Accepted: commit everything at once.
+        self.cells[:] = cells
+        self.counts[:] = counts
+        self.kings[0] = kings[0]
+        self.kings[1] = kings[1]
+        self.us = us
+        self.castling = castling
+        self.ep = ep
+        self.halfmove = half
+        self.fullmove = full
+        self.stack = []
+        self._set_extra(extra)
+
+    def _parse_castling(self, field, cells):
+        if field == "-":
+            return 0
+        rights = 0
+        for ch in field:
+            for c in self.game.castlings:
+                if c.letter == ch:
+                    break
+            else:
+                raise FenError("bad castling field %r" % field)
+            if rights & c.bit:
+                raise FenError("castling right %r given twice" % ch)
+            colour = WHITE if c.white else BLACK
+            king = colour | self.game.royal
+            rook = cells[c.rook]
+            # A right whose king or rook is not at home cannot be used: it is dropped,
+            # as python-chess does, rather than refusing the position.
+            if cells[c.king] == king and rook & colour and rook != king:
+                rights |= c.bit
+        return rights
+
+    def _parse_ep(self, field, cells, us):
+        if field == "-":
+            return 0
+        lay = self.game.layout
+        try:
+            sq = lay.cell(field)
+        except ValueError:
+            raise FenError("bad en-passant square %r" % field)
+        fwd = STRIDE if us == WHITE else -STRIDE
+        them = us ^ (WHITE | BLACK)
+        if not self.game.pawn or cells[sq] != EMPTY or cells[sq - fwd] != them | self.game.pawn:
+            raise FenError("en-passant square %s does not follow a double step" % field)
+        return sq
+
+    def _parse_extra(self, fields, cells):
+        if fields:
+            raise FenError("%s takes 6 FEN fields, got %d" % (self.game.id, 6 + len(fields)))
+        return None
+
+    def _set_extra(self, extra):
+        pass
+
+    def _check_setup(self, cells, counts, kings, us):
+        """Refuse a set-up the game's rules cannot start from (FenError)."""
+
+    def fen(self):
+        """The position as FEN, in the game's letters (notation.md)."""
+        g = self.game
+        lay = g.layout
+        rows = []
+        for r in range(lay.ranks - 1, -1, -1):
+            row = ""
+            run = 0
+            for f in range(lay.files):
+                c = self.cells[lay.squares[r * lay.files + f]]
+                if c == EMPTY:
+                    run += 1
+                    continue
+                if run:
+                    row += str(run)
+                    run = 0
+                ch = g.letter[c & 31]
+                row += ch if c & WHITE else ch.lower()
+            if run:
+                row += str(run)
+            rows.append(row)
+        castling = ""
+        for c in g.castlings:
+            if self.castling & c.bit:
+                castling += c.letter
+        ep = lay.name(self.ep) if self.ep else "-"
+        parts = [
+            "/".join(rows),
+            "w" if self.us == WHITE else "b",
+            castling or "-",
+            ep,
+            str(self.halfmove),
+            str(self.fullmove),
+        ]
+        return " ".join(parts + self._extra_fields())
+
+    def _extra_fields(self):
+        return []
+
+    # ---- queries ----------------------------------------------------------------------
+
+    @property
+    def turn(self):
+        """WHITE or BLACK: the colour bit of the side to move."""
+        return self.us
+
+    def piece_at(self, sq):
+        """The cell code on a square (0 empty): colour bit | type."""
+        return self.cells[sq]
+
+    def ply(self):
+        return 2 * (self.fullmove - 1) + (self.us == BLACK)
+
+    def attacked(self, sq, by):
+        """True if a piece of colour `by` could capture on sq (were an enemy there)."""
+        g = self.game
+        cells = self.cells
+        for d, mask in g.att_jumps:
+            x = cells[sq - d]
+            if x & by and mask >> (x & 31) & 1:
+                return True
+        for d, v, w, mask in g.att_bent:
+            x = cells[sq - d]
+            if x & by and mask >> (x & 31) & 1:
+                f = sq - d
+                if cells[f + v] != OFF or cells[f + w] != OFF:
+                    return True
+        for d, mask in g.att_slides:
+            s = sq - d
+            x = cells[s]
+            while x == EMPTY:
+                s -= d
+                x = cells[s]
+            if x & by and mask >> (x & 31) & 1:
+                return True
+        if g.pawn:
+            pawn = by | g.pawn
+            back = -STRIDE if by == WHITE else STRIDE
+            if cells[sq + back - 1] == pawn or cells[sq + back + 1] == pawn:
+                return True
+        return False
+
+    def is_check(self):
+        """True if the side to move's royal piece is attacked."""
+        k = self.kings[self.us >> 6]
+        return k != 0 and self.attacked(k, self.us ^ (WHITE | BLACK))
+
+    # ---- move generation --------------------------------------------------------------
+
+    def pseudo_moves(self):
+        """Every move by the pieces' powers, before the check rule."""
+        ms = []
+        cells = self.cells
+        us = self.us
+        gen = self._gen_piece
+        for sq in self.game.layout.squares:
+            c = cells[sq]
+            if c & us:
+                gen(sq, c & 31, ms)
+        return ms
+
+    def legal_moves(self):
+        """Every legal move of the side to move (a list of move ints)."""
+        if not self.game.check_rules:
+            return self.pseudo_moves()
+        us = self.us
+        them = us ^ (WHITE | BLACK)
+        k = self.kings[us >> 6]
+        if self.attacked(k, them):
+            return [m for m in self.pseudo_moves() if kind_of(m) != CASTLE and self._safe_after(m)]
+        pins = self._pins(k, us, them)
+        cells = self.cells
+        gen = self._gen_piece
+        ms = []
+        for sq in self.game.layout.squares:
+            c = cells[sq]
+            if c & us:
+                if sq == k:
+                    self._king_moves(sq, c & 31, ms, them)
+                elif pins is not None and sq in pins:
+                    self._pinned_moves(sq, c & 31, ms, k, pins[sq])
+                else:
+                    gen(sq, c & 31, ms)
+        if self.ep:
+            ms = [m for m in ms if kind_of(m) != EP or self._safe_after(m)]
+        return ms
+
+    def moves_from(self, sq):
+        """The legal moves of the piece on sq (a new list; empty if it has none)."""
+        ms = self.legal_moves()
+        return [m for m in ms if m & _SQ == sq]
+
+    def _gen_piece(self, frm, t, ms):
+        g = self.game
+        cells = self.cells
+        them = self.us ^ (WHITE | BLACK)
+        out = ms.append
+        for d in g.jumps[t]:
+            x = cells[frm + d]
+            if x == EMPTY:
+                out(frm | (frm + d) << 9)
+            elif x & them:
+                out(frm | (frm + d) << 9 | CAPTURE)
+        for d, v, w in g.bent[t]:
+            x = cells[frm + d]
+            if x == EMPTY or x & them:
+                if cells[frm + v] != OFF or cells[frm + w] != OFF:
+                    out(frm | (frm + d) << 9 | (CAPTURE if x else 0))
+        for d in g.slides[t]:
+            to = frm + d
+            x = cells[to]
+            while x == EMPTY:
+                out(frm | to << 9)
+                to += d
+                x = cells[to]
+            if x & them:
+                out(frm | to << 9 | CAPTURE)
+        for d in g.blasts[t]:
+            if cells[frm + d] & them:
+                out(frm | (frm + d) << 9 | CAPTURE | BLAST << _KIND)
+        if t == g.pawn:
+            self._pawn_moves(frm, ms, them)
+        elif t == g.royal and self.castling:
+            self._castle_moves(frm, ms)
+
+    def _pawn_moves(self, frm, ms, them):
+        cells = self.cells
+        fwd = STRIDE if them == BLACK else -STRIDE
+        to = frm + fwd
+        if cells[to] == EMPTY:
+            self._pawn_to(frm, to, 0, ms)
+            if rank_of(frm) == self.game.double_ranks[them >> 6 ^ 1] and cells[to + fwd] == EMPTY:
+                ms.append(frm | (to + fwd) << 9 | DOUBLE << _KIND)
+        for to in (frm + fwd - 1, frm + fwd + 1):
+            x = cells[to]
+            if x & them:
+                self._pawn_to(frm, to, CAPTURE, ms)
+            elif to == self.ep and self.game.ep:
+                ms.append(frm | to << 9 | CAPTURE | EP << _KIND)
+
+    def _pawn_to(self, frm, to, cap, ms):
+        last = self.game.layout.ranks - 1 if self.us == WHITE else 0
+        m = frm | to << 9 | cap
+        if rank_of(to) != last:
+            ms.append(m)
+            return
+        for t in self.promotions(to):
+            ms.append(m | PROMO << _KIND | t << _ARG)
+        if self.game.promo_optional:
+            ms.append(m)
+
+    def promotions(self, to):
+        """Piece types a pawn of the side to move may become on arriving at `to`."""
+        return self.game.promo_types
+
+    def _castle_moves(self, frm, ms):
+        cells = self.cells
+        white = self.us == WHITE
+        for c in self.game.castlings:
+            if c.white == white and self.castling & c.bit and c.king == frm:
+                for sq in c.empty:
+                    if cells[sq] != EMPTY:
+                        break
+                else:
+                    ms.append(frm | c.king_to << 9 | CASTLE << _KIND)
+
+    # ---- the check rule ---------------------------------------------------------------
+
+    def _safe_after(self, m):
+        us = self.us
+        self.push(m)
+        k = self.kings[us >> 6]
+        ok = not self.attacked(k, us ^ (WHITE | BLACK))
+        self.pop()
+        return ok
+
+    def _pins(self, k, us, them):
+        # For each ray through the king: an own piece, then an enemy slider of that ray.
+        pins = None
+        cells = self.cells
+        for d, mask in self.game.att_slides:
+            s = k - d
+            x = cells[s]
+            while x == EMPTY:
+                s -= d
+                x = cells[s]
+            if x & us:
+                p = s
+                s -= d
+                x = cells[s]
+                while x == EMPTY:
+                    s -= d
+                    x = cells[s]
+                if x & them and mask >> (x & 31) & 1:
+                    if pins is None:
+                        pins = {}
+                    pins[p] = s
+        return pins
+
+    def _pinned_moves(self, frm, t, ms, k, pinner):
+        # A pinned piece may only move along the segment from the king to its pinner.
+        tmp = []
+        self._gen_piece(frm, t, tmp)
+        ray = RAY_OF[pinner - k + RAY_SPAN]
+        lo, hi = (k, pinner) if pinner > k else (pinner, k)
+        for m in tmp:
+            to = m >> 9 & _SQ
+            if RAY_OF[to - k + RAY_SPAN] == ray and lo <= to <= hi:
+                ms.append(m)
+
+    def _king_moves(self, frm, t, ms, them):
+        tmp = []
+        self._gen_piece(frm, t, tmp)
+        cells = self.cells
+        king = cells[frm]
+        cells[frm] = EMPTY  # a slider's ray goes on through the square the king leaves
+        for m in tmp:
+            to = m >> 9 & _SQ
+            if m >> _KIND & 15 == CASTLE:
+                for c in self.game.castlings:
+                    if c.king == frm and c.king_to == to:
+                        break
+                for sq in c.safe:
+                    if sq != frm and self.attacked(sq, them):
+                        break
+                else:
+                    ms.append(m)
+            elif not self.attacked(to, them):
+                ms.append(m)
+        cells[frm] = king
+
+    # ---- making moves ----------------------------------------------------------------
+
+    def push(self, m):
+        """Make a move (a legal one: push does not check)."""
+        g = self.game
+        cells = self.cells
+        counts = self.counts
+        frm = m & _SQ
+        to = m >> 9 & _SQ
+        kind = m >> _KIND & 15
+        piece = cells[frm]
+        moved = piece & 31
+        us = self.us
+        cap_sq = to
+        if kind == EP:
+            cap_sq = to - STRIDE if us == WHITE else to + STRIDE
+        captured = cells[cap_sq]
+        self.stack.append((m, captured, self.castling, self.ep, self.halfmove))
+        if captured:
+            counts[captured] -= 1
+            cells[cap_sq] = EMPTY
+            if captured & 31 == g.royal:
+                self.kings[(us >> 6) ^ 1] = 0
+        if kind != BLAST:
+            cells[frm] = EMPTY
+            if kind == PROMO:
+                counts[piece] -= 1
+                piece = us | m >> _ARG & 31
+                counts[piece] += 1
+            cells[to] = piece
+            if piece & 31 == g.royal:
+                self.kings[us >> 6] = to
+                if kind == CASTLE:
+                    for c in g.castlings:
+                        if c.king == frm and c.king_to == to:
+                            cells[c.rook_to] = cells[c.rook]
+                            if c.rook != c.rook_to:
+                                cells[c.rook] = EMPTY
+                            break
+        self.ep = (frm + to) >> 1 if kind == DOUBLE else 0
+        self.castling &= g.castle_keep[frm] & g.castle_keep[to]
+        if captured or moved == g.pawn:
+            self.halfmove = 0
+        else:
+            self.halfmove += 1
+        if us == BLACK:
+            self.fullmove += 1
+        self.us = us ^ (WHITE | BLACK)
+
+    def pop(self):
+        """Take back the last move pushed; returns it."""
+        g = self.game
+        cells = self.cells
+        counts = self.counts
+        m, captured, self.castling, self.ep, self.halfmove = self.stack.pop()
+        us = self.us ^ (WHITE | BLACK)
+        self.us = us
+        if us == BLACK:
+            self.fullmove -= 1
+        frm = m & _SQ
+        to = m >> 9 & _SQ
+        kind = m >> _KIND & 15
+        if kind != BLAST:
+            piece = cells[to]
+            if kind == CASTLE:
+                for c in g.castlings:
+                    if c.king == frm and c.king_to == to:
+                        rook = cells[c.rook_to]
+                        cells[c.rook_to] = EMPTY
+                        cells[c.rook] = rook
+                        break
+            if kind == PROMO:
+                counts[piece] -= 1
+                piece = us | g.pawn
+                counts[piece] += 1
+            cells[to] = EMPTY
+            cells[frm] = piece
+            if piece & 31 == g.royal:
+                self.kings[us >> 6] = frm
+        cap_sq = to
+        if kind == EP:
+            cap_sq = to - STRIDE if us == WHITE else to + STRIDE
+        if captured:
+            cells[cap_sq] = captured
+            counts[captured] += 1
+            if captured & 31 == g.royal:
+                self.kings[(us >> 6) ^ 1] = cap_sq
+        return m
+
+    # ---- move strings ----------------------------------------------------------------
+
+    def move_str(self, m):
+        """A move int -> its string in notation.md (e2e4, e7e8q, f2f1, g11g12,g3)."""
+        lay = self.game.layout
+        s = lay.name(m & _SQ) + lay.name(m >> 9 & _SQ)
+        if m >> _KIND & 15 == PROMO:
+            s += self.game.letter[m >> _ARG & 31].lower()
+        return s + self._move_suffix(m)
+
+    def _move_suffix(self, m):
+        return ""
+
+    def parse_move(self, text):
+        """A move string -> the legal move it names; MoveError if malformed or illegal."""
+        lay = self.game.layout
+        try:
+            sqs, rest = lay.parse_squares(text)
+        except ValueError as e:
+            raise MoveError("%s: %s" % (text, e))
+        if len(sqs) < 2:
+            raise MoveError("%r is not a move: it needs a from and a to square" % text)
+        for m in self.legal_moves():
+            if self.move_str(m) == text:
+                return m
+        raise MoveError("illegal move %s" % text)
+
+    def push_str(self, text):
+        """Parse and make a move; returns the move int."""
+        m = self.parse_move(text)
+        self.push(m)
+        return m
+
+    # ---- counting --------------------------------------------------------------------
+
+    def perft(self, depth):
+        """Leaf nodes of the legal move tree `depth` plies deep."""
+        if depth == 0:
+            return 1
+        ms = self.legal_moves()
+        if depth == 1:
+            return len(ms)
+        n = 0
+        for m in ms:
+            self.push(m)
+            n += self.perft(depth - 1)
+            self.pop()
+        return n
+
+    def outcome(self, claim=False):
+        """None while the game goes on, else an Outcome."""
+        if self.legal_moves():
+            return None
+        return Outcome("no-moves", None)
+
+
+class Outcome:
+    """How a game ended: reason, winner (WHITE, BLACK or None for a draw), and points."""
+
+    def __init__(self, reason, winner, points=None):
+        self.reason = reason
+        self.winner = winner
+        self.points = points
+
+    def result(self):
+        """'1-0', '0-1' or '1/2-1/2'."""
+        if self.winner == WHITE:
+            return "1-0"
+        if self.winner == BLACK:
+            return "0-1"
+        return "1/2-1/2"
+
+    def __repr__(self):
+        return "Outcome(%s, %s)" % (self.reason, self.result())
