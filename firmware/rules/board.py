@@ -90,6 +90,12 @@ class Layout:
                 sqs.append(sq)
         self.blank = bytes(blank)  # an empty board of this game
         self.squares = tuple(sqs)  # a1, b1, ... rank by rank
+        num = bytearray(SIZE)
+        for i in range(SIZE):
+            num[i] = 255
+        for i, sq in enumerate(sqs):
+            num[sq] = i
+        self.number = bytes(num)  # cell -> 0-based square number (a1 = 0), 255 off the board
         names = {}
         for sq in sqs:
             names[sq] = letters[file_of(sq)] + str(rank_of(sq) + 1)

@@ -144,6 +144,7 @@ class Game:
         self.royal = self.type_of(royal) if royal else 0
         self.points = bytes(0 if p is None else min(p.points, 255) for p in self.pieces)
         self.castlings = ()
+        self.castle_rook = 0  # the type that castles with the royal piece
         self.castle_keep = bytes(b"\x0f" * 450)
         self.check_rules = False  # True: a move may not leave the own royal piece attacked
         self.double_ranks = (1, 6)  # 0-based rank of each side's double step (white, black)

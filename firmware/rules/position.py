@@ -163,7 +163,7 @@ class Position:
             rook = cells[c.rook]
             # A right whose king or rook is not at home cannot be used: it is dropped,
             # as python-chess does, rather than refusing the position.
-            if cells[c.king] == king and rook & colour and rook != king:
+            if cells[c.king] == king and rook == colour | self.game.castle_rook:
                 rights |= c.bit
         return rights
 
@@ -322,7 +322,15 @@ class Position:
     def moves_from(self, sq):
         """The legal moves of the piece on sq (a new list; empty if it has none)."""
         ms = self.legal_moves()
-        return [m for m in ms if m & _SQ == sq]
+        return [m for m in ms if self.move_from(m) == sq]
+
+    def move_from(self, m):
+        """The cell a move starts from."""
+        return m & _SQ
+
+    def move_to(self, m):
+        """The cell a move ends on (for a blast: the victim's cell)."""
+        return m >> 9 & _SQ
 
     def _gen_piece(self, frm, t, ms):
         g = self.game

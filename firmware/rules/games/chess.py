@@ -27,6 +27,7 @@ def make_game(gid="chess", files=8, ranks=8, letters="abcdefgh", pieces=PIECES, 
               castlings=CASTLINGS):
     g = Game(gid, files, ranks, letters, pieces, start, royal="K")
     g.set_castlings(castlings)
+    g.castle_rook = g.type_of("R")
     g.check_rules = True
     g.double_ranks = (1, ranks - 2)
     g.promo_types = tuple(g.type_of(c) for c in "QRBN")

@@ -1,0 +1,238 @@
+"""Lippo's 12 x 12 checkers (lippo.md §10, A22): Russian-draughts conventions on 144 squares.
+
+Men step diagonally forward and capture forward and backward; kings fly.  Capturing is
+compulsory, and so is going on with a capture while one is possible (A22's recommended
+reading; GAME.must_continue = False gives the literal "if desired").  The route is free:
+no majority rule.  Jumped pieces stay on the board until the move ends and cannot be
+jumped twice.  A man reaching the far rank during a capture goes on as a king.  A side
+with no move loses; there are no draw rules.
+
+A move is a small int: the squares it visits, each as square number + 1 in 8 bits from
+bit 1 up, and bit 0 set for a capture.  A chain of more than three squares needs a long
+int on a 32-bit board; it is made only when such a capture exists.
+"""
+
+from ..board import WHITE, BLACK, EMPTY, OFF, STRIDE, DIAG, delta, rank_of, file_of
+from ..game import Game
+from ..position import Position, Outcome, FenError
+
+START = (
+    "1m1m1m1m1m1m/m1m1m1m1m1m1/1m1m1m1m1m1m/12/12/12/12/12/12/"
+    "M1M1M1M1M1M1/1M1M1M1M1M1M/M1M1M1M1M1M1 w - - 0 1"
+)
+
+GAME = Game("checkers12", 12, 12, "abcdefghiklm", (("M", "man", 1, ()), ("K", "king", 1, ())), START)
+GAME.must_continue = True
+MAN = GAME.type_of("M")
+KING = GAME.type_of("K")
+_DIRS = tuple(delta(x, y) for x, y in DIAG)
+_FORWARD = ((delta(1, 1), delta(-1, 1)), (delta(1, -1), delta(-1, -1)))
+
+
+class CheckersPosition(Position):
+    """A checkers position: its own generator and push/pop over the shared board and FEN."""
+
+    def _check_setup(self, cells, counts, kings, us):
+        for sq in self.game.layout.squares:
+            c = cells[sq]
+            if c and (file_of(sq) + rank_of(sq)) & 1:
+                raise FenError("checkers pieces stand on dark squares only (a1 is dark)")
+            if c & 31 == MAN and rank_of(sq) == (11 if c & WHITE else 0):
+                raise FenError("a man on its far rank must be a king")
+
+    # ---- move ints -------------------------------------------------------------------
+
+    def path(self, m):
+        """The cells a move visits, from first to last."""
+        sqs = self.game.layout.squares
+        out = []
+        m >>= 1
+        while m:
+            out.append(sqs[(m & 255) - 1])
+            m >>= 8
+        return out
+
+    def move_from(self, m):
+        return self.game.layout.squares[(m >> 1 & 255) - 1]
+
+    def move_to(self, m):
+        m >>= 1
+        while m > 255:
+            m >>= 8
+        return self.game.layout.squares[m - 1]
+
+    def move_str(self, m):
+        name = self.game.layout.name
+        return "".join(name(sq) for sq in self.path(m))
+
+    def captured(self, m):
+        """The cells of the pieces a move takes, in order."""
+        if not m & 1:
+            return []
+        cells = self.cells
+        p = self.path(m)
+        out = []
+        for i in range(len(p) - 1):
+            a, b = p[i], p[i + 1]
+            d = _step(a, b)
+            s = a + d
+            while s != b:
+                if cells[s] != EMPTY:
+                    out.append(s)
+                s += d
+        return out
+
+    # ---- generation ------------------------------------------------------------------
+
+    def pseudo_moves(self):
+        return self.legal_moves()
+
+    def legal_moves(self):
+        """Every legal move: the captures if there is one (compulsory), else the plain moves."""
+        cells = self.cells
+        us = self.us
+        num = self.game.layout.number
+        caps = []
+        for sq in self.game.layout.squares:
+            c = cells[sq]
+            if c & us:
+                cells[sq] = EMPTY  # the moving piece's square is free during its chain
+                self._chains(sq, c & 31 == KING, (num[sq] + 1) << 1 | 1, 9, [], caps)
+                cells[sq] = c
+        if caps:
+            return caps
+        ms = []
+        fwd = _FORWARD[us >> 6]
+        for sq in self.game.layout.squares:
+            c = cells[sq]
+            if c & us:
+                head = (num[sq] + 1) << 1
+                if c & 31 == KING:
+                    for d in _DIRS:
+                        to = sq + d
+                        while cells[to] == EMPTY:
+                            ms.append(head | (num[to] + 1) << 9)
+                            to += d
+                else:
+                    for d in fwd:
+                        if cells[sq + d] == EMPTY:
+                            ms.append(head | (num[sq + d] + 1) << 9)
+        return ms
+
+    def _jumps(self, sq, king, taken):
+        # (victim, landing cells) for each jump available from sq.
+        cells = self.cells
+        them = self.us ^ (WHITE | BLACK)
+        out = []
+        for d in _DIRS:
+            s = sq + d
+            if king:
+                while cells[s] == EMPTY:
+                    s += d
+            x = cells[s]
+            if x & them and s not in taken:
+                lands = []
+                to = s + d
+                while cells[to] == EMPTY:
+                    lands.append(to)
+                    if not king:
+                        break
+                    to += d
+                if lands:
+                    out.append((s, lands))
+        return out
+
+    def _chains(self, sq, king, m, shift, taken, out):
+        num = self.game.layout.number
+        last = 11 if self.us == WHITE else 0
+        for victim, lands in self._jumps(sq, king, taken):
+            taken.append(victim)
+            ends = []
+            goes_on = []
+            for to in lands:
+                k = king or rank_of(to) == last
+                (goes_on if self._jumps(to, k, taken) else ends).append(to)
+            # Going on is compulsory: a landing that ends the chain is allowed only where no
+            # landing of this jump lets it go on (unless the game makes going on optional).
+            if goes_on and self.game.must_continue:
+                ends = []
+            for to in ends:
+                out.append(m | (num[to] + 1) << shift)
+            for to in goes_on:
+                k = king or rank_of(to) == last
+                mm = m | (num[to] + 1) << shift
+                if not self.game.must_continue:
+                    out.append(mm)
+                self._chains(to, k, mm, shift + 8, taken, out)
+            taken.pop()
+
+    # ---- making moves ----------------------------------------------------------------
+
+    def push(self, m):
+        cells = self.cells
+        p = self.path(m)
+        frm = p[0]
+        to = p[-1]
+        piece = cells[frm]
+        taken = [(sq, cells[sq]) for sq in self.captured(m)]
+        self.stack.append((m, piece, taken, self.halfmove))
+        for sq, c in taken:
+            cells[sq] = EMPTY
+            self.counts[c] -= 1
+        cells[frm] = EMPTY
+        crowned = piece & 31 == MAN and _crowned(self, p)
+        if crowned:
+            self.counts[piece] -= 1
+            piece = piece - MAN + KING
+            self.counts[piece] += 1
+        cells[to] = piece
+        self.halfmove = 0 if taken or crowned or piece & 31 == MAN else self.halfmove + 1
+        if self.us == BLACK:
+            self.fullmove += 1
+        self.us ^= WHITE | BLACK
+
+    def pop(self):
+        m, piece, taken, self.halfmove = self.stack.pop()
+        self.us ^= WHITE | BLACK
+        if self.us == BLACK:
+            self.fullmove -= 1
+        cells = self.cells
+        p = self.path(m)
+        now = cells[p[-1]]
+        if now != piece:
+            self.counts[now] -= 1
+            self.counts[piece] += 1
+        cells[p[-1]] = EMPTY
+        cells[p[0]] = piece
+        for sq, c in taken:
+            cells[sq] = c
+            self.counts[c] += 1
+        return m
+
+    def attacked(self, sq, by):
+        return False
+
+    def outcome(self, claim=False):
+        """A side with no move (no pieces, or all blocked) loses (lippo.md §10)."""
+        if self.legal_moves():
+            return None
+        return Outcome("no-moves", self.us ^ (WHITE | BLACK))
+
+
+def _crowned(pos, path):
+    # A man is crowned if any square of its path is on its far rank (A22: mid-capture too).
+    last = 11 if pos.us == WHITE else 0
+    for sq in path[1:]:
+        if rank_of(sq) == last:
+            return True
+    return False
+
+
+def _step(a, b):
+    dx = file_of(b) - file_of(a)
+    dy = rank_of(b) - rank_of(a)
+    return delta(1 if dx > 0 else -1, 1 if dy > 0 else -1)
+
+
+def new(fen=None):
+    return CheckersPosition(GAME, fen)
