@@ -96,27 +96,23 @@ class Layout:
         for i, sq in enumerate(sqs):
             num[sq] = i
         self.number = bytes(num)  # cell -> 0-based square number (a1 = 0), 255 off the board
-        names = {}
-        for sq in sqs:
-            names[sq] = letters[file_of(sq)] + str(rank_of(sq) + 1)
-        self._names = names
-        self._cells = {}
-        for sq in sqs:
-            self._cells[names[sq]] = sq
 
     def name(self, sq):
         """Cell -> square name; ValueError if the cell is not a square of this game."""
-        n = self._names.get(sq)
-        if n is None:
+        if not 0 <= sq < SIZE or self.number[sq] == 255:
             raise ValueError("not a square: %r" % sq)
-        return n
+        return self.letters[file_of(sq)] + str(rank_of(sq) + 1)
 
     def cell(self, name):
         """Square name ("e4") -> cell; ValueError for a name that is not on this board."""
-        sq = self._cells.get(name)
-        if sq is None:
+        f = self.letters.find(name[:1]) if name else -1
+        digits = name[1:]
+        if f < 0 or not 1 <= len(digits) <= 2 or not digits.isdigit() or digits[0] == "0":
             raise ValueError("no square %r on this board" % name)
-        return sq
+        r = int(digits) - 1
+        if r >= self.ranks:
+            raise ValueError("no square %r on this board" % name)
+        return index(f, r)
 
     def parse_squares(self, text):
         """Leading square names of text -> (list of cells, rest of text)."""

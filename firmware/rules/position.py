@@ -90,9 +90,9 @@ class Position:
                     k = j
                     while k < len(row) and "0" <= row[k] <= "9":
                         k += 1
+                    if ch == "0":
+                        raise FenError("bad empty run %r in rank %d" % (row[j:k], r + 1))
                     n = int(row[j:k])
-                    if n == 0:
-                        raise FenError("empty run of 0 in rank %d" % (r + 1))
                     f += n
                     j = k
                     continue

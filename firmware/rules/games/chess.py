@@ -110,7 +110,7 @@ class ChessPosition(Position):
         if self.is_insufficient_material():
             return Outcome("insufficient-material", None)
         if self.halfmove >= 150:
-            return Outcome("seventy-five-moves", None)
+            return Outcome("seventyfive-moves", None)
         reps = self.repetitions() if self.halfmove >= 8 else 1
         if reps >= 5:
             return Outcome("fivefold-repetition", None)

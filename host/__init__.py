@@ -1,0 +1,1 @@
+"""The host: CPython tools around the board (command line, serial bridge, archive)."""

@@ -1,0 +1,24 @@
+"""Shared paths and helpers for the test suite."""
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+RULES = SHARED / "rules"
+
+collect_ignore_glob = ["mpy/*"]
+
+
+def micropython_cmd():
+    """The `micropython` of the unix port: beside this Python, or on PATH; None if absent."""
+    here = Path(sys.executable).parent / "micropython"
+    if here.exists():
+        return str(here)
+    return shutil.which("micropython")
+
+
+def mpy_env():
+    return dict(os.environ, MICROPYPATH=str(ROOT) + ":" + str(ROOT / "tests" / "mpy"))
