@@ -319,10 +319,18 @@ class Position:
             ms = [m for m in ms if kind_of(m) != EP or self._safe_after(m)]
         return ms
 
-    def moves_from(self, sq):
-        """The legal moves of the piece on sq (a new list; empty if it has none)."""
-        ms = self.legal_moves()
-        return [m for m in ms if self.move_from(m) == sq]
+    def moves_from(self, sq, out=None):
+        """The legal moves of the piece on sq, appended to `out` (a new list if None)."""
+        ms = [] if out is None else out
+        if self.game.check_rules:
+            for m in self.legal_moves():
+                if m & _SQ == sq:
+                    ms.append(m)
+            return ms
+        c = self.cells[sq]
+        if c & self.us:
+            self._gen_piece(sq, c & 31, ms)
+        return ms
 
     def move_from(self, m):
         """The cell a move starts from."""
@@ -336,30 +344,31 @@ class Position:
         g = self.game
         cells = self.cells
         them = self.us ^ (WHITE | BLACK)
-        out = ms.append
+        # ms.append(...) each time: a bound method kept in a variable would be a heap
+        # object on MicroPython, and a lifted piece's hints allocate nothing but the list.
         for d in g.jumps[t]:
             x = cells[frm + d]
             if x == EMPTY:
-                out(frm | (frm + d) << 9)
+                ms.append(frm | (frm + d) << 9)
             elif x & them:
-                out(frm | (frm + d) << 9 | CAPTURE)
+                ms.append(frm | (frm + d) << 9 | CAPTURE)
         for d, v, w in g.bent[t]:
             x = cells[frm + d]
             if x == EMPTY or x & them:
                 if cells[frm + v] != OFF or cells[frm + w] != OFF:
-                    out(frm | (frm + d) << 9 | (CAPTURE if x else 0))
+                    ms.append(frm | (frm + d) << 9 | (CAPTURE if x else 0))
         for d in g.slides[t]:
             to = frm + d
             x = cells[to]
             while x == EMPTY:
-                out(frm | to << 9)
+                ms.append(frm | to << 9)
                 to += d
                 x = cells[to]
             if x & them:
-                out(frm | to << 9 | CAPTURE)
+                ms.append(frm | to << 9 | CAPTURE)
         for d in g.blasts[t]:
             if cells[frm + d] & them:
-                out(frm | (frm + d) << 9 | CAPTURE | BLAST << _KIND)
+                ms.append(frm | (frm + d) << 9 | CAPTURE | BLAST << _KIND)
         if t == g.pawn:
             self._pawn_moves(frm, ms, them)
         elif t == g.royal and self.castling:
@@ -373,7 +382,8 @@ class Position:
             self._pawn_to(frm, to, 0, ms)
             if rank_of(frm) == self.game.double_ranks[them >> 6 ^ 1] and cells[to + fwd] == EMPTY:
                 ms.append(frm | (to + fwd) << 9 | DOUBLE << _KIND)
-        for to in (frm + fwd - 1, frm + fwd + 1):
+        for side in (-1, 1):  # a constant tuple: no allocation
+            to = frm + fwd + side
             x = cells[to]
             if x & them:
                 self._pawn_to(frm, to, CAPTURE, ms)

@@ -1,9 +1,10 @@
 """Lippo's 12 x 12 checkers (lippo.md §10, A22): Russian-draughts conventions on 144 squares.
 
 Men step diagonally forward and capture forward and backward; kings fly.  Capturing is
-compulsory, and so is going on with a capture while one is possible (A22's recommended
-reading; GAME.must_continue = False gives the literal "if desired").  The route is free:
-no majority rule.  Jumped pieces stay on the board until the move ends and cannot be
+compulsory, and so is going on with a capture while one is possible from the square the
+piece stopped on (A22's recommended reading; GAME.must_continue = False gives the literal
+"if desired").  The route is free, no majority rule, and a king may stop on any free
+square beyond its victim, as the spec's reference generator (lippo_check.py) has it.  Jumped pieces stay on the board until the move ends and cannot be
 jumped twice.  A man reaching the far rank during a capture goes on as a king.  A side
 with no move loses; there are no draw rules.
 
@@ -147,23 +148,17 @@ class CheckersPosition(Position):
         last = 11 if self.us == WHITE else 0
         for victim, lands in self._jumps(sq, king, taken):
             taken.append(victim)
-            ends = []
-            goes_on = []
+            # A22: the king may stop on any free square beyond; from where it stops it
+            # must go on capturing if it can (lippo_check.py's ck_capture_sequences).
             for to in lands:
                 k = king or rank_of(to) == last
-                (goes_on if self._jumps(to, k, taken) else ends).append(to)
-            # Going on is compulsory: a landing that ends the chain is allowed only where no
-            # landing of this jump lets it go on (unless the game makes going on optional).
-            if goes_on and self.game.must_continue:
-                ends = []
-            for to in ends:
-                out.append(m | (num[to] + 1) << shift)
-            for to in goes_on:
-                k = king or rank_of(to) == last
                 mm = m | (num[to] + 1) << shift
-                if not self.game.must_continue:
+                if self._jumps(to, k, taken):
+                    if not self.game.must_continue:
+                        out.append(mm)
+                    self._chains(to, k, mm, shift + 8, taken, out)
+                else:
                     out.append(mm)
-                self._chains(to, k, mm, shift + 8, taken, out)
             taken.pop()
 
     # ---- making moves ----------------------------------------------------------------

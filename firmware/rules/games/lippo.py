@@ -123,6 +123,12 @@ class LippoPosition(Position):
         self.flags, self.pending, left = extra
         self.end_ply = self.ply() + left if left is not None else None
         self.xstack = []
+        self._changed()
+
+    def _changed(self):
+        # end_reason() is cached until the position changes: the board asks it after
+        # every move, and a lifted piece's hints then need no second full generation.
+        self._end = 0  # 0: not known
 
     def _parse_extra(self, fields, cells):
         if len(fields) not in (0, 3):
@@ -212,11 +218,27 @@ class LippoPosition(Position):
     def legal_moves(self):
         """The moves of the side to move; none once the game is over (§8.3)."""
         ms, reason = self._moves_and_end()
+        self._end = reason
         return [] if reason else ms
 
     def end_reason(self):
         """Why the game is over, or None: president-captured, surrender, patt, no-moves, claim."""
-        return self._moves_and_end()[1]
+        if self._end == 0:
+            self._end = self._moves_and_end()[1]
+        return self._end
+
+    def moves_from(self, sq, out=None):
+        """The moves of the piece on sq, appended to `out` (a new list if None).  Once
+        end_reason() is known this allocates nothing but that list."""
+        ms = [] if out is None else out
+        if self.end_reason() is not None:
+            return ms
+        if self.flags & DEMAND[self.us >> 6]:
+            for m in self._moves():
+                if m & 511 == sq:
+                    ms.append(m)
+            return ms
+        return Position.moves_from(self, sq, ms)
 
     def _moves(self):
         ms = self.pseudo_moves()
@@ -282,6 +304,7 @@ class LippoPosition(Position):
         side = us >> 6
         saved = (self.flags, self.pending)
         Position.push(self, m)
+        self._end = 0
         cells = self.cells
         changes = None
         if m >> 19 & 15 == BONUS:
@@ -329,6 +352,7 @@ class LippoPosition(Position):
             self.counts[code] += 1
 
     def pop(self):
+        self._end = 0
         (self.flags, self.pending), changes = self.xstack.pop()
         if changes:
             for i in range(len(changes) - 1, -1, -1):
@@ -341,6 +365,7 @@ class LippoPosition(Position):
     def demand_president_move(self, colour):
         """§6: after an illegal move by `colour`, its opponent demands a safe President move."""
         self.flags |= DEMAND[colour >> 6]
+        self._end = 0
 
     def perpetual_attacker(self):
         """§14, A18: the square of the enemy piece that attacked the side to move's President
@@ -407,6 +432,7 @@ class LippoPosition(Position):
         end = self.ply() + plies
         if self.end_ply is None or end < self.end_ply:
             self.end_ply = end
+        self._end = 0
 
     # ---- result ----------------------------------------------------------------------
 

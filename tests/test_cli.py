@@ -1,0 +1,57 @@
+"""The `eboard moves` / `eboard perft` contract of notation.md, run as a real console script."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EBOARD = shutil.which("eboard", path=str(Path(sys.executable).parent)) or "eboard"
+
+
+def run(*args):
+    return subprocess.run([EBOARD, *args], capture_output=True, text=True, timeout=120)
+
+
+def test_moves_of_the_start_positions():
+    r = run("moves", "chess")
+    assert r.returncode == 0 and len(r.stdout.split()) == 20 and "e2e4" in r.stdout.split()
+    r = run("moves", "lippo")
+    assert r.returncode == 0 and len(r.stdout.split()) == 150
+    r = run("moves", "checkers12", "--fen", "12/12/12/12/12/12/12/12/12/2m9/1M10/12 w - - 0 1")
+    assert r.stdout.split() == ["b2d4"]
+
+
+def test_perft_prints_the_count_last():
+    r = run("perft", "chess", "3")
+    assert r.returncode == 0 and r.stdout.splitlines()[-1] == "8902"
+    r = run("perft", "lippo", "2", "--fen", "kmhagdpgahmk/eontlffltnoe/ussssssssssu/12/12/12/12/12/12/"
+            "USSSSSSSSSSU/EONTLFFLTNOE/KMHAGDPGAHMK w KQkq - 0 1")
+    assert r.stdout.splitlines()[-1] == "22500"
+    r = run("perft", "checkers12", "0")
+    assert r.stdout.splitlines()[-1] == "1"
+    r = run("perft", "chess", "2", "--divide")
+    lines = r.stdout.splitlines()
+    assert len(lines) == 21 and lines[-1] == "400" and sum(int(x.split()[1]) for x in lines[:-1]) == 400
+
+
+@pytest.mark.parametrize(
+    "args,word",
+    [
+        (("moves", "go"), "unknown game"),
+        (("perft", "shogi", "1"), "unknown game"),
+        (("moves", "chess", "--fen", "rnbqkbnr/pppppppp/8/8 w - - 0 1"), "bad FEN"),
+        (("moves", "lippo", "--fen", "garbage"), "bad FEN"),
+        (("perft", "chess", "x"), "bad depth"),
+        (("perft", "chess", "-1"), "bad depth"),
+        (("perft", "chess"), "required"),
+        ((), "required"),
+    ],
+)
+def test_errors_are_one_line_and_a_non_zero_exit(args, word):
+    r = run(*args)
+    assert r.returncode != 0
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and word in lines[0] and "Traceback" not in r.stderr
