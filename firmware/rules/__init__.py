@@ -25,6 +25,19 @@ def game_module(gid):
     return mod
 
 
+def forget_games(keep):
+    """Drop the modules of every game but `keep`, so the board holds one game's tables."""
+    import sys
+    from . import games
+
+    for gid in GAMES:
+        if gid != keep:
+            name = gid.replace("-", "_")
+            sys.modules.pop(__name__ + ".games." + name, None)
+            if hasattr(games, name):
+                delattr(games, name)
+
+
 def new_position(gid, fen=None):
     """A position of the game (its start position unless fen is given); FenError if bad."""
     return game_module(gid).new(fen)

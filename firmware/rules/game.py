@@ -15,6 +15,8 @@ The attack tables (which offsets a piece of each type attacks from) are derived 
 the same tables, so a rule is written once.
 """
 
+from array import array
+
 from .board import Layout, ORTHO, DIAG, ALL8, delta, images, TYPE
 
 
@@ -56,53 +58,44 @@ def blast(vectors):
 PAWN = ("pawn", ())
 
 
-class Piece:
-    """One piece type of a game: its letter, names, points and tables."""
-
-    def __init__(self, t, letter, name, points, moves):
-        self.t = t
-        self.letter = letter
-        self.name = name
-        self.points = points
-        jumps = []
-        bent = {}
-        slides = []
-        blasts = []
-        self.is_pawn = False
-        for kind, data in moves:
-            if kind == "leap":
-                for v in data:
-                    d = delta(v[0], v[1])
-                    if d not in jumps:
-                        jumps.append(d)
-            elif kind == "slide":
-                slides += [delta(v[0], v[1]) for v in data]
-            elif kind == "bent":
-                for v, via in data:
-                    d = delta(v[0], v[1])
-                    vias = bent.setdefault(d, [])
-                    w = delta(via[0], via[1])
-                    if w not in vias:
-                        vias.append(w)
-            elif kind == "blast":
-                blasts += [delta(v[0], v[1]) for v in data]
-            elif kind == "pawn":
-                self.is_pawn = True
-        routes = []
-        for d in sorted(bent):
-            vias = bent[d]
-            if d in jumps or d in vias:
-                # A straight route: the destination on the board means the turn is too.
+def _tables(moves):
+    """A piece's move descriptions -> (jumps, bent routes, slides, blasts, is_pawn)."""
+    jumps = []
+    bent = {}
+    slides = []
+    blasts = []
+    is_pawn = False
+    for kind, data in moves:
+        if kind == "leap":
+            for v in data:
+                d = delta(v[0], v[1])
                 if d not in jumps:
                     jumps.append(d)
-                continue
-            if len(vias) > 2:
-                raise ValueError("more than two turning squares for one offset")
-            routes.append((d, vias[0], vias[-1]))
-        self.jumps = tuple(jumps)
-        self.bent = tuple(routes)
-        self.slides = tuple(slides)
-        self.blasts = tuple(blasts)
+        elif kind == "slide":
+            slides += [delta(v[0], v[1]) for v in data]
+        elif kind == "bent":
+            for v, via in data:
+                d = delta(v[0], v[1])
+                vias = bent.setdefault(d, [])
+                w = delta(via[0], via[1])
+                if w not in vias:
+                    vias.append(w)
+        elif kind == "blast":
+            blasts += [delta(v[0], v[1]) for v in data]
+        elif kind == "pawn":
+            is_pawn = True
+    routes = []
+    for d in sorted(bent):
+        vias = bent[d]
+        if d in jumps or d in vias:
+            # A straight route: the destination on the board means the turn is too.
+            if d not in jumps:
+                jumps.append(d)
+            continue
+        if len(vias) > 2:
+            raise ValueError("more than two turning squares for one offset")
+        routes += [d, vias[0], vias[-1]]
+    return tuple(jumps), routes, tuple(slides), tuple(blasts), is_pawn
 
 
 class Castling:
@@ -122,27 +115,42 @@ class Castling:
 
 
 class Game:
-    """The tables of one game id: layout, pieces, pawns, castlings, start position."""
+    """The tables of one game id: layout, pieces, pawns, castlings, start position.
+
+    pieces: (letter, name, points, moves) per type, types numbered from 1 in that order.
+    Per type t: jumps[t], slides[t], blasts[t] are tuples of offsets; the two-stage
+    routes of type t are bent[bent_at[t]:bent_at[t + 1]], (offset, via, via2) triples,
+    in one flat array to keep the tables small on the board.
+    """
 
     def __init__(self, gid, files, ranks, letters, pieces, start, royal=None):
         self.id = gid
         self.layout = Layout(files, ranks, letters)
         self.start = start
-        self.pieces = [None]
-        for i, p in enumerate(pieces):
-            self.pieces.append(Piece(i + 1, *p))
-        n = len(self.pieces)
-        self.letter = "".join(p.letter if p else "?" for p in self.pieces)
-        self.jumps = tuple(p.jumps if p else () for p in self.pieces)
-        self.bent = tuple(p.bent if p else () for p in self.pieces)
-        self.slides = tuple(p.slides if p else () for p in self.pieces)
-        self.blasts = tuple(p.blasts if p else () for p in self.pieces)
+        self.letter = "?" + "".join(p[0] for p in pieces)
+        self.names = ("",) + tuple(p[1] for p in pieces)
+        self.points = bytes([0] + [min(p[2], 255) for p in pieces])
+        jumps = [()]
+        slides = [()]
+        blasts = [()]
+        bent = []
+        bent_at = [0, 0]
         self.pawn = 0
-        for p in self.pieces[1:]:
-            if p.is_pawn:
-                self.pawn = p.t
+        for i, p in enumerate(pieces):
+            j, b, s, x, is_pawn = _tables(p[3])
+            jumps.append(j)
+            slides.append(s)
+            blasts.append(x)
+            bent += b
+            bent_at.append(len(bent))
+            if is_pawn:
+                self.pawn = i + 1
+        self.jumps = tuple(jumps)
+        self.slides = tuple(slides)
+        self.blasts = tuple(blasts)
+        self.bent = array("h", bent)
+        self.bent_at = array("H", bent_at)
         self.royal = self.type_of(royal) if royal else 0
-        self.points = bytes(0 if p is None else min(p.points, 255) for p in self.pieces)
         self.castlings = ()
         self.castle_rook = 0  # the type that castles with the royal piece
         self.castle_keep = bytes(b"\x0f" * 450)
@@ -151,7 +159,7 @@ class Game:
         self.ep = True
         self.promo_types = ()  # what a pawn may become (Position.promotions may refine)
         self.promo_optional = False  # True: a pawn may also stay a pawn on the last rank
-        self._attack_tables(n)
+        self._attack_tables()
 
     def type_of(self, letter):
         """Upper-case FEN letter -> piece type; ValueError if the game has no such piece."""
@@ -173,19 +181,25 @@ class Game:
         self.castlings = tuple(out)
         self.castle_keep = bytes(keep)
 
-    def _attack_tables(self, n):
+    def _attack_tables(self):
         # Reverse tables: a piece of type t at sq - d attacks sq when d is in its tables.
+        # att_bent is flat: (offset, via, via2, type mask) quadruples.
         jumps = {}
         bent = {}
         slides = {}
-        for p in self.pieces[1:]:
-            bit = 1 << p.t
-            for d in p.jumps + p.blasts:
+        for t in range(1, len(self.letter)):
+            bit = 1 << t
+            for d in self.jumps[t] + self.blasts[t]:
                 jumps[d] = jumps.get(d, 0) | bit
-            for r in p.bent:
+            b = self.bent
+            for i in range(self.bent_at[t], self.bent_at[t + 1], 3):
+                r = (b[i], b[i + 1], b[i + 2])
                 bent[r] = bent.get(r, 0) | bit
-            for d in p.slides:
+            for d in self.slides[t]:
                 slides[d] = slides.get(d, 0) | bit
         self.att_jumps = tuple((d, jumps[d]) for d in sorted(jumps))
-        self.att_bent = tuple((r[0], r[1], r[2], bent[r]) for r in sorted(bent))
+        flat = []
+        for r in sorted(bent):
+            flat += [r[0], r[1], r[2], bent[r]]
+        self.att_bent = array("i", flat)
         self.att_slides = tuple((d, slides[d]) for d in sorted(slides))

@@ -130,7 +130,7 @@ class Position:
                 if c & 31 == royal:
                     side = c >> 6
                     if kings[side]:
-                        raise FenError("more than one %s per side" % g.pieces[royal].name)
+                        raise FenError("more than one %s per side" % g.names[royal])
                     kings[side] = sq
         self._check_setup(cells, counts, kings, us)
         # Accepted: commit everything at once.
@@ -253,11 +253,12 @@ class Position:
             x = cells[sq - d]
             if x & by and mask >> (x & 31) & 1:
                 return True
-        for d, v, w, mask in g.att_bent:
-            x = cells[sq - d]
-            if x & by and mask >> (x & 31) & 1:
-                f = sq - d
-                if cells[f + v] != OFF or cells[f + w] != OFF:
+        ab = g.att_bent
+        for i in range(0, len(ab), 4):
+            f = sq - ab[i]
+            x = cells[f]
+            if x & by and ab[i + 3] >> (x & 31) & 1:
+                if cells[f + ab[i + 1]] != OFF or cells[f + ab[i + 2]] != OFF:
                     return True
         for d, mask in g.att_slides:
             s = sq - d
@@ -340,6 +341,10 @@ class Position:
         """The cell a move ends on (for a blast: the victim's cell)."""
         return m >> 9 & _SQ
 
+    def takes(self, m):
+        """True if the move captures."""
+        return m & CAPTURE != 0
+
     def _gen_piece(self, frm, t, ms):
         g = self.game
         cells = self.cells
@@ -352,11 +357,13 @@ class Position:
                 ms.append(frm | (frm + d) << 9)
             elif x & them:
                 ms.append(frm | (frm + d) << 9 | CAPTURE)
-        for d, v, w in g.bent[t]:
-            x = cells[frm + d]
+        bent = g.bent
+        for i in range(g.bent_at[t], g.bent_at[t + 1], 3):
+            to = frm + bent[i]
+            x = cells[to]
             if x == EMPTY or x & them:
-                if cells[frm + v] != OFF or cells[frm + w] != OFF:
-                    ms.append(frm | (frm + d) << 9 | (CAPTURE if x else 0))
+                if cells[frm + bent[i + 1]] != OFF or cells[frm + bent[i + 2]] != OFF:
+                    ms.append(frm | to << 9 | (CAPTURE if x else 0))
         for d in g.slides[t]:
             to = frm + d
             x = cells[to]
@@ -569,6 +576,59 @@ class Position:
             if captured & 31 == g.royal:
                 self.kings[(us >> 6) ^ 1] = cap_sq
         return m
+
+    def effects(self, m, buf):
+        """What a move does to the board, without making it: (cell, code after) pairs
+        written into buf (an array of at least 16 slots); returns the number of pairs.
+        The board's tracker compares these with the squares a player has changed.  Side
+        effects a game adds after the move (lippo's §11 Soldiers) are not included: the
+        board asks for them once the move is made."""
+        us = self.us
+        cells = self.cells
+        frm = m & _SQ
+        to = m >> 9 & _SQ
+        kind = m >> _KIND & 15
+        if kind == BLAST:
+            buf[0] = to
+            buf[1] = EMPTY
+            return 1
+        piece = cells[frm]
+        if kind == PROMO:
+            piece = us | m >> _ARG & 31
+        buf[0] = frm
+        buf[1] = EMPTY
+        buf[2] = to
+        buf[3] = piece
+        n = 2
+        if kind == EP:
+            buf[4] = to - STRIDE if us == WHITE else to + STRIDE
+            buf[5] = EMPTY
+            n = 3
+        elif kind == CASTLE:
+            for c in self.game.castlings:
+                if c.king == frm and c.king_to == to:
+                    buf[4] = c.rook
+                    buf[5] = EMPTY
+                    buf[6] = c.rook_to
+                    buf[7] = cells[c.rook]
+                    n = 4
+        return n + self._more_effects(m, buf, n)
+
+    def _more_effects(self, m, buf, n):
+        return 0
+
+    def trim(self):
+        """Forget the oldest moves that no rule needs any more (the board keeps the
+        whole game in its journal): the stack stays bounded in a long game."""
+        keep = self.history_needed()
+        if len(self.stack) > keep:
+            del self.stack[: len(self.stack) - keep]
+
+    def history_needed(self):
+        """Plies of history the rules may look back on, plus a few for takebacks."""
+        if self.game.check_rules:  # repetitions: back to the last capture or pawn move
+            return 8 + min(self.halfmove, 150)
+        return 8
 
     # ---- move strings ----------------------------------------------------------------
 

@@ -62,9 +62,34 @@ class CheckersPosition(Position):
             m >>= 8
         return self.game.layout.squares[m - 1]
 
+    def takes(self, m):
+        return m & 1 == 1
+
     def move_str(self, m):
         name = self.game.layout.name
         return "".join(name(sq) for sq in self.path(m))
+
+    def effects(self, m, buf):
+        """The squares a move changes, as (cell, code after) pairs in buf (see Position):
+        the path (landings in between stay empty) and the pieces it takes.  buf needs
+        room for 2 * (squares visited + pieces taken) entries."""
+        p = self.path(m)
+        piece = self.cells[p[0]]
+        if piece & 31 == MAN and _crowned(self, p):
+            piece = piece - MAN + KING
+        n = 0
+        last = len(p) - 1
+        for i in range(len(p)):
+            if i < last and p[i] == p[last]:
+                continue  # a chain that comes back: the square ends occupied
+            buf[2 * n] = p[i]
+            buf[2 * n + 1] = piece if i == last else EMPTY
+            n += 1
+        for sq in self.captured(m):
+            buf[2 * n] = sq
+            buf[2 * n + 1] = EMPTY
+            n += 1
+        return n
 
     def captured(self, m):
         """The cells of the pieces a move takes, in order."""
@@ -87,6 +112,13 @@ class CheckersPosition(Position):
 
     def pseudo_moves(self):
         return self.legal_moves()
+
+    def moves_from(self, sq, out=None):
+        ms = [] if out is None else out
+        for m in self.legal_moves():
+            if self.move_from(m) == sq:
+                ms.append(m)
+        return ms
 
     def legal_moves(self):
         """Every legal move: the captures if there is one (compulsory), else the plain moves."""

@@ -209,6 +209,13 @@ class LippoPosition(Position):
                 out.append(g)
         return out
 
+    def _more_effects(self, m, buf, n):
+        if m >> 19 & 15 != BONUS:
+            return 0
+        buf[2 * n] = index((m >> 23 & 31) - 1, HOME_RANK[self.us >> 6])
+        buf[2 * n + 1] = self.us | SOLDIER
+        return 1
+
     def _move_suffix(self, m):
         if m >> 19 & 15 == BONUS:
             side = self.us >> 6
@@ -342,6 +349,12 @@ class LippoPosition(Position):
                     keep += (sq,)
             self.pending = keep
         self.xstack.append((saved, changes))
+
+    def trim(self):
+        Position.trim(self)
+        keep = len(self.stack)
+        if len(self.xstack) > keep:
+            del self.xstack[: len(self.xstack) - keep]
 
     def _put(self, sq, code):
         old = self.cells[sq]

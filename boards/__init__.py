@@ -1,0 +1,1 @@
+"""Hardware profiles: pico (the real board) and sim (the virtual one)."""

@@ -1,0 +1,333 @@
+"""The board: the rules position, the tracker, the journal and the numbered messages.
+
+The shell (main.py) calls step() after every scan with the matrix rows and the time,
+and handle() for every line from the host; what the board says goes out through the
+outbox.  Nothing here touches hardware: `hw` is a profile object from boards/ with a
+matrix, leds, clock and a directory for the journal.
+"""
+
+from array import array
+
+from firmware import leds, protocol
+from firmware.debounce import Debouncer, LIFT
+from firmware.journal import Journal, JournalFull
+from firmware.outbox import Outbox
+import gc
+
+from firmware.rules import FenError, MoveError, GAMES, forget_games, new_position
+from firmware.rules.board import WHITE, BLACK
+from firmware.tracker import Tracker, OVER, STATES, pos_last
+
+VERSION = "0.1.0"
+PROTOCOL = 1
+SEQ_BLOCK = 64  # sequence numbers reserved in the journal at a time
+DEFAULT_GAME = "chess"
+
+
+class Board:
+    """One electronic board: feed it scans and host lines; it answers through the outbox."""
+
+    def __init__(self, hw, write):
+        self.hw = hw
+        self.outbox = Outbox(write)
+        self.tracker = Tracker(self)
+        self.debouncer = Debouncer(self._on_switch)
+        self.journal = Journal(hw.journal_path)
+        self.rows = array("H", bytes(24))
+        self.frame = bytearray(144)
+        self.shown = bytearray(144)
+        self.brightness = hw.default_brightness
+        self.pos = None
+        self.game = DEFAULT_GAME
+        self.start_fen = None
+        self.seq_reserved = 0
+        self.journal_ok = True
+        self._fresh = True  # the journaled game has no move yet
+        self.ply = 0  # moves made in the game (or since the host set its position)
+
+    # ---- boot -------------------------------------------------------------------------
+
+    def boot(self, now_ms):
+        """Resume the journaled game, or wait for a chess set-up; says hello."""
+        records = self.journal.load()
+        resumed = self._replay(records)
+        if not resumed:
+            self.pos = new_position(DEFAULT_GAME)
+            self.game = DEFAULT_GAME
+            self.start_fen = None
+        self.hw.matrix.scan(self.rows)
+        self.debouncer.reset(self.rows)
+        self.tracker.set_actual(self._occupancy())
+        # A game with moves resumes at once (the board then shows what to fix, if
+        # anything moved while it was off); one still being set up waits for it.
+        self.tracker.start(self.pos, setup=not resumed or self._fresh, now_ms=now_ms)
+        self._reserve()
+        self._send("hello eboard %d %s %s" % (PROTOCOL, self.game, STATES[self.tracker.state]))
+        self._render()
+
+    def _replay(self, records):
+        # Rebuild the game from the journal; a record that no longer applies ends it.
+        pos = None
+        seq = 0
+        ply = 0
+        self._fresh = True
+        for rec in records:
+            words = rec.split(" ", 2)
+            kind = words[0]
+            try:
+                if kind == "N":
+                    fen = words[2] if len(words) > 2 and words[2] != "-" else None
+                    pos = new_position(words[1], fen)
+                    self.game = words[1]
+                    self.start_fen = fen
+                    self._fresh = True
+                    ply = 0
+                elif pos is None:
+                    continue
+                elif kind == "M":
+                    pos.push_str(words[2])
+                    pos.trim()
+                    self._fresh = False
+                    ply += 1
+                elif kind == "U":
+                    pos.pop()
+                    ply -= 1
+                elif kind == "P":
+                    pos.set_fen(words[2])
+                    self._fresh = False
+                    ply = 0
+                elif kind == "C":
+                    _claim(pos, words[2])
+                if kind != "N":
+                    seq = max(seq, int(words[1]))
+            except (ValueError, IndexError):
+                break
+        self.outbox.seq = seq
+        if pos is None:
+            return False
+        self.pos = pos
+        self.ply = ply
+        return True
+
+    def _reserve(self):
+        # Sequence numbers survive a reset: a block of them is written down before any is
+        # used, and after a reset numbering goes on above the last block written.
+        self.seq_reserved = self.outbox.seq + SEQ_BLOCK
+        self._journal("S %d" % self.seq_reserved)
+
+    def _journal(self, text):
+        try:
+            self.journal.append(text)
+            self.journal_ok = True
+            return True
+        except JournalFull:
+            if self.journal_ok:
+                self.journal_ok = False
+                self._send("error journal-full the flash is full: moves are no longer saved")
+        except OSError as e:
+            self._send("error journal %s" % e)
+        return False
+
+    def _send(self, text):
+        if self.outbox.seq >= self.seq_reserved:
+            self._reserve()
+        return self.outbox.send(text)
+
+    # ---- scanning -----------------------------------------------------------------------
+
+    def step(self, now_ms):
+        """One scan: switches -> events -> tracker; then the LED frame if it changed."""
+        self.hw.matrix.scan(self.rows)
+        self.debouncer.feed(self.rows, now_ms)
+        self.tracker.on_tick(now_ms)
+        self._render()
+
+    def _on_switch(self, kind, p, now_ms):
+        name = self.tracker.geo.name(p)
+        if name != "off":
+            self._send(("lift " if kind == LIFT else "place ") + name)
+        if kind == LIFT:
+            self.tracker.on_lift(p, now_ms)
+        else:
+            self.tracker.on_place(p, now_ms)
+        self._render()
+
+    def _occupancy(self):
+        occ = bytearray(144)
+        for r in range(12):
+            bits = self.rows[r]
+            for c in range(12):
+                if bits >> c & 1:
+                    occ[r * 12 + c] = 1
+        return occ
+
+    def _render(self):
+        if not self.tracker.dirty:
+            return  # nothing changed: an idle scan draws nothing (and allocates nothing)
+        self.tracker.render(self.frame)
+        if self.frame != self.shown:
+            self.shown[:] = self.frame
+            self.hw.leds.show(self.frame, self.brightness)
+
+    # ---- what the tracker reports (its sink) ------------------------------------------------
+
+    def moved(self, m):
+        """A move is made on the board: journal it, then tell the host (in that order)."""
+        text = self.pos.move_str(m)
+        seq = self.outbox.seq + 1
+        self._journal("M %d %s" % (seq, text))
+        self.pos.push(m)
+        self.ply += 1
+        self._send("move %d %s" % (self.ply, text))
+        self.pos.trim()
+        self._check_end()
+
+    def took_back(self, m):
+        self.pos.pop()
+        text = self.pos.move_str(m)
+        seq = self.outbox.seq + 1
+        self._journal("U %d %s" % (seq, text))
+        self._send("undo %d %s" % (self.ply, text))
+        self.ply -= 1
+
+    def note(self, text):
+        if text == "start" or text == "synced":
+            self._send("%s %s" % (text, self.game))
+        else:
+            self._send(text)
+
+    def _check_end(self):
+        o = self.pos.outcome()
+        if o is None:
+            return
+        text = "end %s %s" % (o.reason, o.result())
+        if o.points is not None:
+            text += " %d %d" % o.points
+        self._send(text)
+
+    # ---- host commands (protocol.py parses; these act) --------------------------------------
+
+    def handle(self, line, now_ms):
+        """One line from the host -> exactly one reply message (and any events it causes)."""
+        reply = protocol.handle(self, line, now_ms)
+        self._send(reply)
+        self._render()
+
+    def new_game(self, gid, fen, now_ms):
+        if gid not in GAMES:
+            raise protocol.Refused("unknown-game", gid)
+        # One game's tables at a time: let the old game go before the new one loads.
+        if gid != self.game:
+            self.pos = self.tracker.pos = None
+            forget_games(gid)
+            gc.collect()
+        try:
+            pos = new_position(gid, fen)
+        except FenError as e:
+            if self.pos is None:
+                self._replay(self.journal.load())  # back to the game the board had
+                self.tracker.pos = self.pos
+            raise protocol.Refused("bad-fen", str(e))
+        try:
+            self.journal.rewrite(["N %s %s" % (gid, fen or "-"), "S %d" % (self.outbox.seq + SEQ_BLOCK)])
+            self.seq_reserved = self.outbox.seq + SEQ_BLOCK
+        except JournalFull:
+            if self.pos is None:
+                self._replay(self.journal.load())
+                self.tracker.pos = self.pos
+            raise protocol.Refused("journal-full", "the flash is full")
+        self.pos = pos
+        self.game = gid
+        self.start_fen = fen
+        self.ply = 0
+        self.tracker.start(pos, setup=True, now_ms=now_ms)
+
+    def set_position(self, fen, now_ms):
+        try:
+            self.pos.set_fen(fen)
+        except FenError as e:
+            raise protocol.Refused("bad-fen", str(e))
+        self._journal("P %d %s" % (self.outbox.seq + 1, fen))
+        self.ply = 0
+        self.tracker.resync(now_ms)
+
+    def host_move(self, text, now_ms):
+        if self.tracker.state == OVER:
+            raise protocol.Refused("game-over", "the game has ended")
+        try:
+            m = self.pos.parse_move(text)
+        except MoveError as e:
+            raise protocol.Refused("illegal-move", str(e))
+        self.moved(m)
+        self.tracker.resync(now_ms)
+        return text
+
+    def undo(self, now_ms):
+        m = pos_last(self.pos)
+        if m is None:
+            raise protocol.Refused("nothing-to-undo", "no move has been made")
+        self.took_back(m)
+        self.tracker.resync(now_ms)
+
+    def claimed(self, what, now_ms):
+        """A lippo claim was made (protocol checked it): journal it, follow it."""
+        self._journal("C %d %s" % (self.outbox.seq + 1, what))
+        self.tracker.resync(now_ms)
+        self._check_end()
+
+    def state_words(self):
+        t = self.tracker
+        return "%s %s %d %s" % (self.game, STATES[t.state], self.ply, self.pos.fen())
+
+    def history(self):
+        """The move strings of the game so far, read back from the journal."""
+        moves = []
+        for rec in self.journal.load():
+            words = rec.split(" ", 2)
+            if words[0] in ("N", "P"):
+                moves = []
+            elif words[0] == "M":
+                moves.append(words[2])
+            elif words[0] == "U" and moves:
+                moves.pop()
+        return moves
+
+    def since(self, n):
+        """Re-send what was said after number n: the lines kept in RAM, and before them
+        the moves and takebacks of the journal.  Returns how many lines were sent."""
+        kept, low = self.outbox.kept_since(n)
+        sent = 0
+        if n + 1 < low:
+            ply = 0
+            for rec in self.journal.load():
+                words = rec.split(" ", 2)
+                if words[0] == "N" or words[0] == "P":
+                    ply = 0
+                elif words[0] == "M":
+                    ply += 1
+                    line = "%s move %d %s" % (words[1], ply, words[2])
+                elif words[0] == "U":
+                    line = "%s undo %d %s" % (words[1], ply, words[2] if len(words) > 2 else "-")
+                    ply -= 1
+                if words[0] in ("M", "U") and n < int(words[1]) < low:
+                    self.outbox.write(line)
+                    sent += 1
+        for line in kept:
+            self.outbox.write(line)
+        return sent + len(kept)
+
+    def leds_text(self):
+        return "".join(leds.CODES[c] for c in self.frame)
+
+
+def _claim(pos, what):
+    """Carry out a lippo claim (protocol `claim`, journal record C); MoveError if refused."""
+    if what == "perpetual":
+        pos.claim_perpetual()
+    elif what == "declare":
+        pos.declare_end()
+    elif what == "demand":
+        # §6: the side to move demands it of the side that just moved illegally
+        pos.demand_president_move(pos.us ^ (WHITE | BLACK))
+    else:
+        raise MoveError("no claim %r" % what)

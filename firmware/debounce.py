@@ -1,0 +1,75 @@
+"""Raw switch scans -> debounced lift/place events, one square at a time.
+
+A square's change is reported once its raw state has held for settle_ms: reed contact
+bounce (a few ms) and a piece wobbling on its square never get through, and a square a
+sliding piece crosses in less than settle_ms is never seen.  Timings are passed in, so
+this runs the same on the board, in the simulator and in the tests.  Nothing is
+allocated per scan.
+"""
+
+from array import array
+
+from firmware.rules.compat import const
+
+try:
+    from time import ticks_diff
+except ImportError:  # CPython
+
+    def ticks_diff(a, b):
+        return a - b
+
+
+N = const(12)
+SETTLE_MS = 40  # a change must hold this long (>= 4 scans at 100 Hz)
+LIFT = 0
+PLACE = 1
+
+
+class Debouncer:
+    """Feed it each scan (12 row masks, bit c = column c closed) with the time."""
+
+    def __init__(self, emit, settle_ms=SETTLE_MS):
+        self.emit = emit  # emit(kind, p, now_ms): bound once, here
+        self.settle_ms = settle_ms
+        self.last = array("H", bytes(2 * N))  # the previous raw scan
+        self.stable = array("H", bytes(2 * N))  # what was last reported
+        self.since = array("l", [0 for _ in range(N * N)])  # when each square last changed
+        self.busy = False  # some square differs from its reported state
+
+    def reset(self, rows):
+        """Take rows as the reported state without events (at power-up)."""
+        for r in range(N):
+            self.last[r] = rows[r]
+            self.stable[r] = rows[r]
+        self.busy = False
+
+    def feed(self, rows, now_ms):
+        last = self.last
+        stable = self.stable
+        since = self.since
+        busy = False
+        for r in range(N):
+            raw = rows[r]
+            moved = raw ^ last[r]
+            if moved:
+                for c in range(N):
+                    if moved >> c & 1:
+                        since[r * N + c] = now_ms
+                last[r] = raw
+            if raw != stable[r]:
+                busy = True
+        self.busy = busy
+        if not busy:
+            return
+        # Two passes, lifts before places: a quick move settles as lift then place.
+        for kind in range(2):  # LIFT = 0, PLACE = 1
+            for r in range(N):
+                diff = last[r] ^ stable[r]
+                if not diff:
+                    continue
+                for c in range(N):
+                    if diff >> c & 1 and (last[r] >> c & 1) == kind:
+                        p = r * N + c
+                        if ticks_diff(now_ms, since[p]) >= self.settle_ms:
+                            stable[r] ^= 1 << c
+                            self.emit(kind, p, now_ms)

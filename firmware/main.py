@@ -1,0 +1,104 @@
+"""Wiring: pick the board profile, build the Board, run the loop.  Nothing else.
+
+    micropython -m firmware.main [--realtime] [--journal PATH]     the virtual board (unix port)
+
+On the Pico, the root main.py (written by flash.sh) calls run().
+"""
+
+import sys
+
+from firmware.app import Board
+from firmware.debounce import ticks_diff
+from firmware.protocol import MAX_LINE
+
+SCAN_MS = 10
+
+
+def make_hardware(argv):
+    if sys.platform == "rp2":
+        from boards import pico
+
+        return pico.Hardware()
+    from boards import sim
+
+    path = "journal.bin"
+    if "--journal" in argv:
+        path = argv[argv.index("--journal") + 1]
+    return sim.Hardware(journal_path=path, realtime="--realtime" in argv)
+
+
+class LineReader:
+    """Bytes from the link -> complete lines; an over-long line is cut and flagged."""
+
+    def __init__(self):
+        self.buf = bytearray()
+        self.overflow = False
+
+    def feed(self, b, on_line):
+        if b == 10:  # \n
+            line = bytes(self.buf)
+            self.buf = bytearray()
+            if self.overflow:
+                self.overflow = False
+                line = b"x" * (MAX_LINE + 1)  # answered "too-long"
+            on_line(line)
+        elif b == 13:
+            pass
+        elif len(self.buf) > MAX_LINE:
+            self.overflow = True
+        else:
+            self.buf.append(b)
+
+
+def run(argv=None):
+    argv = sys.argv if argv is None else argv
+    hw = make_hardware(argv)
+    out = sys.stdout
+
+    def write(line):
+        out.write(line)
+        out.write("\n")
+
+    board = Board(hw, write)
+    board.boot(hw.clock.now())
+    reader = LineReader()
+    stdin = sys.stdin.buffer
+    import select
+
+    poll = select.poll()
+    poll.register(sys.stdin, select.POLLIN)
+
+    def on_line(line):
+        try:
+            board.handle(line, hw.clock.now())
+        except Exception as e:  # our bug: report it, and keep the board alive
+            sys.print_exception(e)
+            board.outbox.send("error internal %s" % e)
+
+    next_scan = hw.clock.now()
+    while True:
+        # A virtual board with a virtual clock scans only inside "sim wait": it waits
+        # for the host.  Every other board scans every SCAN_MS and reads in between.
+        wait = -1
+        if hw.realtime:
+            wait = max(0, ticks_diff(next_scan, hw.clock.now()))
+        for _, ev in poll.poll(wait):
+            if not ev & select.POLLIN:
+                return  # the link is gone (the virtual board's pty was closed)
+            b = stdin.read(1)
+            if not b:
+                return
+            if b[0] == 3 and hw.is_sim:  # Ctrl-C: mpremote wants the REPL
+                hw.interrupted(board, stdin, write)
+                continue
+            reader.feed(b[0], on_line)
+        if hw.realtime:
+            now = hw.clock.now()
+            if ticks_diff(now, next_scan) >= 0:
+                board.step(now)
+                next_scan = now + SCAN_MS
+                hw.feed_watchdog()
+
+
+if __name__ == "__main__":
+    run()

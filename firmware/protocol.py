@@ -1,0 +1,197 @@
+"""The serial protocol: one request line from the host -> one reply (docs/protocol.md).
+
+Every line the board sends starts with its sequence number.  A reply is "ok <command>
+..." or "error <word> <detail>"; a malformed or unknown line gets an error and changes
+nothing, and no line ever stops the loop.
+"""
+
+MAX_LINE = 256
+
+
+class Refused(Exception):
+    """A request the board will not carry out: (error word, detail)."""
+
+
+def _words(line):
+    if len(line) > MAX_LINE:
+        raise Refused("too-long", "a line has at most %d bytes" % MAX_LINE)
+    for b in line:
+        if b < 32 or b > 126:
+            raise Refused("bad-bytes", "printable ASCII only")
+    return line.decode().split()
+
+
+def handle(board, line, now_ms):
+    """bytes (no newline) -> the reply text."""
+    try:
+        words = _words(line)
+        if not words:
+            raise Refused("empty", "an empty line")
+        cmd = words[0]
+        fn = COMMANDS.get(cmd)
+        if fn is None or (cmd == "sim" and not board.hw.is_sim):
+            raise Refused("unknown-command", cmd[:24])
+        return fn(board, words[1:], now_ms)
+    except Refused as e:
+        return "error %s %s" % (e.args[0], e.args[1] if len(e.args) > 1 else "")
+    except MemoryError:
+        return "error no-memory the request was too big"
+
+
+def _args(words, lo, hi, usage):
+    if not lo <= len(words) <= hi:
+        raise Refused("bad-args", usage)
+
+
+def _int(word, lo, hi, what):
+    try:
+        v = int(word)
+    except ValueError:
+        raise Refused("bad-args", "%s must be a whole number" % what)
+    if not lo <= v <= hi:
+        raise Refused("bad-args", "%s must be %d to %d" % (what, lo, hi))
+    return v
+
+
+def c_ping(board, w, now):
+    _args(w, 0, 0, "ping")
+    return "ok pong"
+
+
+def c_version(board, w, now):
+    _args(w, 0, 0, "version")
+    from firmware.app import PROTOCOL, VERSION
+
+    return "ok version %d %s %s" % (PROTOCOL, VERSION, board.hw.name)
+
+
+def c_new(board, w, now):
+    if not w:
+        raise Refused("bad-args", "new GAME [FEN]")
+    board.new_game(w[0], " ".join(w[1:]) or None, now)
+    return "ok new " + w[0]
+
+
+def c_position(board, w, now):
+    if not w:
+        raise Refused("bad-args", "position FEN")
+    board.set_position(" ".join(w), now)
+    return "ok position"
+
+
+def c_state(board, w, now):
+    _args(w, 0, 0, "state")
+    return "ok state " + board.state_words()
+
+
+def c_moves(board, w, now):
+    _args(w, 0, 0, "moves")
+    pos = board.pos
+    return "ok moves " + " ".join(pos.move_str(m) for m in pos.legal_moves())
+
+
+def c_history(board, w, now):
+    _args(w, 0, 0, "history")
+    return "ok history " + " ".join(board.history())
+
+
+def c_move(board, w, now):
+    _args(w, 1, 1, "move MOVE")
+    return "ok move " + board.host_move(w[0], now)
+
+
+def c_undo(board, w, now):
+    _args(w, 0, 0, "undo")
+    board.undo(now)
+    return "ok undo"
+
+
+def c_promote(board, w, now):
+    _args(w, 1, 1, "promote LETTER (or - to stay a pawn)")
+    if not board.tracker.choose(w[0], now):
+        raise Refused("no-promotion", "no promotion with %s is waiting" % w[0])
+    return "ok promote " + w[0]
+
+
+def c_brightness(board, w, now):
+    _args(w, 0, 1, "brightness [0-255]")
+    if w:
+        board.brightness = _int(w[0], 0, 255, "brightness")
+        board.shown[0] ^= 0xFF  # redraw at the new brightness
+        board.tracker.dirty = True
+    return "ok brightness %d" % board.brightness
+
+
+def c_since(board, w, now):
+    _args(w, 1, 1, "since SEQ")
+    n = _int(w[0], 0, 1 << 30, "seq")
+    return "ok since %d %d" % (n, board.since(n))
+
+
+def c_leds(board, w, now):
+    _args(w, 0, 0, "leds")
+    return "ok leds " + board.leds_text()
+
+
+def c_claim(board, w, now):
+    _args(w, 1, 1, "claim perpetual|declare|demand")
+    if board.game != "lippo":
+        raise Refused("bad-claim", "claims are lippo's (§6, §14, §15)")
+    from firmware.app import _claim
+    from firmware.rules import MoveError
+
+    if w[0] not in ("perpetual", "declare", "demand"):
+        raise Refused("bad-args", "claim perpetual|declare|demand")
+    try:
+        _claim(board.pos, w[0])
+    except MoveError as e:
+        raise Refused("bad-claim", str(e))
+    board.claimed(w[0], now)
+    return "ok claim " + w[0]
+
+
+def c_sim(board, w, now):
+    # The virtual board's own commands: a finger on the sensors, and its clock.
+    if not w:
+        raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup")
+    hw = board.hw
+    if w[0] in ("lift", "place"):
+        _args(w, 2, 2, "sim %s SQ" % w[0])
+        p = hw.square(w[1], board.tracker.geo, w[0] == "lift")
+        if p is None:
+            raise Refused("bad-square", "%s: no %s there" % (w[1], "piece" if w[0] == "lift" else "room"))
+        if p >= 0:  # -1: off the board, out of the sensors' reach
+            hw.matrix.set(p, w[0] == "place")
+        return "ok sim %s %s" % (w[0], w[1])
+    if w[0] == "wait":
+        _args(w, 2, 2, "sim wait MS")
+        ms = _int(w[1], 0, 3600000, "ms")
+        hw.run_for(board, ms)
+        return "ok sim wait %d" % ms
+    if w[0] == "setup":
+        _args(w, 1, 1, "sim setup")
+        hw.matrix.show_position(board.pos, board.tracker.geo)
+        return "ok sim setup"
+    if w[0] == "occupancy":
+        _args(w, 1, 1, "sim occupancy")
+        return "ok sim occupancy " + "".join("1" if b else "0" for b in hw.matrix.occ)
+    raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup, sim occupancy")
+
+
+COMMANDS = {
+    "ping": c_ping,
+    "version": c_version,
+    "new": c_new,
+    "position": c_position,
+    "state": c_state,
+    "moves": c_moves,
+    "history": c_history,
+    "move": c_move,
+    "undo": c_undo,
+    "promote": c_promote,
+    "brightness": c_brightness,
+    "since": c_since,
+    "leds": c_leds,
+    "claim": c_claim,
+    "sim": c_sim,
+}

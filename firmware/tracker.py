@@ -1,0 +1,609 @@
+"""Debounced lift/place events -> moves, takebacks, corrections and LED frames.
+
+The tracker compares two occupancies of the physical board: `expected`, from the rules
+position, and `actual`, from the switches.  The squares where they differ (the diff) are
+explained by the legal moves: a move whose squares cover the diff is under way; one whose
+result the board shows (and whose captured squares were lifted and placed again) is
+complete, and is made after COMMIT_MS of calm, so a piece slid across squares never makes
+a move.  Anything no move explains is a wrong placement: the board shows which squares to
+fix (CORRECTING) until it matches again.  The move just made, put back, is a takeback.
+
+Every rule of every game reaches the tracker through Position.legal_moves, moves_from and
+effects: the tracker knows no game.
+"""
+
+from array import array
+
+from firmware import leds
+from firmware.rules.board import EMPTY, WHITE, BLACK
+from firmware.rules.compat import const
+from firmware.squares import Geometry, MARGIN, N
+
+try:
+    from time import ticks_diff
+except ImportError:
+
+    def ticks_diff(a, b):
+        return a - b
+
+
+SETUP = const(0)  # waiting for the board to show the position (a new game, or a change
+# made from the host: its move, an undo, a position): no move is read until it does
+IDLE = const(1)  # the board shows the position
+MOVING = const(2)  # a move is under way
+PENDING = const(3)  # a complete move waits for calm
+PROMOTING = const(4)  # a promotion waits for its piece to be chosen
+CORRECTING = const(5)  # the board matches no legal continuation
+OVER = const(6)  # the game has ended
+STATES = ("setup", "idle", "moving", "pending", "promoting", "correcting", "over")
+
+COMMIT_MS = 400  # calm before a complete move is made
+LONG_COMMIT_MS = 2500  # ... when it could still grow into another move (a capture after a
+# Fougasse's victim is taken off, a bonus Soldier after the President's move)
+PROMO_MS = 3000  # calm before the promotion piece shown is taken
+
+_BLANK = bytes(N * N)
+
+
+class Tracker:
+    """The board's state machine; the shell feeds it events and renders its frame."""
+
+    def __init__(self, sink):
+        self.sink = sink  # sink.moved(m), sink.took_back(m), sink.note(text)
+        self.actual = bytearray(N * N)
+        self.expected = bytearray(N * N)
+        self.touched = array("H", bytes(2 * N * N))  # event number of each square's last lift
+        self.ev = 0  # events this turn
+        self.tentative = None  # the last move seen complete this turn
+        self.tentative_ev = 0
+        self.diff = bytearray(N * N)
+        self.n_diff = 0
+        self.buf = array("H", bytes(2 * 200))  # effects() scratch: up to 100 pairs
+        self.hint = []  # moves lit for the player (reused)
+        self.hint_from = -1  # physical square of the lifted piece the hint is for
+        self.complete = []
+        self.choices = []
+        self.choice = 0
+        self.pos = None
+        self.geo = None
+        self.state = SETUP
+        self.pending = None
+        self.deadline = 0
+        self.promo_up = False
+        self.last = None  # physical squares of the last move, as (from, to)
+        self.moves = []
+        self.outcome = None
+        self.menu = None
+        self.starting = False
+        self.undoing = False
+        self.dirty = True  # the frame must be drawn again  # the diff is a takeback under way: show only what is left
+
+    # ---- set-up -------------------------------------------------------------------------
+
+    def start(self, pos, setup, now_ms=0):
+        """Follow pos; with setup, first wait for the board to show its position."""
+        self.pos = pos
+        if self.geo is None or self.geo.layout is not pos.game.layout:
+            self.geo = Geometry(pos.game.layout)
+            self.menu = None
+        self.state = SETUP if setup else IDLE
+        self.starting = setup
+        self.last = None
+        self._new_turn()
+        self._evaluate(now_ms)
+
+    def set_actual(self, occupancy):
+        """The switches' state without events (power-up): a 144-byte 0/1 occupancy."""
+        self.actual[:] = occupancy
+
+    def _new_turn(self):
+        pos = self.pos
+        geo = self.geo
+        exp = self.expected
+        exp[:] = _BLANK
+        for p in geo.game_squares:
+            if pos.cells[geo.cell(p)] != EMPTY:
+                exp[p] = 1
+        for p in range(N * N):
+            self.touched[p] = 0
+        self.ev = 0
+        self.tentative = None
+        self.pending = None
+        self.choices = []
+        self.moves = pos.legal_moves()
+        self.outcome = pos.outcome()
+        if self.outcome is not None:
+            self.state = OVER
+        elif self.state != SETUP:
+            self.state = IDLE
+
+    def resync(self, now_ms):
+        """The position changed from outside (host move, undo, set position): the board
+        waits until the pieces are put to match it, reading no move meanwhile."""
+        if self.state != OVER:
+            self.state = SETUP
+        self.starting = False
+        self._new_turn()
+        st = pos_last(self.pos)
+        self.last = None if st is None else self._move_squares(st)
+        self._evaluate(now_ms)
+
+    # ---- events ---------------------------------------------------------------------------
+
+    def on_lift(self, p, now_ms):
+        self.actual[p] = 0
+        self.ev += 1
+        self.touched[p] = self.ev
+        self._event(p, now_ms, True)
+
+    def on_place(self, p, now_ms):
+        self.actual[p] = 1
+        self.ev += 1
+        self._event(p, now_ms, False)
+
+    def on_tick(self, now_ms):
+        """Called after every scan: makes a pending move once its calm is over."""
+        st = self.state
+        if (st == PENDING or st == PROMOTING) and self.deadline and ticks_diff(now_ms, self.deadline) >= 0:
+            self._commit(self.choices[self.choice] if self.state == PROMOTING else self.pending, now_ms)
+
+    def choose(self, letter, now_ms):
+        """The host picks the promotion piece (its letter, or "-" to decline); False if none."""
+        if self.state != PROMOTING:
+            return False
+        for m in self.choices:
+            if self._choice_letter(m) == letter:
+                self._commit(m, now_ms)
+                return True
+        return False
+
+    def _event(self, p, now_ms, lifted):
+        if self.geo.cell(p) == MARGIN:
+            return  # the margin is a parking place for captured pieces
+        if self.state == PROMOTING and p == self._phys_to(self.choices[0]):
+            # Lifting the new piece and putting it back shows the next choice.
+            if lifted:
+                self.promo_up = True
+                return
+            if self.promo_up:
+                self.promo_up = False
+                self.choice = (self.choice + 1) % len(self.choices)
+                self.dirty = True
+                self.deadline = now_ms + PROMO_MS
+                self.tentative = self.choices[self.choice]
+                self.sink.note("choice " + self._choice_letter(self.choices[self.choice]))
+                return
+        self._evaluate(now_ms)
+        m = self.tentative
+        if self.state == CORRECTING and m is not None and self._explains_after(m):
+            # Nothing explains the change but the next move after a complete one (a
+            # quick reply, perhaps onto the very square just played): make that move,
+            # keeping what was touched since, and look again.
+            self._commit(m, now_ms, self.tentative_ev)
+
+    # ---- the heart: what does the board show? ----------------------------------------------
+
+    def _evaluate(self, now_ms):
+        self.dirty = True
+        geo = self.geo
+        act = self.actual
+        exp = self.expected
+        diff = self.diff
+        n = 0
+        for p in geo.game_squares:
+            if act[p] != exp[p]:
+                diff[n] = p
+                n += 1
+        self.n_diff = n
+        del self.hint[:]
+        self.hint_from = -1
+        if self.state == SETUP:
+            if n == 0:
+                self.state = IDLE
+                self.sink.note("start" if self.starting else "synced")
+                self.starting = False
+                self._new_turn()
+            return
+        if self.state == OVER:
+            if n and self._takeback(now_ms):
+                return
+            return
+        if n == 0:
+            self.state = IDLE
+            self.pending = None
+            return
+        pos = self.pos
+        # A lifted piece of the side to move, alone: its hints straight from the core.
+        if n == 1 and not act[diff[0]]:
+            c = pos.cells[geo.cell(diff[0])]
+            if c & pos.us and self._only_lift(diff[0]):
+                pos.moves_from(geo.cell(diff[0]), self.hint)
+                if self.hint or self._covered_by_any():
+                    self.hint_from = diff[0]
+                    self.state = MOVING
+                    self.pending = None
+                    return
+        complete = self.complete
+        del complete[:]
+        covering = False
+        for m in self.moves:
+            k = self._match(m, n)
+            if k == 2:
+                complete.append(m)
+            elif k == 1:
+                covering = True
+        if complete:
+            self._complete(now_ms, covering and self._grows(complete[0]))
+            return
+        if covering:
+            self.state = MOVING
+            self.pending = None
+            self._gather_hints(n)
+            return
+        if self._takeback(now_ms):
+            return
+        self.state = CORRECTING
+        self.pending = None
+        self.undoing = self._takeback_under_way()
+
+    def _only_lift(self, p):
+        # Nothing else was touched this turn: the plain "a piece is lifted" case.  (With
+        # another square touched, the same diff can be a finished capture onto it.)
+        for q in self.geo.game_squares:
+            if self.touched[q] and q != p:
+                return False
+        return True
+
+    def _explains_after(self, m):
+        # Dry run: with m made, would the board show a position or a move under way?
+        pos = self.pos
+        geo = self.geo
+        pos.push(m)
+        try:
+            diff = bytearray(N * N)
+            n = 0
+            for p in geo.game_squares:
+                if self.actual[p] != (pos.cells[geo.cell(p)] != EMPTY):
+                    diff[n] = p
+                    n += 1
+            if n == 0:
+                return True
+            for x in pos.legal_moves():
+                if self._match(x, n, diff):
+                    return True
+            return False
+        finally:
+            pos.pop()
+
+    def _grows(self, m):
+        # Could the player still be making a bigger move that includes m's squares (a
+        # capture after a Fougasse's victim went, castling after the rook moved, the
+        # President's move with its bonus Soldier)?
+        pos = self.pos
+        buf = self.buf
+        k = pos.effects(m, buf)
+        cells = [buf[2 * j] for j in range(k)]
+        for x in self.moves:
+            if x == m:
+                continue
+            kx = pos.effects(x, buf)
+            if kx <= k:
+                continue
+            for c in cells:
+                for j in range(kx):
+                    if buf[2 * j] == c:
+                        break
+                else:
+                    break
+            else:
+                return True
+        return False
+
+    def _covered_by_any(self):
+        for m in self.moves:
+            if self._match(m, self.n_diff):
+                return True
+        return False
+
+    def _match(self, m, n, diff=None):
+        """0: m does not explain the diff; 1: m covers it (under way); 2: complete."""
+        pos = self.pos
+        geo = self.geo
+        buf = self.buf
+        diff = self.diff if diff is None else diff
+        k = pos.effects(m, buf)
+        for i in range(n):
+            cell = geo.cell(diff[i])
+            for j in range(k):
+                if buf[2 * j] == cell:
+                    break
+            else:
+                return 0
+        act = self.actual
+        for j in range(k):
+            cell = buf[2 * j]
+            p = geo.phys(cell)
+            after = buf[2 * j + 1] != EMPTY
+            if act[p] != after:
+                return 1
+            if after and pos.cells[cell] != EMPTY and not self.touched[p]:
+                return 1  # a capture: the square must have been emptied and filled again
+        return 2
+
+    def _complete(self, now_ms, growing):
+        complete = self.complete
+        m = complete[0]
+        if self.tentative is None or self.tentative != m:
+            self.tentative = m
+            self.tentative_ev = self.ev
+        if len(complete) > 1:
+            froms = 0
+            for x in complete:
+                if self.pos.move_from(x) != self.pos.move_from(m) or self.pos.move_to(x) != self.pos.move_to(m):
+                    froms += 1
+            if froms == 0:
+                # The same squares, other pieces: a promotion to choose.
+                if self.state != PROMOTING:
+                    self.choices = self._promotion_order(complete)
+                    self.choice = 0
+                    self.promo_up = False
+                    self.state = PROMOTING
+                    self.deadline = now_ms + PROMO_MS
+                    self.tentative = self.choices[0]
+                    self.sink.note("promote " + " ".join(self._choice_letter(x) for x in self.choices))
+                return
+            # Two pieces could have done it (two Fougasses by one victim): the one the
+            # player touched, else wait for a touch.
+            picked = None
+            for x in complete:
+                if self.touched[self.geo.phys(self.pos.move_from(x))]:
+                    picked = x if picked is None else picked
+            if picked is None:
+                self.state = PENDING
+                self.pending = None
+                self.deadline = 0
+                for x in complete:
+                    self.hint.append(x)
+                return
+            m = picked
+        if self.state != PENDING or self.pending != m:
+            self.state = PENDING
+            self.pending = m
+            self.deadline = now_ms + (LONG_COMMIT_MS if growing else COMMIT_MS)
+
+    def _promotion_order(self, ms):
+        # The pieces in the game's order of choice, then "stay a Soldier" where allowed.
+        out = []
+        for m in ms:
+            if self._choice_letter(m) != "-":
+                out.append(m)
+        for m in ms:
+            if self._choice_letter(m) == "-":
+                out.append(m)
+        return out
+
+    def _choice_letter(self, m):
+        s = self.pos.move_str(m)
+        c = s[-1]
+        return c if "a" <= c <= "z" else "-"
+
+    def _gather_hints(self, n):
+        for m in self.moves:
+            if self._match(m, n):
+                self.hint.append(m)
+
+    def _commit(self, m, now_ms, keep_after=None):
+        """Make m; keep_after: keep the touches of events after that number (they belong
+        to the next move already under way)."""
+        self.pending = None
+        sq = self._move_squares(m)
+        self.sink.moved(m)
+        self.last = sq
+        if self.state != OVER:
+            self.state = IDLE
+        kept = None
+        if keep_after is not None:
+            kept = [(p, self.touched[p] - keep_after) for p in range(N * N) if self.touched[p] > keep_after]
+        self._new_turn()
+        if kept:
+            for p, t in kept:
+                self.touched[p] = t
+                self.ev = max(self.ev, t)
+        self._evaluate(now_ms)
+
+    def _move_squares(self, m):
+        return (self.geo.phys(self.pos.move_from(m)), self.geo.phys(self.pos.move_to(m)))
+
+    def _phys_to(self, m):
+        return self.geo.phys(self.pos.move_to(m))
+
+    def _arrived(self, m):
+        p = self.geo.phys(self.pos.move_to(m))
+        if not self.actual[p]:
+            return False
+        return self.pos.cells[self.pos.move_to(m)] == EMPTY or self.touched[p] != 0
+
+    def _takeback_under_way(self):
+        # Every changed square is one of the last move's, on its way back.
+        m = pos_last(self.pos)
+        if m is None or not self.n_diff:
+            return False
+        pos = self.pos
+        pos.pop()
+        try:
+            return self._match(m, self.n_diff) != 0
+        finally:
+            pos.push(m)
+
+    def _takeback(self, now_ms):
+        pos = self.pos
+        m = pos_last(pos)
+        if m is None:
+            return False
+        geo = self.geo
+        buf = self.buf
+        pos.pop()
+        try:
+            k = pos.effects(m, buf)
+            for i in range(self.n_diff):
+                cell = geo.cell(self.diff[i])
+                for j in range(k):
+                    if buf[2 * j] == cell:
+                        break
+                else:
+                    return False
+            for j in range(k):
+                cell = buf[2 * j]
+                p = geo.phys(cell)
+                before = pos.cells[cell] != EMPTY
+                if self.actual[p] != before:
+                    return False
+                if before and buf[2 * j + 1] != EMPTY and not self.touched[p]:
+                    return False
+        finally:
+            pos.push(m)
+        self.sink.took_back(m)
+        self.state = IDLE
+        self._new_turn()
+        prev = pos_last(pos)
+        self.last = None if prev is None else self._move_squares(prev)
+        self._evaluate(now_ms)
+        return True
+
+    # ---- the LED frame --------------------------------------------------------------------
+
+    def render(self, frame):
+        """Write the colour class of every physical square into frame (bytearray(144))."""
+        self.dirty = False
+        frame[:] = _BLANK
+        st = self.state
+        geo = self.geo
+        pos = self.pos
+        if geo is None:
+            return
+        if st == CORRECTING and self.undoing:
+            # A takeback under way: light what is left to put back as it was.
+            m = pos_last(pos)
+            pos.pop()
+            k = pos.effects(m, self.buf)
+            for j in range(k):
+                cell = self.buf[2 * j]
+                p = geo.phys(cell)
+                before = 1 if pos.cells[cell] else 0
+                if self.actual[p] != before:
+                    frame[p] = leds.MISSING if before else leds.EXTRA
+            pos.push(m)
+            return
+        if st == SETUP or st == CORRECTING:
+            for i in range(self.n_diff):
+                p = self.diff[i]
+                frame[p] = leds.MISSING if self.expected[p] else leds.EXTRA
+            return
+        if st == OVER:
+            self._render_end(frame)
+            return
+        if self.last is not None and st == IDLE:
+            frame[self.last[0]] = leds.LAST
+            frame[self.last[1]] = leds.LAST
+        if st == IDLE:
+            k = pos.kings[pos.us >> 6] if pos.game.check_rules else 0
+            if k and pos.is_check():
+                frame[geo.phys(k)] = leds.CHECK
+            return
+        if st == PROMOTING:
+            self._render_menu(frame)
+            return
+        if st == PENDING and self.pending is not None:
+            frame[geo.phys(pos.move_from(self.pending))] = leds.LAST
+            frame[geo.phys(pos.move_to(self.pending))] = leds.LAST
+            return
+        # MOVING (or an ambiguous PENDING): the moves that could follow.
+        buf = self.buf
+        us = pos.us
+        for m in self.hint:
+            k = pos.effects(m, buf)
+            for j in range(k):
+                cell = buf[2 * j]
+                p = geo.phys(cell)
+                before = pos.cells[cell]
+                after = buf[2 * j + 1]
+                if self.hint_from >= 0:
+                    # A piece in the hand: where it may go (and what it takes on the way).
+                    if p == self.hint_from:
+                        continue
+                    if after != EMPTY:
+                        frame[p] = leds.CAPTURE if before != EMPTY else leds.DEST
+                    elif before != EMPTY and not before & us:
+                        frame[p] = leds.CAPTURE
+                    elif before == EMPTY and frame[p] == 0:
+                        frame[p] = leds.DEST  # a landing on the way (checkers)
+                    continue
+                # Partway through a move: what is left to do.
+                if self.actual[p] != (after != EMPTY):
+                    if after != EMPTY:
+                        frame[p] = leds.CAPTURE if before != EMPTY else leds.DEST
+                    elif frame[p] == 0:
+                        frame[p] = leds.FROM if before & us else leds.CAPTURE
+        if self.hint_from >= 0:
+            frame[self.hint_from] = leds.FROM
+        else:
+            # The square of a piece in the hand: one a hinted move starts from and whose
+            # piece has not arrived yet.
+            for m in self.hint:
+                if not self._arrived(m):
+                    frame[geo.phys(pos.move_from(m))] = leds.FROM
+
+    def _render_menu(self, frame):
+        # Each choice lights the squares where that piece stands in the start position,
+        # on the mover's side; the current choice bright, the others dim.
+        geo = self.geo
+        pos = self.pos
+        mover = pos.us
+        for i in range(len(self.choices)):
+            letter = self._choice_letter(self.choices[i])
+            cls = leds.CHOICE if i == self.choice else leds.OPTION
+            for p in self._menu_squares(letter, mover):
+                frame[p] = cls
+        frame[self._phys_to(self.choices[0])] = leds.DEST
+
+    def _menu_squares(self, letter, colour):
+        if self.menu is None:
+            self.menu = _start_squares(self.pos.game, self.geo)
+        if letter == "-":
+            letter = self.pos.game.letter[self.pos.game.pawn].lower()
+        return self.menu.get((letter, colour), ())
+
+    def _render_end(self, frame):
+        o = self.outcome
+        pos = self.pos
+        geo = self.geo
+        if self.last is not None:
+            frame[self.last[0]] = leds.LAST
+            frame[self.last[1]] = leds.LAST
+        lay = pos.game.layout
+        for colour, rank in ((WHITE, 0), (BLACK, lay.ranks - 1)):
+            cls = leds.DRAW if o.winner is None else leds.WIN if o.winner == colour else leds.LOSE
+            for f in range(lay.files):
+                frame[geo.phys(lay.squares[rank * lay.files + f])] = cls
+        for k in pos.kings:
+            if k:
+                frame[geo.phys(k)] = leds.DRAW if o.winner is None else leds.WIN if pos.cells[k] & o.winner else leds.LOSE
+
+
+def pos_last(pos):
+    """The last move made on pos, or None."""
+    return pos.stack[-1][0] if pos.stack else None
+
+
+def _start_squares(game, geo):
+    # (lower-case letter, colour) -> physical squares where the start position has it
+    from firmware.rules import new_position
+
+    start = new_position(game.id)
+    out = {}
+    for p in geo.game_squares:
+        c = start.cells[geo.cell(p)]
+        if c:
+            key = (game.letter[c & 31].lower(), c & (WHITE | BLACK))
+            out[key] = out.get(key, ()) + (p,)
+    return out

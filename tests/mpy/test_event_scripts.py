@@ -1,0 +1,24 @@
+# heapsize=256K (every game in turn, in one process, on a 64-bit port)
+"""Every event script of tests/scripts, on the real interpreter (the same Board as CPython's)."""
+
+import os
+
+from mpytest import check
+from scriptrun import ScriptError, run_script
+
+tmp = os.getenv("EBOARD_TMP") or "/tmp"
+names = sorted(n for n in os.listdir("tests/scripts") if n.endswith(".txt"))
+check(len(names) > 10, "scripts found: %d" % len(names))
+for name in names:
+    journal = tmp + "/mpy-" + name + ".journal"
+    try:
+        os.remove(journal)
+    except OSError:
+        pass
+    with open("tests/scripts/" + name) as f:
+        text = f.read()
+    try:
+        run_script(text, journal)
+    except ScriptError as e:
+        check(False, name + ": " + str(e))
+print("ok")

@@ -1,0 +1,55 @@
+# heapsize=256K (every game in turn, in one process, on a 64-bit port)
+"""Steady-state scanning allocates nothing: 1,000 idle scans under heap_lock, for each
+game, in the idle state and with a piece lifted (a hint frame being shown)."""
+
+import gc
+import os
+
+import micropython
+from mpytest import check
+
+from boards import sim
+from firmware.app import Board
+
+tmp = os.getenv("EBOARD_TMP") or "/tmp"
+ok = False  # globals assigned inside the measured stretch must exist before it
+after = before = 0
+for gid in ("chess", "lippo", "checkers12"):
+    journal = tmp + "/idle-" + gid + ".journal"
+    try:
+        os.remove(journal)
+    except OSError:
+        pass
+    hw = sim.Hardware(journal_path=journal)
+    board = Board(hw, lambda line: None)
+    board.boot(0)
+    for line in ("new " + gid, "sim setup", "sim wait 100"):
+        board.handle(line.encode(), hw.clock.now())
+    check(board.tracker.state == 1, gid + " did not start")
+    for lift in (None, "b1" if gid != "checkers12" else "a3"):
+        if lift:
+            board.handle(("sim lift " + lift).encode(), hw.clock.now())
+            board.handle(b"sim wait 100", hw.clock.now())
+        clock = hw.clock
+
+        def scans():
+            for _ in range(1000):
+                clock.ms += 10
+                board.step(clock.ms)
+
+        gc.collect()
+        before = gc.mem_alloc()
+        micropython.heap_lock()
+        try:
+            scans()
+            ok = True
+        except MemoryError:
+            ok = False
+        finally:
+            micropython.heap_unlock()
+        after = gc.mem_alloc()
+        check(ok, "%s: idle scanning allocated (%s lifted)" % (gid, lift))
+        check(after == before, "%s: heap changed by %d bytes" % (gid, after - before))
+    del board, hw
+    gc.collect()
+print("ok")
