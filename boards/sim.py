@@ -96,6 +96,12 @@ class Hardware:
     def feed_watchdog(self):
         pass
 
+    def interrupted(self, board, stdin, write):
+        """Ctrl-C on the link: like a real board, drop into the REPL (for mpremote)."""
+        from boards import simrepl
+
+        simrepl.repl(stdin)
+
     def square(self, name, geo, lifting):
         """A square name (or "off") -> physical square; -1 for "off" with no margin
         square to use (off the board); None if that finger move is impossible."""

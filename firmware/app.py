@@ -123,9 +123,9 @@ class Board:
         except JournalFull:
             if self.journal_ok:
                 self.journal_ok = False
-                self._send("error journal-full the flash is full: moves are no longer saved")
+                self._send("alert journal-full the flash is full: moves are no longer saved")
         except OSError as e:
-            self._send("error journal %s" % e)
+            self._send("alert journal %s" % e)
         return False
 
     def _send(self, text):
@@ -162,12 +162,12 @@ class Board:
         return occ
 
     def _render(self):
-        if not self.tracker.dirty:
-            return  # nothing changed: an idle scan draws nothing (and allocates nothing)
-        self.tracker.render(self.frame)
+        if self.tracker.dirty:  # an idle scan draws nothing (and allocates nothing)
+            self.tracker.render(self.frame)
         if self.frame != self.shown:
-            self.shown[:] = self.frame
-            self.hw.leds.show(self.frame, self.brightness)
+            # A driver still sending the last frame says False: the next scan retries.
+            if self.hw.leds.show(self.frame, self.brightness) is not False:
+                self.shown[:] = self.frame
 
     # ---- what the tracker reports (its sink) ------------------------------------------------
 

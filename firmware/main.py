@@ -52,6 +52,10 @@ class LineReader:
 
 def run(argv=None):
     argv = sys.argv if argv is None else argv
+    if "--raw-repl" in argv:  # the virtual board after a soft reboot in the raw REPL
+        from boards import simrepl
+
+        simrepl.repl(sys.stdin.buffer, raw=True, interrupted=False)
     hw = make_hardware(argv)
     out = sys.stdout
 

@@ -2,6 +2,9 @@
 
     eboard moves GAME [--fen FEN]          every legal move, one a line
     eboard perft GAME DEPTH [--fen FEN]    leaf count of the move tree, last line
+    eboard sim [--game GAME]               a virtual board: its port on the first line
+    eboard replay-sensors FILE --game GAME [--fen FEN]
+                                           a sensor script through a virtual board
 
 Errors (unknown game, malformed FEN, bad depth) are one line on stderr and exit 2;
 --debug shows the traceback instead.
@@ -54,6 +57,106 @@ def cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _data_dir() -> "Path":
+    import os
+    from pathlib import Path
+
+    base = os.environ.get("EBOARD_DATA") or os.path.join(
+        os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "eboard"
+    )
+    return Path(base)
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    import tempfile
+    import time
+
+    from host.link import BoardLink
+    from host.vboard import VirtualBoard, VirtualBoardError
+
+    board_dir = args.dir or tempfile.mkdtemp(prefix="eboard-sim-")
+    try:
+        vb = VirtualBoard(board_dir, realtime=True)
+        port = vb.start()
+    except VirtualBoardError as e:
+        raise CliError(str(e)) from None
+    print(port, flush=True)
+    try:
+        if args.game:
+            with BoardLink(port) as link:
+                link.hello()
+                link.request("new " + args.game + (" " + args.fen if args.fen else ""))
+                link.request("sim setup")  # the virtual hands set the pieces up
+        while vb.alive() or vb.restarts:
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        vb.stop()
+    return 0
+
+
+def cmd_replay_sensors(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
+    from host.vboard import VirtualBoard, VirtualBoardError
+
+    try:
+        lines = open(args.file, encoding="utf-8").read().splitlines()
+    except OSError as e:
+        raise CliError(f"cannot read {args.file}: {e.strerror}") from None
+    if args.game not in GAMES:
+        raise CliError(f"unknown game {args.game!r}; games: {', '.join(GAMES)}")
+    steps: list[tuple[int, str]] = []
+    for i, raw in enumerate(lines, 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = line.split()
+        if words[0] in ("lift", "place") and len(words) == 2:
+            steps.append((i, f"sim {words[0]} {words[1]}"))
+        elif words[0] == "wait" and len(words) == 2 and words[1].isdigit():
+            steps.append((i, f"sim wait {words[1]}"))
+        else:
+            raise CliError(f"{args.file}:{i}: not a sensor event: {raw.strip()!r} (lift SQ, place SQ, wait MS)")
+    def on_event(seq: int, text: str) -> None:
+        words = text.split()
+        if words[:1] == ["move"] and len(words) >= 3:
+            print(words[2], flush=True)
+        elif words[:1] == ["undo"] and len(words) >= 3:
+            print("undo " + words[2], flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="eboard-replay-") as tmp:
+        try:
+            vb = VirtualBoard(tmp + "/board", realtime=False)
+            vb.start()
+        except VirtualBoardError as e:
+            raise CliError(str(e)) from None
+        try:
+            with BoardLink(vb.port, timeout_s=30, on_event=on_event) as link:
+                link.hello()
+                try:
+                    link.request("new " + args.game + (" " + args.fen if args.fen else ""))
+                except BoardError as e:
+                    raise CliError(f"bad FEN for {args.game}: {e.detail}") from None
+                link.request("sim setup")
+                link.request("sim wait 100")
+                for i, step in steps:
+                    try:
+                        link.request(step)
+                    except BoardError as e:
+                        raise CliError(f"{args.file}:{i}: {e}") from None
+                link.request("sim wait 5000")  # let a last move settle
+                state = link.request("state").split(" ", 4)
+                print("fen " + state[4])
+        except (LinkError, BridgeTimeout) as e:
+            raise CliError(f"virtual board: {e}") from None
+        finally:
+            vb.stop()
+    return 0
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise CliError(message)
@@ -73,6 +176,16 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--fen")
     q.add_argument("--divide", action="store_true", help="also print the count below each move")
     q.set_defaults(func=cmd_perft)
+    v = sub.add_parser("sim", help="run a virtual board; prints its port, runs until interrupted")
+    v.add_argument("--game", help="start this game, its pieces set up")
+    v.add_argument("--fen")
+    v.add_argument("--dir", help="the virtual board's flash (default: a new temporary folder)")
+    v.set_defaults(func=cmd_sim)
+    r = sub.add_parser("replay-sensors", help="feed a sensor script to a virtual board; print its moves")
+    r.add_argument("file", help="one event a line: lift SQ, place SQ, wait MS, # comment")
+    r.add_argument("--game", required=True)
+    r.add_argument("--fen")
+    r.set_defaults(func=cmd_replay_sensors)
     return p
 
 

