@@ -293,7 +293,7 @@ class Board:
         return moves
 
     def since(self, n):
-        """Re-send what was said after number n: the lines kept in RAM, and before them
+        """Re-send the events said after number n: those kept in RAM, and before them
         the moves and takebacks of the journal.  Returns how many lines were sent."""
         kept, low = self.outbox.kept_since(n)
         sent = 0
@@ -313,8 +313,12 @@ class Board:
                     self.outbox.write(line)
                     sent += 1
         for line in kept:
-            self.outbox.write(line)
-        return sent + len(kept)
+            # Events only: an old reply would pass for the answer to this request.
+            words = line.split(" ", 2)
+            if words[1] != "ok" and words[1] != "error":
+                self.outbox.write(line)
+                sent += 1
+        return sent
 
     def leds_text(self):
         return "".join(leds.CODES[c] for c in self.frame)
