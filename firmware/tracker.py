@@ -17,6 +17,7 @@ from array import array
 from firmware import leds
 from firmware.rules.board import EMPTY, WHITE, BLACK
 from firmware.rules.compat import const
+from firmware.rules.position import CASTLE, kind_of
 from firmware.squares import Geometry, MARGIN, N
 
 try:
@@ -214,14 +215,28 @@ class Tracker:
             return
         pos = self.pos
         # A lifted piece of the side to move, alone: its hints straight from the core.
+        # (Unless it could have taken on a square touched this turn: then the same diff
+        # may be that capture, complete, and the full analysis below decides.)
         if n == 1 and not act[diff[0]]:
-            c = pos.cells[geo.cell(diff[0])]
-            if c & pos.us and self._only_lift(diff[0]):
-                pos.moves_from(geo.cell(diff[0]), self.hint)
-                if self.hint or self._covered_by_any():
+            cell = geo.cell(diff[0])
+            if pos.cells[cell] & pos.us:
+                pos.moves_from(cell, self.hint)
+                plain = True
+                for m in self.hint:
+                    if pos.takes(m) and self.touched[geo.phys(pos.move_to(m))]:
+                        plain = False
+                        break
+                if plain and self.hint:
                     self.hint_from = diff[0]
                     self.state = MOVING
                     self.pending = None
+                    return
+                del self.hint[:]
+                if plain and not self._castles(n):
+                    # A piece with no move lifted: nothing can follow but putting it back.
+                    self.state = CORRECTING
+                    self.pending = None
+                    self.undoing = False
                     return
         complete = self.complete
         del complete[:]
@@ -245,14 +260,6 @@ class Tracker:
         self.state = CORRECTING
         self.pending = None
         self.undoing = self._takeback_under_way()
-
-    def _only_lift(self, p):
-        # Nothing else was touched this turn: the plain "a piece is lifted" case.  (With
-        # another square touched, the same diff can be a finished capture onto it.)
-        for q in self.geo.game_squares:
-            if self.touched[q] and q != p:
-                return False
-        return True
 
     def _explains_after(self, m):
         # Dry run: with m made, would the board show a position or a move under way?
@@ -299,9 +306,13 @@ class Tracker:
                 return True
         return False
 
-    def _covered_by_any(self):
+    def _castles(self, n):
+        # The one way an own piece's square is part of another piece's move: the rook of
+        # a castling, lifted first.
+        if not self.pos.castling:
+            return False
         for m in self.moves:
-            if self._match(m, self.n_diff):
+            if kind_of(m) == CASTLE and self._match(m, n):
                 return True
         return False
 

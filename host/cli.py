@@ -72,17 +72,19 @@ def cmd_sim(args: argparse.Namespace) -> int:
     import time
 
     from host.link import BoardLink
-    from host.vboard import VirtualBoard, VirtualBoardError
+    from host.vboard import ROOT, VirtualBoard, VirtualBoardError
 
     board_dir = args.dir or tempfile.mkdtemp(prefix="eboard-sim-")
     try:
-        vb = VirtualBoard(board_dir, realtime=True)
+        # --fresh: a board with only its own filesystem (what flash.sh put there);
+        # otherwise the firmware runs straight from this source tree.
+        vb = VirtualBoard(board_dir, source=None if args.fresh else ROOT, realtime=True)
         port = vb.start()
     except VirtualBoardError as e:
         raise CliError(str(e)) from None
     print(port, flush=True)
     try:
-        if args.game:
+        if args.game and not args.fresh:
             with BoardLink(port) as link:
                 link.hello()
                 link.request("new " + args.game + (" " + args.fen if args.fen else ""))
@@ -180,6 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--game", help="start this game, its pieces set up")
     v.add_argument("--fen")
     v.add_argument("--dir", help="the virtual board's flash (default: a new temporary folder)")
+    v.add_argument("--fresh", action="store_true", help="run what is on the board's flash, not the source tree")
     v.set_defaults(func=cmd_sim)
     r = sub.add_parser("replay-sensors", help="feed a sensor script to a virtual board; print its moves")
     r.add_argument("file", help="one event a line: lift SQ, place SQ, wait MS, # comment")

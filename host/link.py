@@ -133,13 +133,25 @@ class BoardLink:
             if self.on_event:
                 self.on_event(seq, text)
 
-    def hello(self) -> str:
+    def hello(self, timeout_s: float = 3.0) -> str:
         """Check that a board of our protocol answers; returns its version line."""
-        try:
-            reply = self.request("version", timeout_s=3.0)
-        except BridgeTimeout:
-            raise LinkError(f"{self.port}: no answer: not an eboard, or not running its firmware") from None
-        words = reply.split()
-        if len(words) < 2 or words[0] != "version" or words[1] != str(PROTOCOL):
-            raise LinkError(f"{self.port}: the board speaks protocol {words[1:2]}, this host {PROTOCOL}")
-        return reply
+        # A newline first ends whatever half line another program (mpremote, a reset)
+        # left in the board's buffer; the error it may earn is not our reply.
+        self.ser.write(b"\nversion\n")
+        deadline = time.monotonic() + timeout_s
+        while True:
+            raw = self._read_line(deadline)
+            if raw is None:
+                raise LinkError(f"{self.port}: no answer: not an eboard, or not running its firmware")
+            got = self._dispatch(raw)
+            if got is None:
+                continue
+            seq, text = got
+            if text.startswith("ok version"):
+                break
+            if not text.startswith(("ok", "error")) and self.on_event:
+                self.on_event(seq, text)
+        words = text.split()
+        if len(words) < 3 or words[2] != str(PROTOCOL):
+            raise LinkError(f"{self.port}: the board speaks protocol {words[2:3]}, this host {PROTOCOL}")
+        return text[3:]

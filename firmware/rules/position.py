@@ -301,35 +301,45 @@ class Position:
         us = self.us
         them = us ^ (WHITE | BLACK)
         k = self.kings[us >> 6]
-        if self.attacked(k, them):
-            return [m for m in self.pseudo_moves() if kind_of(m) != CASTLE and self._safe_after(m)]
-        pins = self._pins(k, us, them)
+        in_check = self.attacked(k, them)
+        pins = None if in_check else self._pins(k, us, them)
         cells = self.cells
-        gen = self._gen_piece
         ms = []
         for sq in self.game.layout.squares:
             c = cells[sq]
             if c & us:
-                if sq == k:
-                    self._king_moves(sq, c & 31, ms, them)
-                elif pins is not None and sq in pins:
-                    self._pinned_moves(sq, c & 31, ms, k, pins[sq])
-                else:
-                    gen(sq, c & 31, ms)
-        if self.ep:
-            ms = [m for m in ms if kind_of(m) != EP or self._safe_after(m)]
+                self._legal_from(sq, c & 31, ms, k, pins, them, in_check)
         return ms
+
+    def _legal_from(self, sq, t, ms, k, pins, them, in_check):
+        # The check rule for the moves of one piece (check_rules games).
+        n = len(ms)
+        if in_check:
+            self._gen_piece(sq, t, ms)
+            ms[n:] = [m for m in ms[n:] if kind_of(m) != CASTLE and self._safe_after(m)]
+        elif sq == k:
+            self._king_moves(sq, t, ms, them)
+        elif pins is not None and sq in pins:
+            self._pinned_moves(sq, t, ms, k, pins[sq])
+        else:
+            self._gen_piece(sq, t, ms)
+            if self.ep and t == self.game.pawn:
+                ms[n:] = [m for m in ms[n:] if kind_of(m) != EP or self._safe_after(m)]
 
     def moves_from(self, sq, out=None):
         """The legal moves of the piece on sq, appended to `out` (a new list if None)."""
         ms = [] if out is None else out
-        if self.game.check_rules:
-            for m in self.legal_moves():
-                if m & _SQ == sq:
-                    ms.append(m)
-            return ms
         c = self.cells[sq]
-        if c & self.us:
+        if not c & self.us:
+            return ms
+        if self.game.check_rules:
+            us = self.us
+            them = us ^ (WHITE | BLACK)
+            k = self.kings[us >> 6]
+            in_check = self.attacked(k, them)
+            pins = None if in_check else self._pins(k, us, them)
+            self._legal_from(sq, c & 31, ms, k, pins, them, in_check)
+        else:
             self._gen_piece(sq, c & 31, ms)
         return ms
 

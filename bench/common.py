@@ -1,0 +1,77 @@
+"""Helpers the benchmarks share, for CPython and MicroPython alike."""
+
+import sys
+
+MICRO = sys.implementation.name == "micropython"
+if MICRO:
+    from time import ticks_diff, ticks_us
+
+    def now_us():
+        return ticks_us()
+
+    def since_us(t0):
+        return ticks_diff(ticks_us(), t0)
+
+else:
+    from time import perf_counter_ns
+
+    def now_us():
+        return perf_counter_ns() // 1000
+
+    def since_us(t0):
+        return now_us() - t0
+
+
+class Rand:
+    """A small LCG: the same games on every interpreter."""
+
+    def __init__(self, seed):
+        self.x = seed
+
+    def below(self, n):
+        self.x = (self.x * 1103515245 + 12345) & 0x3FFFFFFF
+        return (self.x >> 8) % n
+
+
+def play_physically(board, m, wait):
+    """Make move m on the virtual board with the player's hands: lifts, then places."""
+    pos = board.pos
+    geo = board.tracker.geo
+    buf = board.tracker.buf
+    k = pos.effects(m, buf)
+    lifts = []
+    places = []
+    for j in range(k):
+        cell = buf[2 * j]
+        name = geo.name(geo.phys(cell))
+        before = pos.cells[cell] != 0
+        after = buf[2 * j + 1] != 0
+        if before:
+            lifts.append(name)
+        if after:
+            places.append(name)
+    for name in lifts:
+        board.handle(("sim lift " + name).encode(), 0)
+        board.handle(b"sim wait 50", 0)
+    for name in places:
+        board.handle(("sim place " + name).encode(), 0)
+        board.handle(b"sim wait 50", 0)
+    board.handle(("sim wait %d" % wait).encode(), 0)
+
+
+def median(xs):
+    """The median of a sequence of small non-negative ints, without sorting a copy (a
+    histogram: MicroPython's heap need not find room for a sorted list)."""
+    from array import array
+
+    top = max(xs)
+    counts = array("H", bytes(2 * (top + 1)))
+    for x in xs:
+        counts[x] += 1
+    half = len(xs) // 2
+    seen = 0
+    for v in range(top + 1):
+        seen += counts[v]
+        if seen > half:
+            return v
+    return top

