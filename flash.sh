@@ -95,7 +95,7 @@ for _ in range(50):
         with BoardLink(sys.argv[1]) as link:
             v = link.hello()
             print("board answers:", v, file=sys.stderr)
-            sys.exit(0 if v.split()[-1] == "sim" else 1)
+            sys.exit(0 if v.split()[3] == "sim" else 1)
     except LinkError:
         time.sleep(0.1)
 sys.exit(1)

@@ -35,27 +35,14 @@ class Rand:
 
 def play_physically(board, m, wait):
     """Make move m on the virtual board with the player's hands: lifts, then places."""
-    pos = board.pos
+    from firmware.tracker import hand_moves
+
     geo = board.tracker.geo
-    buf = board.tracker.buf
-    k = pos.effects(m, buf)
-    lifts = []
-    places = []
-    for j in range(k):
-        cell = buf[2 * j]
-        name = geo.name(geo.phys(cell))
-        before = pos.cells[cell] != 0
-        after = buf[2 * j + 1] != 0
-        if before:
-            lifts.append(name)
-        if after:
-            places.append(name)
-    for name in lifts:
-        board.handle(("sim lift " + name).encode(), 0)
-        board.handle(b"sim wait 50", 0)
-    for name in places:
-        board.handle(("sim place " + name).encode(), 0)
-        board.handle(b"sim wait 50", 0)
+    lifts, places = hand_moves(board.pos, m)
+    for verb, cells in (("lift", lifts), ("place", places)):
+        for cell in cells:
+            board.handle(("sim %s %s" % (verb, geo.name(geo.phys(cell)))).encode(), 0)
+            board.handle(b"sim wait 50", 0)
     board.handle(("sim wait %d" % wait).encode(), 0)
 
 

@@ -95,3 +95,12 @@ class Hardware:
 
     def feed_watchdog(self):
         self.wdt.feed()
+
+    def tick(self, board, now_ms):
+        pass
+
+    def board_id(self):
+        from binascii import hexlify
+        from machine import unique_id
+
+        return "pico-" + hexlify(unique_id()).decode()

@@ -84,6 +84,8 @@ class Hardware:
         self.clock = Clock(realtime)
         self.journal_path = journal_path
         self.realtime = realtime
+        self.autoplay = []
+        self.auto_at = 0
 
     def run_for(self, board, ms):
         """Let ms of virtual time pass, scanning every SCAN_MS."""
@@ -95,6 +97,57 @@ class Hardware:
 
     def feed_watchdog(self):
         pass
+
+    def board_id(self):
+        """This virtual board's own id, made at its first start and kept on its flash
+        (beside the journal)."""
+        cut = self.journal_path.rfind("/")
+        path = self.journal_path[: cut + 1] + "board-id"
+        try:
+            with open(path) as f:
+                return f.read().strip()
+        except OSError:
+            pass
+        import os
+        from binascii import hexlify
+
+        ident = "sim-" + hexlify(os.urandom(6)).decode()
+        try:
+            with open(path, "w") as f:
+                f.write(ident)
+        except OSError:
+            pass
+        return ident
+
+    def load_autoplay(self, path):
+        """A script of hands for a board with no one at it (eboard serve's tests): the
+        steps of replay-sensors (lift SQ, place SQ, wait MS) and "game GAME [FEN]", run
+        as the board's clock passes.  False if there is no such file."""
+        try:
+            with open(path) as f:
+                self.autoplay = [line.split("#", 1)[0].strip() for line in f]
+        except OSError:
+            return False
+        self.auto_at = 0
+        return True
+
+    def tick(self, board, now_ms):
+        """Before each scan: the autoplay's steps that are due."""
+        steps = self.autoplay
+        while steps and now_ms >= self.auto_at:
+            step = steps.pop(0)
+            words = step.split()
+            if not words:
+                continue
+            if words[0] == "wait":
+                self.auto_at = now_ms + int(words[1])
+            elif words[0] == "game":
+                board.handle(("new " + step[5:]).encode(), now_ms)
+                self.matrix.show_position(board.pos, board.tracker.geo)
+            elif words[0] in ("lift", "place"):
+                p = self.square(words[1], board.tracker.geo, words[0] == "lift")
+                if p is not None and p >= 0:
+                    self.matrix.set(p, words[0] == "place")
 
     def interrupted(self, board, stdin, write):
         """Ctrl-C on the link: like a real board, drop into the REPL (for mpremote)."""

@@ -94,6 +94,7 @@ class Board:
                     ply -= 1
                 elif kind == "P":
                     pos.set_fen(words[2])
+                    self.start_fen = words[2]
                     self._fresh = False
                     ply = 0
                 elif kind == "C":
@@ -137,6 +138,7 @@ class Board:
 
     def step(self, now_ms):
         """One scan: switches -> events -> tracker; then the LED frame if it changed."""
+        self.hw.tick(self, now_ms)
         self.hw.matrix.scan(self.rows)
         self.debouncer.feed(self.rows, now_ms)
         self.tracker.on_tick(now_ms)
@@ -240,6 +242,7 @@ class Board:
         self.game = gid
         self.start_fen = fen
         self.ply = 0
+        self._send("newgame %s %s" % (gid, fen or "-"))
         self.tracker.start(pos, setup=True, now_ms=now_ms)
 
     def set_position(self, fen, now_ms):
@@ -249,6 +252,8 @@ class Board:
             raise protocol.Refused("bad-fen", str(e))
         self._journal("P %d %s" % (self.outbox.seq + 1, fen))
         self.ply = 0
+        self.start_fen = fen
+        self._send("position %s" % fen)
         self.tracker.resync(now_ms)
 
     def host_move(self, text, now_ms):
@@ -274,6 +279,9 @@ class Board:
         self._journal("C %d %s" % (self.outbox.seq + 1, what))
         self.tracker.resync(now_ms)
         self._check_end()
+
+    def game_words(self):
+        return "%s %s" % (self.game, self.start_fen or "-")
 
     def state_words(self):
         t = self.tracker

@@ -24,7 +24,9 @@ def make_hardware(argv):
     path = "journal.bin"
     if "--journal" in argv:
         path = argv[argv.index("--journal") + 1]
-    return sim.Hardware(journal_path=path, realtime="--realtime" in argv)
+    hw = sim.Hardware(journal_path=path, realtime="--realtime" in argv)
+    hw.load_autoplay("autoplay.txt")  # hands for a board nobody sits at (tests of serve)
+    return hw
 
 
 class LineReader:

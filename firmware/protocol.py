@@ -62,7 +62,7 @@ def c_version(board, w, now):
     _args(w, 0, 0, "version")
     from firmware.app import PROTOCOL, VERSION
 
-    return "ok version %d %s %s" % (PROTOCOL, VERSION, board.hw.name)
+    return "ok version %d %s %s %s" % (PROTOCOL, VERSION, board.hw.name, board.hw.board_id())
 
 
 def c_new(board, w, now):
@@ -82,6 +82,11 @@ def c_position(board, w, now):
 def c_state(board, w, now):
     _args(w, 0, 0, "state")
     return "ok state " + board.state_words()
+
+
+def c_game(board, w, now):
+    _args(w, 0, 0, "game")
+    return "ok game " + board.game_words()
 
 
 def c_moves(board, w, now):
@@ -184,6 +189,7 @@ COMMANDS = {
     "new": c_new,
     "position": c_position,
     "state": c_state,
+    "game": c_game,
     "moves": c_moves,
     "history": c_history,
     "move": c_move,

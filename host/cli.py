@@ -159,6 +159,105 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from host import play
+    from host.archive import ArchiveError
+    from host.link import LinkError
+    from host.vboard import VirtualBoardError
+
+    if not args.sim and not args.port:
+        raise CliError("play needs --port PORT (a board on USB) or --sim (a virtual board)")
+    if args.game and args.game not in GAMES:
+        raise CliError(f"unknown game {args.game!r}; games: {', '.join(GAMES)}")
+    try:
+        return play.run(args.port, args.sim, args.game, args.fen, args.archive)
+    except (play.PlayError, LinkError, ArchiveError, VirtualBoardError) as e:
+        raise CliError(str(e)) from None
+
+
+def _archive(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from host.archive import Archive, ArchiveError
+
+    try:
+        return Archive(args.archive)
+    except ArchiveError as e:
+        raise CliError(str(e)) from None
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    a = _archive(args)
+    rows = a.games()
+    if not rows:
+        print(f"no games yet in {a.path}")
+    for g in rows:
+        n = len(a.moves(g.id))
+        points = f" {g.white_points}-{g.black_points}" if g.white_points is not None else ""
+        state = g.result + (f" ({g.reason})" if g.reason else "") + points if g.ended else "in progress"
+        print(f"{g.id:>4}  {g.started[:16].replace('T', ' ')}  {g.game:<10} {n:>4} plies  {state}  [{g.board}]")
+    return 0
+
+
+def _get_game(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from host.archive import ArchiveError
+
+    a = _archive(args)
+    try:
+        return a, a.game(args.id)
+    except ArchiveError as e:
+        raise CliError(str(e)) from None
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    import time
+
+    from firmware.rules import MoveError, new_position
+    from host.view import Snapshot, render
+
+    a, g = _get_game(args)
+    moves = a.moves(g.id)
+    pos = new_position(g.game, g.fen)
+    played: list[str] = []
+    snap = Snapshot(game=g.game, state="replay", fen=pos.fen(), moves=played, game_id=g.id, port=f"archive {a.path}")
+    print(render(snap))
+    for m in moves:
+        try:
+            pos.push_str(m)
+        except MoveError as e:
+            raise CliError(f"game {g.id}: move {len(played) + 1} {m} does not replay: {e}") from None
+        played.append(m)
+        snap.fen = pos.fen()
+        if args.delay:
+            time.sleep(args.delay)
+        print(render(snap))
+    if g.ended:
+        print(f"result {g.result}" + (f" ({g.reason})" if g.reason else ""))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from host.pgn import export
+
+    if not args.pgn:
+        raise CliError("export needs a format: --pgn")
+    a, g = _get_game(args)
+    text = export(g, a.moves(g.id))
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise CliError(f"cannot write {args.output}: {e.strerror}") from None
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from host.serve import serve
+
+    return serve(args.port, args.archive, args.seconds)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise CliError(message)
@@ -189,6 +288,32 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--game", required=True)
     r.add_argument("--fen")
     r.set_defaults(func=cmd_replay_sensors)
+    g = sub.add_parser("play", help="play a game with the live view (on a board, or --sim)")
+    g.add_argument("--port", help="the board's serial port")
+    g.add_argument("--sim", action="store_true", help="start a virtual board and play on it")
+    g.add_argument("--game", help="start this game (default: go on with the board's game; lippo on --sim)")
+    g.add_argument("--fen")
+    g.add_argument("--archive", help="the SQLite archive (default: ~/.local/share/eboard/games.sqlite)")
+    g.set_defaults(func=cmd_play)
+    ls = sub.add_parser("games", help="list the archived games")
+    ls.add_argument("--archive")
+    ls.set_defaults(func=cmd_games)
+    sh = sub.add_parser("show", help="replay an archived game in the terminal")
+    sh.add_argument("id", help="a game id, or last")
+    sh.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
+    sh.add_argument("--archive")
+    sh.set_defaults(func=cmd_show)
+    ex = sub.add_parser("export", help="write an archived game out")
+    ex.add_argument("id", help="a game id, or last")
+    ex.add_argument("--pgn", action="store_true", help="as PGN")
+    ex.add_argument("-o", "--output", help="a file (default: standard output)")
+    ex.add_argument("--archive")
+    ex.set_defaults(func=cmd_export)
+    sv = sub.add_parser("serve", help="follow several boards at once and archive their games")
+    sv.add_argument("--port", action="append", required=True, help="a board's port (repeat for more)")
+    sv.add_argument("--archive")
+    sv.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
+    sv.set_defaults(func=cmd_serve)
     return p
 
 

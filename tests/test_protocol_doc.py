@@ -34,6 +34,7 @@ def test_the_doc_has_examples():
 @pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.splitlines()[1][2:20])
 def test_protocol_example(block, tmp_path):
     hw = sim.Hardware(journal_path=str(tmp_path / "journal.bin"))
+    hw.board_id = lambda: "sim-000000000000"  # a fixed id for the example
     out = []
     board = Board(hw, out.append)
     board.boot(0)

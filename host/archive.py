@@ -1,0 +1,243 @@
+"""The game archive: every board message and every game, in SQLite (WAL), as it happens.
+
+A board message is stored under (board, seq) once: a message sent again after a reconnect
+changes nothing, so no move is ever stored twice.  Every message is committed as it
+arrives, so a host killed at any point keeps everything received before.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games(
+    id INTEGER PRIMARY KEY,
+    board TEXT NOT NULL,
+    game TEXT NOT NULL,
+    fen TEXT,
+    started TEXT NOT NULL,
+    ended TEXT,
+    result TEXT NOT NULL DEFAULT '*',
+    reason TEXT,
+    white_points INTEGER,
+    black_points INTEGER,
+    white TEXT NOT NULL DEFAULT '?',
+    black TEXT NOT NULL DEFAULT '?',
+    event TEXT NOT NULL DEFAULT 'Casual game',
+    site TEXT NOT NULL DEFAULT '?'
+);
+CREATE TABLE IF NOT EXISTS moves(
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    seq INTEGER,
+    at TEXT NOT NULL,
+    PRIMARY KEY(game_id, ply)
+);
+CREATE TABLE IF NOT EXISTS events(
+    board TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    game_id INTEGER,
+    text TEXT NOT NULL,
+    PRIMARY KEY(board, seq)
+);
+"""
+
+
+class ArchiveError(Exception):
+    """The archive cannot be used: one line a person can act on."""
+
+
+@dataclass
+class GameRow:
+    id: int
+    board: str
+    game: str
+    fen: str | None
+    started: str
+    ended: str | None
+    result: str
+    reason: str | None
+    white_points: int | None
+    black_points: int | None
+    white: str
+    black: str
+    event: str
+    site: str
+
+
+def default_path() -> Path:
+    base = os.environ.get("EBOARD_DATA") or os.path.join(
+        os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "eboard"
+    )
+    return Path(base) / "games.sqlite"
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _translate(e: sqlite3.Error, path: Path) -> ArchiveError:
+    text = str(e)
+    if "disk is full" in text or "disk full" in text:
+        return ArchiveError(f"the disk holding {path} is full: free some space; nothing was lost before this")
+    if "not a database" in text or "malformed" in text or "file is encrypted" in text:
+        return ArchiveError(f"{path} is not a readable game archive (damaged?): move it away and start a new one")
+    if "readonly" in text or "unable to open" in text:
+        return ArchiveError(f"cannot write {path}: {text}")
+    if "locked" in text:
+        return ArchiveError(f"{path} is locked by another program")
+    return ArchiveError(f"archive {path}: {text}")
+
+
+class Archive:
+    """One SQLite archive file."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ArchiveError(f"cannot create {self.path.parent}: {e.strerror}") from None
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(SCHEMA)
+            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is None:
+                self.db.execute("INSERT INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
+            elif row[0] != str(SCHEMA_VERSION):
+                raise ArchiveError(f"{self.path} has archive schema {row[0]}; this eboard reads {SCHEMA_VERSION}")
+        except sqlite3.Error as e:
+            raise _translate(e, self.path) from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _run(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
+        try:
+            return self.db.execute(sql, args)
+        except sqlite3.Error as e:
+            raise _translate(e, self.path) from None
+
+    # ---- writing ------------------------------------------------------------------------
+
+    def new_game(self, board: str, game: str, fen: str | None, **tags: str) -> int:
+        """A new game on a board; the board's unfinished game before it is closed."""
+        self._run(
+            "UPDATE games SET ended=?, reason=COALESCE(reason, 'abandoned') WHERE board=? AND ended IS NULL",
+            (_now(), board),
+        )
+        cur = self._run(
+            "INSERT INTO games(board, game, fen, started, white, black, event, site) VALUES(?,?,?,?,?,?,?,?)",
+            (
+                board,
+                game,
+                fen,
+                _now(),
+                tags.get("white", "?"),
+                tags.get("black", "?"),
+                tags.get("event", "Casual game"),
+                tags.get("site", "?"),
+            ),
+        )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def current_game(self, board: str) -> GameRow | None:
+        row = self._run(
+            "SELECT * FROM games WHERE board=? AND ended IS NULL ORDER BY id DESC LIMIT 1", (board,)
+        ).fetchone()
+        return GameRow(*row) if row else None
+
+    def record(self, board: str, seq: int, text: str, game_id: int | None) -> bool:
+        """Store one board message; False if it was stored before (a message sent again)."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            cur = self.db.execute(
+                "INSERT OR IGNORE INTO events(board, seq, at, game_id, text) VALUES(?,?,?,?,?)",
+                (board, seq, _now(), game_id, text),
+            )
+            fresh = cur.rowcount == 1
+            if fresh and game_id is not None:
+                self._apply(game_id, seq, text)
+            self.db.execute("COMMIT")
+            return fresh
+        except sqlite3.Error as e:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            raise _translate(e, self.path) from None
+
+    def _apply(self, game_id: int, seq: int, text: str) -> None:
+        words = text.split()
+        if words[0] == "move" and len(words) >= 3 and words[1].isdigit():
+            self.db.execute(
+                "INSERT OR REPLACE INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,?,?)",
+                (game_id, int(words[1]), words[2], seq, _now()),
+            )
+        elif words[0] == "undo" and len(words) >= 2 and words[1].isdigit():
+            self.db.execute("DELETE FROM moves WHERE game_id=? AND ply>=?", (game_id, int(words[1])))
+        elif words[0] == "end" and len(words) >= 3:
+            w = int(words[3]) if len(words) > 4 else None
+            b = int(words[4]) if len(words) > 4 else None
+            self.db.execute(
+                "UPDATE games SET ended=?, reason=?, result=?, white_points=?, black_points=? WHERE id=?",
+                (_now(), words[1], words[2], w, b, game_id),
+            )
+
+    def add_moves(self, game_id: int, moves: list[str]) -> None:
+        """Moves known from the board's own history (a game found in progress)."""
+        for ply, move in enumerate(moves, 1):
+            self._run(
+                "INSERT OR IGNORE INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,NULL,?)",
+                (game_id, ply, move, _now()),
+            )
+
+    def has_event(self, board: str, seq: int) -> bool:
+        return self._run("SELECT 1 FROM events WHERE board=? AND seq=?", (board, seq)).fetchone() is not None
+
+    def is_empty(self, game_id: int) -> bool:
+        """No move and no message recorded for the game yet."""
+        moves = self._run("SELECT 1 FROM moves WHERE game_id=? LIMIT 1", (game_id,)).fetchone()
+        events = self._run("SELECT 1 FROM events WHERE game_id=? LIMIT 1", (game_id,)).fetchone()
+        return moves is None and events is None
+
+    def last_seq(self, board: str) -> int:
+        row = self._run("SELECT MAX(seq) FROM events WHERE board=?", (board,)).fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
+
+    # ---- reading ------------------------------------------------------------------------
+
+    def games(self) -> list[GameRow]:
+        return [GameRow(*r) for r in self._run("SELECT * FROM games ORDER BY id")]
+
+    def game(self, ref: str) -> GameRow:
+        """A game by id, or "last"; ArchiveError if there is no such game."""
+        if ref == "last":
+            row = self._run("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        elif ref.isdigit():
+            row = self._run("SELECT * FROM games WHERE id=?", (int(ref),)).fetchone()
+        else:
+            raise ArchiveError(f"{ref!r} is not a game id (a number, or 'last')")
+        if row is None:
+            raise ArchiveError(f"no game {ref} in {self.path}" if ref != "last" else f"no games in {self.path}")
+        return GameRow(*row)
+
+    def moves(self, game_id: int) -> list[str]:
+        return [r[0] for r in self._run("SELECT move FROM moves WHERE game_id=? ORDER BY ply", (game_id,))]
+
+    def move_rows(self, game_id: int) -> list[tuple[int, str, int | None, str]]:
+        return list(self._run("SELECT ply, move, seq, at FROM moves WHERE game_id=? ORDER BY ply", (game_id,)))
+
+    def events(self, board: str) -> list[tuple[int, str]]:
+        return list(self._run("SELECT seq, text FROM events WHERE board=? ORDER BY seq", (board,)))

@@ -1,0 +1,142 @@
+"""The bridge: follows one board over its serial link and archives everything it says.
+
+On connect (and on every reconnect) it asks the board which game it is playing and its
+moves, matches them with the archive, and asks for every message after the last one
+stored (`since`): a dropped link, a pulled cable or a killed host loses no move, and the
+archive's (board, seq) key stores none twice.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from host.archive import Archive
+from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
+
+RECONNECT_S = 0.3
+
+
+class Bridge:
+    """One board, one archive."""
+
+    def __init__(
+        self,
+        port: str,
+        archive: Archive,
+        key: str | None = None,
+        on_change: Callable[[int, str], None] | None = None,
+        timeout_s: float = 5.0,
+    ) -> None:
+        self.port = port
+        self.archive = archive
+        self.key = key  # the board's id, from its version line, unless given
+        self.on_change = on_change
+        self.timeout_s = timeout_s
+        self.link: BoardLink | None = None
+        self.game_id: int | None = None
+        self.reconnects = 0
+        self._next_try = 0.0
+
+    # ---- connection ---------------------------------------------------------------------
+
+    def connect(self) -> None:
+        """Open the link and catch up with the board; LinkError if it cannot."""
+        link = BoardLink(self.port, timeout_s=self.timeout_s, on_event=self._on_event)
+        try:
+            version = link.hello().split()
+            if self.key is None:
+                # Messages are filed under the board's own id: a port name is reused.
+                self.key = version[4] if len(version) > 4 else self.port
+            self.link = link
+            self._catch_up()
+        except (LinkError, BridgeTimeout, BoardError):
+            link.close()
+            self.link = None
+            raise
+
+    def _catch_up(self) -> None:
+        assert self.link is not None
+        game, start = self.link.request("game").split()[1:3]
+        fen = None if start == "-" else start
+        history = self.link.request("history").split()[1:]
+        self.game_id = None
+        cur = self.archive.current_game(self.key)
+        if cur is not None and cur.game == game and cur.fen == fen:
+            stored = self.archive.moves(cur.id)
+            if stored[: len(history)] == history[: len(stored)]:
+                self.game_id = cur.id  # the game we were following: go on with it
+        if self.game_id is None:
+            self.game_id = self.archive.new_game(self.key, game, fen)
+        # Everything said since the last message stored, then anything older the board
+        # knows only from its journal (moves made while no host listened).
+        self.link.request("since %d" % self.archive.last_seq(self.key))
+        self.archive.add_moves(self.game_id, history)
+
+    def close(self) -> None:
+        if self.link is not None:
+            self.link.close()
+            self.link = None
+
+    def _lost(self) -> None:
+        self.close()
+        self.reconnects += 1
+        self._next_try = time.monotonic() + RECONNECT_S
+
+    def ensure(self) -> bool:
+        """Connected (reconnecting if the link dropped)?"""
+        if self.link is not None:
+            return True
+        if time.monotonic() < self._next_try:
+            return False
+        try:
+            self.connect()
+            return True
+        except (LinkError, BridgeTimeout, BoardError, OSError):
+            self._next_try = time.monotonic() + RECONNECT_S
+            return False
+
+    # ---- traffic ------------------------------------------------------------------------
+
+    def poll(self, wait_s: float = 0.0) -> None:
+        """Handle what the board said (waiting up to wait_s)."""
+        if not self.ensure():
+            time.sleep(min(wait_s, RECONNECT_S))
+            return
+        assert self.link is not None
+        try:
+            self.link.poll(wait_s)
+        except (LinkError, OSError):
+            self._lost()
+
+    def request(self, line: str) -> str:
+        """A request to the board (reconnecting first if needed); BoardError if refused."""
+        for _ in range(2):
+            if not self.ensure():
+                time.sleep(RECONNECT_S)
+                continue
+            assert self.link is not None
+            try:
+                return self.link.request(line)
+            except (LinkError, OSError):
+                self._lost()
+        raise LinkError(f"{self.port}: the board does not answer")
+
+    def _on_event(self, seq: int, text: str) -> None:
+        words = text.split()
+        if not words:
+            return
+        if self.archive.has_event(self.key, seq):
+            return  # said before: a reconnect's replay
+        if words[0] == "newgame" and len(words) >= 3:
+            fen = None if words[2] == "-" else " ".join(words[2:])
+            cur = self.archive.current_game(self.key)
+            fresh = cur is not None and cur.game == words[1] and cur.fen == fen and self.archive.is_empty(cur.id)
+            # (a game opened on connect for this very newgame is not opened twice)
+            self.game_id = cur.id if fresh and cur is not None else self.archive.new_game(self.key, words[1], fen)
+        elif words[0] == "position" and len(words) >= 2 and self.game_id is not None:
+            game = self.archive.game(str(self.game_id)).game
+            self.game_id = self.archive.new_game(self.key, game, " ".join(words[1:]))
+        self.archive.record(self.key, seq, text, self.game_id)
+        if self.on_change is not None:
+            self.on_change(seq, text)

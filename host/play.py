@@ -1,0 +1,194 @@
+"""`eboard play`: a game on a board (or a virtual one) with the live view in the terminal.
+
+Commands, one a line:
+  e2e4            a move: on the virtual board the hands make it (lift, place); on a
+                  real board the host sends it, and the board shows how to make it
+  lift SQ, place SQ, wait MS     the virtual board's hands, one at a time
+  new GAME [FEN]  a new game        undo    take back     promote X   choose a promotion
+  claim perpetual|declare|demand   lippo's claims         moves   the legal moves
+  help            this text         quit    (or end of input)
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import tempfile
+from typing import TextIO
+
+from firmware.rules import MoveError, new_position
+from firmware.squares import Geometry
+from firmware.tracker import hand_moves
+from host.archive import Archive
+from host.bridge import Bridge
+from host.link import BoardError, LinkError
+from host.view import Snapshot, render
+
+COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
+
+
+class PlayError(Exception):
+    pass
+
+
+class Session:
+    """A board, its bridge to the archive, and the view."""
+
+    def __init__(self, port: str, archive: Archive, sim: bool, out: TextIO, colour: bool) -> None:
+        self.port = port
+        self.archive = archive
+        self.sim = sim
+        self.out = out
+        self.colour = colour
+        self.snap = Snapshot(port=port)
+        self.dirty = True
+        self.bridge = Bridge(port, archive, on_change=self._changed)
+        try:
+            self.bridge.connect()
+        except LinkError as e:
+            raise PlayError(str(e)) from None
+
+    def _changed(self, seq: int, text: str) -> None:
+        self.dirty = True
+        word = text.split()[0]
+        if word in ("end", "start", "synced", "promote", "choice", "alert", "undo"):
+            self.snap.notes.append(text)
+
+    def refresh(self) -> None:
+        st = self.bridge.request("state").split(" ", 4)
+        self.snap.game, self.snap.state, self.snap.fen = st[1], st[2], st[4]
+        self.snap.leds = self.bridge.request("leds").split()[1]
+        self.snap.game_id = self.bridge.game_id
+        self.snap.moves = self.archive.moves(self.bridge.game_id) if self.bridge.game_id else []
+
+    def show(self) -> None:
+        self.refresh()
+        if self.colour:
+            self.out.write("\x1b[H\x1b[2J")
+        self.out.write(render(self.snap, self.colour))
+        self.out.flush()
+        self.dirty = False
+
+    def start(self, game: str | None, fen: str | None) -> None:
+        st = self.bridge.request("state").split(" ", 4)
+        if game is not None and (game != st[1] or fen or st[2] == "over"):
+            self.bridge.request(f"new {game}" + (f" {fen}" if fen else ""))
+        elif game is not None and st[3] != "0" and not fen:
+            pass  # the board is in the middle of this game: go on with it
+        if self.sim:
+            st = self.bridge.request("state").split(" ", 4)
+            if st[2] == "setup":
+                self.bridge.request("sim setup")  # the virtual hands set the pieces up
+                self.bridge.request("sim wait 100")
+
+    # ---- commands ------------------------------------------------------------------------
+
+    def command(self, line: str) -> bool:
+        """Carry out one command; False to stop."""
+        words = line.split()
+        if not words:
+            return True
+        cmd = words[0]
+        try:
+            if cmd in ("quit", "exit", "q"):
+                return False
+            if cmd == "help":
+                self.snap.notes.append(__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
+            elif cmd in ("lift", "place", "wait") and len(words) == 2:
+                self._need_sim(cmd)
+                self.bridge.request(f"sim {cmd} {words[1]}")
+                if cmd != "wait":
+                    self.bridge.request("sim wait 60")
+            elif cmd == "new" and len(words) >= 2:
+                self.start(words[1], " ".join(words[2:]) or None)
+                if not self.sim:
+                    self.bridge.request(f"new {' '.join(words[1:])}")
+            elif cmd in ("undo", "moves") and len(words) == 1:
+                reply = self.bridge.request(cmd)
+                if cmd == "moves":
+                    self.snap.notes.append(reply)
+            elif cmd in ("promote", "claim") and len(words) == 2:
+                self.bridge.request(f"{cmd} {words[1]}")
+            else:
+                self._move(cmd)
+        except BoardError as e:
+            self.snap.notes.append(f"board: {e}")
+        except (PlayError, MoveError) as e:
+            self.snap.notes.append(str(e))
+        self.dirty = True
+        return True
+
+    def _need_sim(self, what: str) -> None:
+        if not self.sim:
+            raise PlayError(f"{what}: only on a virtual board; on a real one, use your hands")
+
+    def _move(self, text: str) -> None:
+        st = self.bridge.request("state").split(" ", 4)
+        pos = new_position(st[1], st[4])
+        try:
+            m = pos.parse_move(text)
+        except MoveError as e:
+            raise PlayError(f"{text}: {e} (type help for the commands)") from None
+        if not self.sim:
+            self.bridge.request(f"move {text}")
+            return
+        geo = Geometry(pos.game.layout)
+        lifts, places = hand_moves(pos, m)
+        for verb, cells in (("lift", lifts), ("place", places)):
+            for cell in cells:
+                self.bridge.request(f"sim {verb} {geo.name(geo.phys(cell))}")
+                self.bridge.request("sim wait 60")
+        if self.bridge.request("state").split()[2] == "promoting":
+            letter = pos.move_str(m)[-1]
+            self.bridge.request("promote " + (letter if letter.isalpha() else "-"))
+        self.bridge.request(f"sim wait {COMMIT_WAIT_MS}")
+
+
+def run(
+    port: str | None,
+    sim: bool,
+    game: str | None,
+    fen: str | None,
+    archive_path: str | None,
+    inp: TextIO = sys.stdin,
+    out: TextIO = sys.stdout,
+) -> int:
+    from host.vboard import VirtualBoard
+
+    archive = Archive(archive_path)
+    vb = None
+    if sim:
+        vb = VirtualBoard(tempfile.mkdtemp(prefix="eboard-play-"), realtime=True)
+        port = vb.start()
+    assert port is not None
+    colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
+    try:
+        session = Session(port, archive, sim, out, colour)
+        session.start(game or ("lippo" if sim else None), fen)
+        session.show()
+        interactive = inp.isatty()
+        if interactive:
+            out.write("type a move (e2e4), lift/place SQ, help, quit\n> ")
+            out.flush()
+        while True:
+            ready = True
+            if interactive:
+                ready = bool(select.select([inp], [], [], 0.5)[0])
+            if ready:
+                line = inp.readline()
+                if not line:
+                    break
+                if not session.command(line.strip()):
+                    break
+            session.bridge.poll(0.05)
+            if session.dirty:
+                session.show()
+                if interactive:
+                    out.write("> ")
+                    out.flush()
+    finally:
+        archive.close()
+        if vb is not None:
+            vb.stop()
+    return 0

@@ -1,0 +1,111 @@
+"""The live view in a terminal: the board with its LEDs, whose turn, the moves, the points.
+
+Every square shows its piece (FEN letter, '.' for none) and its LED as a second character
+(the letters of docs/protocol.md, ' ' when off); on a colour terminal the lit squares are
+coloured too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from firmware.rules import FenError, new_position
+from firmware.rules.board import WHITE
+from firmware.squares import Geometry
+
+LED_NAMES = {
+    "d": "destination",
+    "x": "capture",
+    "f": "piece in hand",
+    "l": "last move",
+    "m": "put a piece here",
+    "r": "take this piece away",
+    "C": "promotion choice",
+    "o": "other choice",
+    "W": "winner",
+    "L": "loser",
+    "D": "draw",
+    "k": "check",
+    "n": "announcement",
+}
+COLOURS = {
+    "d": "44",
+    "x": "41",
+    "f": "47;30",
+    "l": "43;30",
+    "m": "42;30",
+    "r": "41",
+    "C": "45",
+    "o": "45",
+    "W": "42;30",
+    "L": "41",
+    "D": "43;30",
+    "k": "41",
+    "n": "46;30",
+}
+
+
+@dataclass
+class Snapshot:
+    """What the view shows, as the board and the archive report it."""
+
+    game: str = "chess"
+    state: str = "setup"
+    fen: str = ""
+    leds: str = "." * 144
+    moves: list[str] = field(default_factory=list)
+    game_id: int | None = None
+    notes: list[str] = field(default_factory=list)
+    port: str = ""
+
+
+def render(s: Snapshot, colour: bool = False) -> str:
+    """The view as text."""
+    try:
+        pos = new_position(s.game, s.fen or None)
+    except (FenError, ValueError):
+        return f"{s.game}: cannot show position {s.fen!r}\n"
+    lay = pos.game.layout
+    geo = Geometry(lay)
+    lines = []
+    turn = "White" if pos.turn == WHITE else "Black"
+    head = f"{s.game} on {s.port or 'the board'}  |  {turn} to move  |  ply {len(s.moves)}  |  board: {s.state}"
+    if s.game == "lippo":
+        w, b = pos.points()  # type: ignore[attr-defined]
+        head += f"  |  points White {w}, Black {b}"
+    lines.append(head)
+    files = lay.letters
+    lines.append("     " + "".join(f" {f} " for f in files))
+    lit = set()
+    for r in range(lay.ranks - 1, -1, -1):
+        row = f" {r + 1:>2}  "
+        for f in range(lay.files):
+            cell = lay.squares[r * lay.files + f]
+            c = pos.cells[cell]
+            piece = "."
+            if c:
+                letter = pos.game.letter[c & 31]
+                piece = letter if c & WHITE else letter.lower()
+            led = s.leds[geo.phys(cell)] if len(s.leds) == 144 else "."
+            if led != ".":
+                lit.add(led)
+            text = f" {piece}{led if led != '.' else ' '}"
+            if colour and led in COLOURS:
+                text = f"\x1b[{COLOURS[led]}m{text}\x1b[0m"
+            row += text
+        lines.append(row + f"  {r + 1}")
+    lines.append("     " + "".join(f" {f} " for f in files))
+    if lit:
+        lines.append("LEDs: " + ", ".join(f"{k} {LED_NAMES.get(k, k)}" for k in sorted(lit)))
+    if s.moves:
+        pairs = []
+        for i in range(0, len(s.moves), 2):
+            pairs.append(f"{i // 2 + 1}. " + " ".join(s.moves[i : i + 2]))
+        tail = pairs[-8:]
+        lines.append("moves: " + ("... " if len(pairs) > 8 else "") + " ".join(tail))
+        lines.append(f"last move: {s.moves[-1]}")
+    for note in s.notes[-3:]:
+        lines.append(note)
+    if s.game_id is not None:
+        lines.append(f"archived as game #{s.game_id}")
+    return "\n".join(lines) + "\n"
