@@ -27,6 +27,17 @@ EXIT_REBOOT = 75
 EXIT_RAW = 76
 
 
+def _die_with_parent() -> None:
+    # A virtual board is part of the program that started it: if that program is killed,
+    # the board goes too (Linux's parent-death signal), instead of idling forever.
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 class VirtualBoardError(Exception):
     """The virtual board cannot be started (no micropython, no pty)."""
 
@@ -99,7 +110,13 @@ class VirtualBoard:
         cmd, env = self._command()
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
-                cmd, stdin=self._master, stdout=self._master, stderr=log, cwd=self.board_dir, env=env
+                cmd,
+                stdin=self._master,
+                stdout=self._master,
+                stderr=log,
+                cwd=self.board_dir,
+                env=env,
+                preexec_fn=_die_with_parent,
             )
         self._raw_next = False
         self.exit_code = None
