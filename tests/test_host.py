@@ -337,10 +337,14 @@ def _fake_port(answer):
                     line, buf = buf.split(b"\n", 1)
                     reply = answer(line)
                     if reply:
-                        os.write(master, reply)
+                        try:
+                            os.write(master, reply)
+                        except OSError:
+                            return
 
     t = threading.Thread(target=run, daemon=True)
     t.start()
+    stop.thread = t
     return port, stop, (master, slave)
 
 
@@ -360,6 +364,7 @@ def test_a_port_that_is_not_our_board(answer, word, tmp_path):
         assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
     finally:
         stop.set()
+        stop.thread.join()
         for fd in fds:
             os.close(fd)
 
