@@ -1,0 +1,80 @@
+"""The journal: a record torn by a power cut, or a corrupt one, ends it; the board resumes
+from the last good record."""
+
+import pytest
+
+from boards import sim
+from firmware.app import Board
+from firmware.journal import Journal, JournalFull
+
+
+def boot(path, occ=None):
+    hw = sim.Hardware(journal_path=str(path))
+    if occ is not None:
+        hw.matrix.occ[:] = occ
+    out = []
+    b = Board(hw, out.append)
+    b.boot(0)
+    return b, hw, out
+
+
+def play(b, hw, *moves):
+    for uci in moves:
+        b.handle(f"sim lift {uci[:2]}".encode(), 0)
+        b.handle(b"sim wait 50", 0)
+        b.handle(f"sim place {uci[2:4]}".encode(), 0)
+        b.handle(b"sim wait 500", 0)
+
+
+@pytest.mark.parametrize("cut", [1, 2, 5, 9])
+def test_a_torn_last_record_is_dropped(tmp_path, cut):
+    path = tmp_path / "journal.bin"
+    b, hw, _ = boot(path)
+    for line in ("new chess", "sim setup", "sim wait 100"):
+        b.handle(line.encode(), 0)
+    play(b, hw, "e2e4", "e7e5")
+    size_before = path.stat().st_size
+    play(b, hw, "g1f3")
+    data = path.read_bytes()
+    # The power fails in the middle of the last record.
+    tail = len(data) - size_before
+    path.write_bytes(data[: size_before + min(cut, tail - 1)])
+    b2, _, out = boot(path, hw.matrix.occ)
+    assert b2.history() == ["e2e4", "e7e5"]
+    # cut back to the last good record (then the new boot's block of numbers)
+    records = Journal(str(path)).load()
+    assert path.read_bytes()[:size_before] == data[:size_before]
+    assert [r.split()[2] for r in records if r.startswith("M")] == ["e2e4", "e7e5"]
+    assert records[-1].startswith("S ")
+    # the knight already stands on f3: the board sees that move done, and makes it again
+    b2.handle(b"sim wait 600", 0)
+    assert b2.history() == ["e2e4", "e7e5", "g1f3"]
+
+
+def test_a_corrupt_record_ends_the_journal(tmp_path):
+    path = tmp_path / "journal.bin"
+    j = Journal(str(path))
+    j.rewrite(["N chess -", "S 64"])
+    j.append("M 10 e2e4")
+    j.append("M 12 e7e5")
+    data = bytearray(path.read_bytes())
+    data[-6] ^= 0x20  # one flipped bit in the last record's text
+    path.write_bytes(bytes(data))
+    assert Journal(str(path)).load() == ["N chess -", "S 64", "M 10 e2e4"]
+
+
+def test_a_full_flash_is_reported_and_the_journal_stays_whole(tmp_path, monkeypatch):
+    path = tmp_path / "journal.bin"
+    b, hw, out = boot(path)
+    for line in ("new chess", "sim setup", "sim wait 100"):
+        b.handle(line.encode(), 0)
+    good = path.read_bytes()
+
+    def full(self, text):
+        raise JournalFull(28, "flash full")
+
+    monkeypatch.setattr(Journal, "append", full)
+    play(b, hw, "e2e4")
+    assert any("alert journal-full" in line for line in out)
+    assert any(line.endswith("move 1 e2e4") for line in out)  # the game goes on
+    assert path.read_bytes() == good
