@@ -86,6 +86,7 @@ class Hardware:
         self.realtime = realtime
         self.autoplay = []
         self.auto_at = 0
+        self.auto_clock = 0
 
     def run_for(self, board, ms):
         """Let ms of virtual time pass, scanning every SCAN_MS."""
@@ -132,15 +133,20 @@ class Hardware:
         return True
 
     def tick(self, board, now_ms):
-        """Before each scan: the autoplay's steps that are due."""
+        """Before each scan: the autoplay's steps that are due.  Its clock runs SCAN_MS a
+        scan, whatever the wall clock does: a machine too busy to scan on time slows the
+        hands down with it, instead of making a lift and a place fall into one scan."""
         steps = self.autoplay
-        while steps and now_ms >= self.auto_at:
+        if not steps:
+            return
+        self.auto_clock += SCAN_MS
+        while steps and self.auto_clock >= self.auto_at:
             step = steps.pop(0)
             words = step.split()
             if not words:
                 continue
             if words[0] == "wait":
-                self.auto_at = now_ms + int(words[1])
+                self.auto_at = self.auto_clock + int(words[1])
             elif words[0] == "game":
                 board.handle(("new " + step[5:]).encode(), now_ms)
                 self.matrix.show_position(board.pos, board.tracker.geo)

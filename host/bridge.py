@@ -37,6 +37,7 @@ class Bridge:
         self.game_id: int | None = None
         self.reconnects = 0
         self._next_try = 0.0
+        self._held: list[tuple[int, str]] | None = None  # events that came during catch-up
 
     # ---- connection ---------------------------------------------------------------------
 
@@ -57,21 +58,29 @@ class Bridge:
 
     def _catch_up(self) -> None:
         assert self.link is not None
-        game, start = self.link.request("game").split()[1:3]
+        # Which game is the board playing?  Events that arrive while we ask are held until
+        # we know, then filed like any other.
+        self._held = []
+        try:
+            game, start = self.link.request("game").split()[1:3]
+        finally:
+            held, self._held = self._held, None
         fen = None if start == "-" else start
-        history = self.link.request("history").split()[1:]
         self.game_id = None
         cur = self.archive.current_game(self.key)
         if cur is not None and cur.game == game and cur.fen == fen:
-            stored = self.archive.moves(cur.id)
-            if stored[: len(history)] == history[: len(stored)]:
-                self.game_id = cur.id  # the game we were following: go on with it
+            self.game_id = cur.id  # the game we were following: go on with it
         if self.game_id is None:
             self.game_id = self.archive.new_game(self.key, game, fen)
-        # Everything said since the last message stored, then anything older the board
-        # knows only from its journal (moves made while no host listened).
+        for seq, text in held:
+            self._on_event(seq, text)
+        # Everything said since the last message stored, in order (a message stored
+        # before is skipped) ...
         self.link.request("since %d" % self.archive.last_seq(self.key))
-        self.archive.add_moves(self.game_id, history)
+        # ... and the moves the board made while no host listened, older than what it
+        # keeps in RAM.
+        assert self.game_id is not None
+        self.archive.add_moves(self.game_id, self.link.request("history").split()[1:])
 
     def close(self) -> None:
         if self.link is not None:
@@ -123,6 +132,9 @@ class Bridge:
         raise LinkError(f"{self.port}: the board does not answer")
 
     def _on_event(self, seq: int, text: str) -> None:
+        if self._held is not None:
+            self._held.append((seq, text))
+            return
         words = text.split()
         if not words:
             return

@@ -97,17 +97,24 @@ class BoardLink:
         self.last_seq = max(self.last_seq, seq)
         return seq, text
 
+    def _next(self, deadline: float) -> tuple[int, str] | None:
+        """The next numbered message before the deadline (diagnostics go to on_noise)."""
+        while True:
+            line = self._read_line(deadline)
+            if line is None:
+                return None
+            got = self._dispatch(line)
+            if got is not None:
+                return got
+
     def poll(self, wait_s: float = 0.0) -> list[Event]:
         """Events that arrived (waiting up to wait_s for the first)."""
         out: list[Event] = []
         deadline = time.monotonic() + wait_s
         while True:
-            line = self._read_line(deadline if not out else time.monotonic())
-            if line is None:
-                return out
-            got = self._dispatch(line)
+            got = self._next(deadline if not out else time.monotonic())
             if got is None:
-                continue
+                return out
             out.append(got)
             if self.on_event:
                 self.on_event(*got)
@@ -117,12 +124,9 @@ class BoardLink:
         self.ser.write(line.encode("ascii") + b"\n")
         deadline = time.monotonic() + (self.timeout_s if timeout_s is None else timeout_s)
         while True:
-            raw = self._read_line(deadline)
-            if raw is None:
-                raise BridgeTimeout(f"no reply to {line.split()[0] if line.split() else 'the line'!r}")
-            got = self._dispatch(raw)
+            got = self._next(deadline)
             if got is None:
-                continue
+                raise BridgeTimeout(f"no reply to {line.split()[0] if line.split() else 'the line'!r}")
             seq, text = got
             word, _, rest = text.partition(" ")
             if word == "ok":
@@ -140,12 +144,9 @@ class BoardLink:
         self.ser.write(b"\nversion\n")
         deadline = time.monotonic() + timeout_s
         while True:
-            raw = self._read_line(deadline)
-            if raw is None:
-                raise LinkError(f"{self.port}: no answer: not an eboard, or not running its firmware")
-            got = self._dispatch(raw)
+            got = self._next(deadline)
             if got is None:
-                continue
+                raise LinkError(f"{self.port}: no answer: not an eboard, or not running its firmware")
             seq, text = got
             if text.startswith("ok version"):
                 break

@@ -41,6 +41,11 @@ def _follow(port: str, archive_path: str | None, stop: threading.Event, out_lock
 
 
 def serve(ports: list[str], archive_path: str | None, seconds: float | None) -> int:
+    try:
+        Archive(archive_path).close()  # made (schema, WAL) once, before the threads open it
+    except ArchiveError as e:
+        print(f"eboard: {e}", file=sys.stderr)
+        return 2
     stop = threading.Event()
     lock = threading.Lock()
     threads = [threading.Thread(target=_follow, args=(p, archive_path, stop, lock), daemon=True) for p in ports]

@@ -3,7 +3,10 @@
 import json
 import sys
 
-from conftest import RULES
+from conftest import ROOT, RULES
+
+sys.path.insert(0, str(ROOT / "tests" / "mpy"))
+import fenutil  # noqa: E402
 
 # lippo_vectors.json codes -> notation.md letters
 LETTER = {
@@ -20,21 +23,8 @@ def vectors():
 
 def board_fen(board, side="w", extra=""):
     """{square: 'wG'} -> a lippo FEN (no castling, no en passant)."""
-    rows = []
-    for r in range(12, 0, -1):
-        row, run = "", 0
-        for f in FILES:
-            code = board.get(f"{f}{r}")
-            if not code:
-                run += 1
-                continue
-            if run:
-                row += str(run)
-                run = 0
-            letter = LETTER[code[1:]]
-            row += letter if code[0] == "w" else letter.lower()
-        rows.append(row + (str(run) if run else ""))
-    return "/".join(rows) + f" {side} - - 0 1" + (" " + extra if extra else "")
+    fen = fenutil.board_fen(board, side, LETTER.__getitem__)
+    return fen + (" " + extra if extra else "")
 
 
 def spec_checker():

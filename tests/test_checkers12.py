@@ -4,7 +4,7 @@
 import random
 
 import pytest
-from lippo_util import FILES, spec_checker, vectors
+from lippo_util import FILES, fenutil, spec_checker, vectors
 
 from firmware.rules import FenError, new_position
 from firmware.rules.games import checkers12
@@ -13,21 +13,7 @@ CK = vectors()["checkers"]
 
 
 def fen_of(board, side="w"):
-    rows = []
-    for r in range(12, 0, -1):
-        row, run = "", 0
-        for f in FILES:
-            p = board.get(f"{f}{r}")
-            if not p:
-                run += 1
-                continue
-            if run:
-                row += str(run)
-                run = 0
-            letter = "M" if p[1] == "m" else "K"
-            row += letter if p[0] == "w" else letter.lower()
-        rows.append(row + (str(run) if run else ""))
-    return "/".join(rows) + f" {side} - - 0 1"
+    return fenutil.board_fen(board, side, lambda code: "M" if code == "m" else "K")
 
 
 def moves(pos):

@@ -300,7 +300,10 @@ def test_serve_follows_eight_boards_at_once(tmp_path):
         serve.send_signal(signal.SIGINT)
         out, err = serve.communicate(timeout=30)
         assert serve.returncode == 0, err
-        assert got == sorted(expected), out[-2000:]
+        if got != sorted(expected):
+            a = Archive(archive)
+            detail = [(g.id, g.board, g.game, g.reason, a.moves(g.id)) for g in a.games()]
+            pytest.fail(f"archived {detail}\nexpected {expected}\nserve said {out[-3000:]}")
         a = Archive(archive)
         assert len({g.board for g in a.games() if a.moves(g.id)}) == 8
         for g in a.games():

@@ -1,6 +1,7 @@
 # heapsize=1M (the 36 KB JSON file, parsed on a 64-bit port)
 """Every vector of lippo_vectors.json (and the checkers examples) under MicroPython."""
 
+from fenutil import board_fen
 from mpytest import check, load_json
 
 from firmware.rules import new_position
@@ -11,28 +12,10 @@ LETTER = {
     "O": "O", "Kn": "N", "T": "T", "Pl": "L", "F": "F", "U": "U", "S": "S",
     "m": "M", "k": "K",
 }
-FILES = "abcdefghiklm"
 
 
 def fen_of(board, side, letter_of):
-    rows = []
-    for r in range(12, 0, -1):
-        row = ""
-        run = 0
-        for f in FILES:
-            code = board.get(f + str(r))
-            if not code:
-                run += 1
-                continue
-            if run:
-                row += str(run)
-                run = 0
-            letter = LETTER[code[1:]]
-            row += letter if code[0] == "w" else letter.lower()
-        if run:
-            row += str(run)
-        rows.append(row)
-    return "/".join(rows) + " " + side + " - - 0 1"
+    return board_fen(board, side, LETTER.__getitem__)
 
 
 V = load_json("lippo_vectors.json")
