@@ -5,15 +5,32 @@ a sensor script plays the same way every time.  With realtime=True (the interact
 virtual board) main.py also advances it with the wall clock.
 """
 
+from firmware.journal import Journal, _record
+
 N = 12
 SCAN_MS = 10  # 100 Hz, as the real board
 
 
 class Matrix:
-    """144 reed switches whose state the test or the player sets."""
+    """144 reed switches whose state the test or the player sets.  With a path, the
+    switches' state is kept in that file: pieces stay on a board whose power is cut."""
 
-    def __init__(self):
+    def __init__(self, path=None):
         self.occ = bytearray(N * N)
+        self.path = path
+        if path:
+            try:
+                with open(path, "rb") as f:
+                    data = f.read()
+                if len(data) == N * N:
+                    self.occ[:] = data
+            except OSError:
+                pass
+
+    def _keep(self):
+        if self.path:
+            with open(self.path, "wb") as f:
+                f.write(self.occ)
 
     def scan(self, rows):
         occ = self.occ
@@ -26,11 +43,13 @@ class Matrix:
 
     def set(self, p, closed):
         self.occ[p] = 1 if closed else 0
+        self._keep()
 
     def show_position(self, pos, geo):
         """Put pieces exactly where the position has them (the margin is left alone)."""
         for p in geo.game_squares:
             self.occ[p] = 1 if pos.cells[geo.cell(p)] else 0
+        self._keep()
 
 
 class Leds:
@@ -78,8 +97,8 @@ class Hardware:
     is_sim = True
     default_brightness = 64
 
-    def __init__(self, journal_path="journal.bin", realtime=False):
-        self.matrix = Matrix()
+    def __init__(self, journal_path="journal.bin", realtime=False, switches_path=None):
+        self.matrix = Matrix(switches_path)
         self.leds = Leds()
         self.clock = Clock(realtime)
         self.journal_path = journal_path
@@ -98,6 +117,9 @@ class Hardware:
 
     def feed_watchdog(self):
         pass
+
+    def make_journal(self, path):
+        return CuttableJournal(path)
 
     def board_id(self):
         """This virtual board's own id, made at its first start and kept on its flash
@@ -177,3 +199,19 @@ class Hardware:
         if occ[p] != (1 if lifting else 0):
             return None
         return p
+
+
+class CuttableJournal(Journal):
+    """The journal, with the virtual board's one fault: `sim cut N` makes the power fail
+    after the next record's first N bytes reach the flash."""
+
+    cut_after = None
+
+    def append(self, text):
+        n = self.cut_after
+        if n is None:
+            return Journal.append(self, text)
+        self.cut_after = None
+        with open(self.path, "ab") as f:
+            f.write(_record(text)[:n])
+        raise SystemExit(0)  # the power is gone: nothing after this runs

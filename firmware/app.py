@@ -16,12 +16,14 @@ import gc
 
 from firmware.rules import FenError, MoveError, GAMES, forget_games, new_position
 from firmware.rules.board import WHITE, BLACK
-from firmware.tracker import Tracker, OVER, STATES, pos_last
+from firmware.debounce import ticks_diff
+from firmware.tracker import Tracker, CORRECTING, OVER, SETUP, STATES, pos_last
 
 VERSION = "0.1.0"
 PROTOCOL = 1
 SEQ_BLOCK = 64  # sequence numbers reserved in the journal at a time
 DEFAULT_GAME = "chess"
+STUCK_MS = 10000  # a lone square wrong this long is reported as a stuck switch
 
 
 class Board:
@@ -32,7 +34,8 @@ class Board:
         self.outbox = Outbox(write)
         self.tracker = Tracker(self)
         self.debouncer = Debouncer(self._on_switch)
-        self.journal = Journal(hw.journal_path)
+        make = getattr(hw, "make_journal", None)
+        self.journal = make(hw.journal_path) if make else Journal(hw.journal_path)
         self.rows = array("H", bytes(24))
         self.frame = bytearray(144)
         self.shown = bytearray(144)
@@ -44,6 +47,9 @@ class Board:
         self.journal_ok = True
         self._fresh = True  # the journaled game has no move yet
         self.ply = 0  # moves made in the game (or since the host set its position)
+        self.stuck_p = -1  # the square watched for a stuck switch
+        self.stuck_since = 0
+        self.stuck_told = False
 
     # ---- boot -------------------------------------------------------------------------
 
@@ -142,7 +148,25 @@ class Board:
         self.hw.matrix.scan(self.rows)
         self.debouncer.feed(self.rows, now_ms)
         self.tracker.on_tick(now_ms)
+        self._watch_stuck(now_ms)
         self._render()
+
+    def _watch_stuck(self, now_ms):
+        # One square alone off for STUCK_MS, with the board waiting for it: its switch is
+        # likely stuck (closed where no piece can be, or never closing under a piece).
+        t = self.tracker
+        if t.n_diff != 1 or (t.state != CORRECTING and t.state != SETUP):
+            self.stuck_p = -1
+            return
+        p = t.diff[0]
+        if p != self.stuck_p:
+            self.stuck_p = p
+            self.stuck_since = now_ms
+            self.stuck_told = False
+        elif not self.stuck_told and ticks_diff(now_ms, self.stuck_since) >= STUCK_MS:
+            self.stuck_told = True
+            how = "closed: a piece is seen where none can be" if t.actual[p] else "open: no piece is seen where one stands"
+            self._send("alert stuck-switch %s %s" % (t.geo.name(p), how))
 
     def _on_switch(self, kind, p, now_ms):
         name = self.tracker.geo.name(p)

@@ -24,7 +24,7 @@ def make_hardware(argv):
     path = "journal.bin"
     if "--journal" in argv:
         path = argv[argv.index("--journal") + 1]
-    hw = sim.Hardware(journal_path=path, realtime="--realtime" in argv)
+    hw = sim.Hardware(journal_path=path, realtime="--realtime" in argv, switches_path="switches")
     hw.load_autoplay("autoplay.txt")  # hands for a board nobody sits at (tests of serve)
     return hw
 

@@ -158,7 +158,7 @@ def c_claim(board, w, now):
 def c_sim(board, w, now):
     # The virtual board's own commands: a finger on the sensors, and its clock.
     if not w:
-        raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup")
+        raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES")
     hw = board.hw
     if w[0] in ("lift", "place"):
         _args(w, 2, 2, "sim %s SQ" % w[0])
@@ -177,10 +177,14 @@ def c_sim(board, w, now):
         _args(w, 1, 1, "sim setup")
         hw.matrix.show_position(board.pos, board.tracker.geo)
         return "ok sim setup"
+    if w[0] == "cut":
+        _args(w, 2, 2, "sim cut BYTES")
+        board.journal.cut_after = _int(w[1], 0, 1000, "bytes")
+        return "ok sim cut %s" % w[1]
     if w[0] == "occupancy":
         _args(w, 1, 1, "sim occupancy")
         return "ok sim occupancy " + "".join("1" if b else "0" for b in hw.matrix.occ)
-    raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup, sim occupancy")
+    raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES")
 
 
 COMMANDS = {
