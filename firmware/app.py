@@ -14,14 +14,15 @@ from firmware.journal import Journal, JournalFull
 from firmware.outbox import Outbox
 import gc
 
-from firmware.rules import FenError, MoveError, GAMES, forget_games, new_position
+from firmware.rules import FenError, MoveError, GAMES, fen_shape_ok, forget_games, new_position
 from firmware.rules.board import WHITE, BLACK
 from firmware.debounce import ticks_diff
 from firmware.tracker import Tracker, CORRECTING, OVER, SETUP, STATES, pos_last
 
 VERSION = "0.1.0"
 PROTOCOL = 1
-SEQ_BLOCK = 64  # sequence numbers reserved in the journal at a time
+SEQ_BLOCK = 256  # sequence numbers reserved in the journal at a time
+COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
 DEFAULT_GAME = "chess"
 STUCK_MS = 10000  # a lone square wrong this long is reported as a stuck switch
 
@@ -44,6 +45,7 @@ class Board:
         self.game = DEFAULT_GAME
         self.start_fen = None
         self.seq_reserved = 0
+        self.reservations = 0  # S records in the journal
         self.journal_ok = True
         self._fresh = True  # the journaled game has no move yet
         self.ply = 0  # moves made in the game (or since the host set its position)
@@ -71,8 +73,9 @@ class Board:
         self._send("hello eboard %d %s %s" % (PROTOCOL, self.game, STATES[self.tracker.state]))
         self._render()
 
-    def _replay(self, records):
+    def _replay(self, records, numbers=True):
         # Rebuild the game from the journal; a record that no longer applies ends it.
+        # numbers: also take up the message numbering where it was (at boot only).
         pos = None
         seq = 0
         ply = 0
@@ -109,7 +112,8 @@ class Board:
                     seq = max(seq, int(words[1]))
             except (ValueError, IndexError):
                 break
-        self.outbox.seq = seq
+        if numbers:
+            self.outbox.seq = seq
         if pos is None:
             return False
         self.pos = pos
@@ -120,7 +124,20 @@ class Board:
         # Sequence numbers survive a reset: a block of them is written down before any is
         # used, and after a reset numbering goes on above the last block written.
         self.seq_reserved = self.outbox.seq + SEQ_BLOCK
+        self.reservations += 1
+        if self.reservations > COMPACT_AFTER:
+            self._compact()
         self._journal("S %d" % self.seq_reserved)
+
+    def _compact(self):
+        # A board left on for days answers many requests: keep the journal to the game.
+        records = [r for r in self.journal.load() if not r.startswith("S ")]
+        records.append("S %d" % self.seq_reserved)
+        try:
+            self.journal.rewrite(records)
+            self.reservations = 0
+        except OSError:
+            pass  # the old journal is still whole: it just stays long
 
     def _journal(self, text):
         try:
@@ -242,6 +259,8 @@ class Board:
     def new_game(self, gid, fen, now_ms):
         if gid not in GAMES:
             raise protocol.Refused("unknown-game", gid)
+        if fen is not None and not fen_shape_ok(gid, fen):
+            raise protocol.Refused("bad-fen", "not a FEN of %s (fields or ranks)" % gid)
         # One game's tables at a time: let the old game go before the new one loads.
         if gid != self.game:
             self.pos = self.tracker.pos = None
@@ -249,19 +268,21 @@ class Board:
             gc.collect()
         try:
             pos = new_position(gid, fen)
-        except FenError as e:
-            if self.pos is None:
-                self._replay(self.journal.load())  # back to the game the board had
-                self.tracker.pos = self.pos
-            raise protocol.Refused("bad-fen", str(e))
-        try:
             self.journal.rewrite(["N %s %s" % (gid, fen or "-"), "S %d" % (self.outbox.seq + SEQ_BLOCK)])
-            self.seq_reserved = self.outbox.seq + SEQ_BLOCK
-        except JournalFull:
-            if self.pos is None:
-                self._replay(self.journal.load())
+        except (FenError, JournalFull, MemoryError) as e:
+            if self.pos is None:  # back to the game the journal still holds
+                pos = None
+                forget_games(self.game)
+                gc.collect()
+                self._replay(self.journal.load(), numbers=False)
                 self.tracker.pos = self.pos
-            raise protocol.Refused("journal-full", "the flash is full")
+            if isinstance(e, FenError):
+                raise protocol.Refused("bad-fen", str(e))
+            if isinstance(e, JournalFull):
+                raise protocol.Refused("journal-full", "the flash is full")
+            raise
+        self.seq_reserved = self.outbox.seq + SEQ_BLOCK
+        self.reservations = 0
         self.pos = pos
         self.game = gid
         self.start_fen = fen

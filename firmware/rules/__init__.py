@@ -10,6 +10,14 @@ Game modules are imported only when asked for, so the board loads the active gam
 from .position import FenError, MoveError
 
 GAMES = ("chess", "lippo", "checkers12")
+RANKS = {"chess": 8, "lippo": 12, "checkers12": 12}
+
+
+def fen_shape_ok(gid, fen):
+    """A cheap first look at a FEN, before the game's tables are loaded: enough fields and
+    the game's number of ranks.  (The game's own parser checks everything.)"""
+    fields = fen.split()
+    return len(fields) >= 4 and fields[0].count("/") + 1 == RANKS.get(gid, -1)
 
 
 def game_module(gid):
