@@ -2,6 +2,8 @@
 
 import sys
 
+from fuzzgen import Rand  # noqa: F401  (tests/mpy: one generator for tests and benchmarks)
+
 MICRO = sys.implementation.name == "micropython"
 if MICRO:
     from time import ticks_diff, ticks_us
@@ -21,16 +23,6 @@ else:
     def since_us(t0):
         return now_us() - t0
 
-
-class Rand:
-    """A small LCG: the same games on every interpreter."""
-
-    def __init__(self, seed):
-        self.x = seed
-
-    def below(self, n):
-        self.x = (self.x * 1103515245 + 12345) & 0x3FFFFFFF
-        return (self.x >> 8) % n
 
 
 def play_physically(board, m, wait):

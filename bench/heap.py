@@ -2,7 +2,7 @@
 player's hands (lift, place, wait), and reports the heap it needed.  Run:
 
     ./flash.sh --build-only sim
-    MICROPYPATH=build/sim:bench micropython -X heapsize=192K bench/heap.py [PLIES]
+    MICROPYPATH=build/sim:bench:tests/mpy micropython -X heapsize=224K bench/heap.py [PLIES]
 
 (build/sim holds the firmware compiled by ./flash.sh --build-only, as a board runs it:
 .mpy files, no compiler at work.)
@@ -16,23 +16,12 @@ import os
 import sys
 
 from common import Rand, play_physically
+from fuzzgen import lasting_move
 
 from boards import sim
 from firmware.app import Board
 
 JOURNAL = "/tmp/eboard-bench-heap.journal"
-
-
-def pick(pos, ms, rng):
-    # A random move that does not end the game, where there is one: a long game.
-    for _ in range(20):
-        m = ms[rng.below(len(ms))]
-        pos.push(m)
-        over = pos.end_reason() is not None
-        pos.pop()
-        if not over:
-            return m
-    return m
 
 
 def main(plies):
@@ -58,7 +47,7 @@ def main(plies):
         if not ms or board.tracker.state == 6:
             print("the game ended at ply %d" % ply)
             break
-        m = pick(board.pos, ms, rng)
+        m = lasting_move(board.pos, ms, rng)
         before = board.ply
         play_physically(board, m, 3000)
         if board.ply != before + 1:

@@ -3,7 +3,7 @@ positions from random games (each lift timed 3 times, the best kept, so that the
 machine's scheduling does not pass for the firmware's time).  Run under the MicroPython
 unix port:
 
-    MICROPYPATH=.:bench micropython -X heapsize=512K bench/hint.py
+    MICROPYPATH=.:bench:tests/mpy micropython -X heapsize=512K bench/hint.py
 
 (CPython works too, for comparison.)  An RP2040 runs MicroPython some 50-100 times slower
 than this machine's unix port: multiply the figures accordingly.

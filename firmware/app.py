@@ -108,6 +108,8 @@ class Board:
                     ply = 0
                 elif kind == "C":
                     _claim(pos, words[2])
+                elif kind == "B":
+                    self._fresh = False
                 if kind != "N":
                     seq = max(seq, int(words[1]))
             except (ValueError, IndexError):
@@ -234,6 +236,10 @@ class Board:
         self.ply -= 1
 
     def note(self, text):
+        if text == "start":
+            # The pieces stood ready: after a power cut the game goes on, it is not set
+            # up again (the hands may be in the middle of the first move).
+            self._journal("B %d" % (self.outbox.seq + 1))
         if text == "start" or text == "synced":
             self._send("%s %s" % (text, self.game))
         else:
@@ -253,8 +259,26 @@ class Board:
     def handle(self, line, now_ms):
         """One line from the host -> exactly one reply message (and any events it causes)."""
         reply = protocol.handle(self, line, now_ms)
+        if self.pos is None:
+            self._recover(now_ms)
         self._send(reply)
         self._render()
+
+    def _recover(self, now_ms):
+        # A game switch that ran out of memory even on its way back: try again with
+        # whatever memory is free now, else the default game; a board always has a game.
+        forget_games(self.game)
+        gc.collect()
+        try:
+            self._replay(self.journal.load(), numbers=False)
+        except MemoryError:
+            self.pos = None
+        if self.pos is None:
+            forget_games(DEFAULT_GAME)
+            gc.collect()
+            self.pos = new_position(DEFAULT_GAME)
+            self.game = DEFAULT_GAME
+        self.tracker.start(self.pos, setup=True, now_ms=now_ms)
 
     def new_game(self, gid, fen, now_ms):
         if gid not in GAMES:

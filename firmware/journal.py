@@ -5,6 +5,7 @@ record torn by a power cut (short, or with a bad CRC) ends the journal: it and a
 after it are dropped, and the file is cut back to the last good record.
 
 Records (text):  N <game> <fen>        a new game (or "-" for the start position)
+                 B <seq>               the pieces stood ready: the game began
                  M <seq> <move>        a move, with the sequence number of its message
                  U <seq> <move>        the last move taken back
                  C <seq> <claim>       a lippo claim (perpetual, declare, demand)

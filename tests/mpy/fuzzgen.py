@@ -28,6 +28,19 @@ class Rand:
         return (self.x >> 8) % n
 
 
+def lasting_move(pos, ms, rng):
+    """A random move of ms that does not end the game, where there is one: long games."""
+    m = ms[rng.below(len(ms))]
+    for _ in range(20):
+        pos.push(m)
+        over = pos.outcome() is not None
+        pos.pop()
+        if not over:
+            return m
+        m = ms[rng.below(len(ms))]
+    return m
+
+
 def bad_line(rng):
     """One line the board must refuse (bytes, no newline)."""
     kind = rng.below(7)

@@ -1,0 +1,55 @@
+# heapsize=256K (the firmware compiled from source, and the test, on a 64-bit port)
+"""A 1,000-ply Lippo session on the board: no MemoryError, and no heap growth between
+ply 100 and ply 1,000 (the position keeps a bounded history; the game is on flash)."""
+
+import gc
+import os
+
+from fuzzgen import Rand, lasting_move
+from mpytest import check
+
+from boards import sim
+from firmware.app import Board
+
+tmp = os.getenv("EBOARD_TMP") or "/tmp"
+journal = tmp + "/long.journal"
+try:
+    os.remove(journal)
+except OSError:
+    pass
+hw = sim.Hardware(journal_path=journal)
+board = Board(hw, lambda line: None)
+board.boot(0)
+
+
+def do(line):
+    board.handle(line.encode(), hw.clock.now())
+
+
+do("new lippo")
+do("sim setup")
+do("sim wait 100")
+rng = Rand(99)
+samples = []
+games = 1
+for ply in range(1, 1001):
+    ms = board.pos.legal_moves()
+    if not ms:
+        games += 1
+        do("new lippo")
+        do("sim setup")
+        do("sim wait 100")
+        ms = board.pos.legal_moves()
+    m = lasting_move(board.pos, ms, rng)
+    do("move " + board.pos.move_str(m))
+    do("sim setup")  # the hands follow the host's move
+    do("sim wait 20")
+    del ms
+    if ply % 100 == 0:
+        gc.collect()
+        samples.append(gc.mem_alloc())
+check(len(samples) == 10, "plies missing")
+growth = max(samples) - samples[0]
+print("live heap every 100 plies:", samples, "growth after ply 100:", growth, "games:", games)
+check(growth <= 512, "the heap grew by %d bytes between ply 100 and 1000" % growth)
+print("ok")
