@@ -382,3 +382,26 @@ def test_a_busy_port(tmp_path):
     with VirtualBoard(tmp_path / "b", realtime=False) as vb, BoardLink(vb.port):
         r = eboard("play", "--port", vb.port, "--archive", tmp_path / "a.sqlite", input="quit\n", timeout=60)
         assert r.returncode == 2 and "busy" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_host_input_errors_leave_the_archive_as_it_was(tmp_path):
+    import hashlib
+
+    path = tmp_path / "a.sqlite"
+    a = Archive(path)
+    g = a.new_game("b1", "chess", None)
+    a.record("b1", 1, "move 1 e2e4", g)
+    a.close()
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    for args, word in [
+        (("play", "--sim", "--game", "shogi"), "unknown game"),
+        (("play",), "--port"),
+        (("export", "7", "--pgn"), "no game 7"),
+        (("show", "last;drop"), "not a game id"),
+        (("export", "last", "--pgn", "-o", tmp_path / "no" / "such" / "dir.pgn"), "cannot write"),
+    ]:
+        r = eboard(*args, "--archive", path, input="quit\n", timeout=60)
+        assert r.returncode == 2 and word in r.stderr, (args, r.stderr)
+        assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+    assert Archive(path).moves(g) == ["e2e4"]
