@@ -21,6 +21,7 @@ from firmware.tracker import Tracker, CORRECTING, OVER, SETUP, STATES, pos_last
 
 VERSION = "0.1.0"
 PROTOCOL = 1
+LED_LETTERS = leds.CODES.encode()
 SEQ_BLOCK = 256  # sequence numbers reserved in the journal at a time
 COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
 DEFAULT_GAME = "chess"
@@ -39,6 +40,7 @@ class Board:
         self.journal = make(hw.journal_path) if make else Journal(hw.journal_path)
         self.rows = array("H", bytes(24))
         self.frame = bytearray(144)
+        self.text_buf = bytearray(144)  # leds_text's letters, kept: no fresh list per call
         self.shown = bytearray(144)
         self.brightness = hw.default_brightness
         self.pos = None
@@ -398,7 +400,10 @@ class Board:
         return sent
 
     def leds_text(self):
-        return "".join(leds.CODES[c] for c in self.frame)
+        buf = self.text_buf
+        for p in range(144):
+            buf[p] = LED_LETTERS[self.frame[p]]
+        return buf.decode()
 
 
 def _claim(pos, what):

@@ -8,71 +8,119 @@ import subprocess
 import time
 
 import pytest
-from test_host import BIN, hands_script, needs_mpy, random_game, timed_script
+from test_host import BIN, hands_for, needs_mpy, random_game, timed_script
 
 from host.archive import Archive
 from host.link import BoardLink
 from host.vboard import VirtualBoard
 
 
-def play_with_cuts(tmp_path, gid, moves, cuts, torn=None):
-    """Play moves by hand on a virtual board, killing it before the steps in cuts (and,
-    with torn=(step, n), cutting the power n bytes into the journal record that step
-    writes).  Returns the board's history at the end."""
-    vb = VirtualBoard(tmp_path / "board", realtime=False)
-    vb.start()
-    link = BoardLink(vb.port, timeout_s=3)
-    try:
+class CutBoard:
+    """A virtual board whose power can be cut, with a player at it who checks, after each
+    move, that the board took it, and makes it again if a cut came before it did."""
+
+    def __init__(self, tmp_path, gid):
+        self.vb = VirtualBoard(tmp_path / "board", realtime=False)
+        self.vb.start()
+        self.link = self._connect()
+        for line in (f"new {gid}", "sim setup", "sim wait 100"):
+            self.link.request(line)
+        self.gid = gid
+        self.kills = self.torn = self.redone = 0
+        self.accepted = []  # what the board had accepted, as last seen
+        self.problems = []
+
+    def _connect(self):
+        link = BoardLink(self.vb.port, timeout_s=3)
         link.hello()
-        link.request(f"new {gid}")
-        link.request("sim setup")
-        link.request("sim wait 100")
-        steps = hands_script(gid, moves)
+        return link
+
+    def power_on(self):
+        self.link.close()
+        if self.vb.alive():
+            self.vb.kill()
+            self.kills += 1
+        else:
+            self.torn += 1
+        self.vb.restart()
+        self.link = self._connect()
+        history = self.link.request("history").split()[1:]
+        if history[: len(self.accepted)] != self.accepted:
+            self.problems.append(f"after the cut the board has {history}, it had accepted {self.accepted}")
+
+    def step(self, step):
+        try:
+            self.link.request("sim " + step)
+        except Exception:
+            if self.vb.alive():
+                raise
+            self.power_on()  # the cut came in the middle of a journal record
+
+    def move(self, text, steps, cut_before=(), cut_record=None):
+        """Make one move: its steps, the power cut before the steps in cut_before (and
+        n bytes into the journal record, with cut_record = (step, n))."""
         for i, step in enumerate(steps):
-            if i in cuts or (torn and i == torn[0] + 1 and not vb.alive()):
-                link.close()
-                if vb.alive():
-                    vb.kill()
-                vb.restart()
-                link = BoardLink(vb.port, timeout_s=3)
-                link.hello()
-            if torn and i == torn[0]:
-                link.request(f"sim cut {torn[1]}")
-            try:
-                link.request("sim " + step)
-            except Exception:
-                if vb.alive():
-                    raise  # only the torn write may end the board
-        if not vb.alive():
-            link.close()
-            vb.restart()
-            link = BoardLink(vb.port, timeout_s=3)
-            link.hello()
-        link.request("sim wait 3000")
-        return link.request("history").split()[1:]
+            if i in cut_before:
+                self.power_on()
+            if cut_record and cut_record[0] == i:
+                self.link.request(f"sim cut {cut_record[1]}")
+            self.step(step)
+        self.step("wait 3000")
+        history = self.link.request("history").split()[1:]
+        if len(history) == len(self.accepted):
+            # The cut came between the last place and the board taking the move: the
+            # player sees the board waiting, puts things back and plays the move again.
+            self.redone += 1
+            self.link.request("sim setup")
+            self.link.request("sim wait 100")
+            for step in steps:
+                self.step(step)
+            self.step("wait 3000")
+            history = self.link.request("history").split()[1:]
+        if history != self.accepted + [text]:
+            self.problems.append(f"played {self.accepted + [text]}, the board has {history}")
+        self.accepted = history
+
+    def close(self):
+        self.link.close()
+        self.vb.stop()
+
+
+def play_with_cuts(tmp_path, gid, moves, rng, p_kill=0.1, p_torn=0.0):
+    """Play moves by hand, cutting the power at random steps; returns the CutBoard."""
+    from firmware.rules import new_position
+
+    board = CutBoard(tmp_path, gid)
+    try:
+        pos = new_position(gid)
+        for text in moves:
+            m = pos.parse_move(text)
+            steps = hands_for(pos, m)
+            cuts = {i for i in range(len(steps)) if rng.random() < p_kill}
+            record = (len(steps) - 1, rng.randrange(1, 12)) if rng.random() < p_torn else None
+            board.move(text, steps, cuts, record)
+            pos.push(m)
     finally:
-        link.close()
-        vb.stop()
+        board.close()
+    return board
 
 
 @needs_mpy
 @pytest.mark.parametrize("gid,seed", [("chess", 1), ("lippo", 2), ("checkers12", 3)])
 def test_the_board_resumes_after_power_cuts(tmp_path, gid, seed):
     moves = random_game(gid, 8, seed)
-    n_steps = len(hands_script(gid, moves))
-    rng = random.Random(seed)
-    cuts = set(rng.sample(range(1, n_steps), 4))
-    assert play_with_cuts(tmp_path, gid, moves, cuts) == moves
+    board = play_with_cuts(tmp_path, gid, moves, random.Random(seed), p_kill=0.15)
+    assert not board.problems, board.problems
+    assert board.accepted == moves and board.kills >= 2
 
 
 @needs_mpy
 @pytest.mark.parametrize("nbytes", [1, 3, 7])
 def test_a_power_cut_in_the_middle_of_a_journal_record(tmp_path, nbytes):
     moves = random_game("chess", 4, 7)
-    steps = hands_script("chess", moves)
-    # the wait after the second move's last place: the move is made, and journaled, then
-    waits = [i for i, s in enumerate(steps) if s == "wait 3000"]
-    assert play_with_cuts(tmp_path, "chess", moves, set(), torn=(waits[1], nbytes)) == moves
+    board = play_with_cuts(tmp_path, "chess", moves, random.Random(nbytes), p_kill=0.0, p_torn=1.0)
+    assert not board.problems, board.problems
+    assert board.accepted == moves and board.torn == 4
 
 
 @needs_mpy
