@@ -22,6 +22,9 @@ from firmware.tracker import Tracker, CORRECTING, OVER, SETUP, STATES, pos_last
 VERSION = "0.1.0"
 PROTOCOL = 1
 LED_LETTERS = leds.CODES.encode()
+AFTER_OPENING = {
+    "courier": "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1",
+}
 SEQ_BLOCK = 256  # sequence numbers reserved in the journal at a time
 COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
 DEFAULT_GAME = "chess"
@@ -287,6 +290,10 @@ class Board:
             raise protocol.Refused("unknown-game", gid)
         if fen is not None and not fen_shape_ok(gid, fen):
             raise protocol.Refused("bad-fen", "not a FEN of %s (fields or ranks)" % gid)
+        if fen is None:
+            # Courier chess's traditional opening (courier.md §4) is played by the board:
+            # the game starts from the position after it.
+            fen = AFTER_OPENING.get(gid)
         # One game's tables at a time: let the old game go before the new one loads.
         if gid != self.game:
             self.pos = self.tracker.pos = None

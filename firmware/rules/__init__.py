@@ -9,8 +9,8 @@ Game modules are imported only when asked for, so the board loads the active gam
 
 from .position import FenError, MoveError
 
-GAMES = ("chess", "lippo", "checkers12")
-RANKS = {"chess": 8, "lippo": 12, "checkers12": 12}
+GAMES = ("chess", "lippo", "checkers12", "courier", "gardner")
+RANKS = {"chess": 8, "lippo": 12, "checkers12": 12, "courier": 8, "gardner": 5}
 
 
 def fen_shape_ok(gid, fen):
@@ -28,6 +28,10 @@ def game_module(gid):
         from .games import lippo as mod
     elif gid == "checkers12":
         from .games import checkers12 as mod
+    elif gid == "courier":
+        from .games import courier as mod
+    elif gid == "gardner":
+        from .games import gardner as mod
     else:
         raise ValueError("unknown game %r (games: %s)" % (gid, ", ".join(GAMES)))
     return mod

@@ -2,7 +2,9 @@
 
 from mpytest import check
 
-from firmware.rules import new_position
+import gc
+
+from firmware.rules import forget_games, new_position
 
 CASES = (
     ("chess", None, (20, 400, 8902, 197281)),
@@ -13,9 +15,13 @@ CASES = (
     ("chess", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", (46, 2079, 89890)),
     ("lippo", None, (150, 22500)),
     ("checkers12", None, (11, 121, 1452, 17424)),
+    ("gardner", None, (7, 53, 506, 4775)),
+    ("courier", "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1", (36, 1302)),
 )
 
 for gid, fen, counts in CASES:
+    forget_games(gid)  # one game's tables at a time, as on the board
+    gc.collect()
     pos = new_position(gid, fen)
     start = pos.fen()
     for d, want in enumerate(counts):

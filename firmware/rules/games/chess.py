@@ -24,13 +24,13 @@ CASTLINGS = (
 
 
 def make_game(gid="chess", files=8, ranks=8, letters="abcdefgh", pieces=PIECES, start=START,
-              castlings=CASTLINGS):
+              castlings=CASTLINGS, promo="QRBN"):
     g = Game(gid, files, ranks, letters, pieces, start, royal="K")
     g.set_castlings(castlings)
-    g.castle_rook = g.type_of("R")
+    g.castle_rook = g.type_of("R") if castlings else 0
     g.check_rules = True
     g.double_ranks = (1, ranks - 2)
-    g.promo_types = tuple(g.type_of(c) for c in "QRBN")
+    g.promo_types = tuple(g.type_of(c) for c in promo)
     return g
 
 
