@@ -1,3 +1,4 @@
+# ruff: noqa: F821  (the PIO assembler's names exist inside @rp2.asm_pio only)
 """The real board: a Raspberry Pi Pico (RP2040).  The only code that imports `machine`.
 
 Wiring (boards/README.md): 12 row outputs, 12 column inputs with pull-downs, a diode per

@@ -567,9 +567,7 @@ class Tracker:
     def _render_menu(self, frame):
         # Each choice lights the squares where that piece stands in the start position,
         # on the mover's side; the current choice bright, the others dim.
-        geo = self.geo
-        pos = self.pos
-        mover = pos.us
+        mover = self.pos.us
         for i in range(len(self.choices)):
             letter = self._choice_letter(self.choices[i])
             cls = leds.CHOICE if i == self.choice else leds.OPTION

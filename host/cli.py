@@ -57,16 +57,6 @@ def cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
-def _data_dir() -> "Path":
-    import os
-    from pathlib import Path
-
-    base = os.environ.get("EBOARD_DATA") or os.path.join(
-        os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "eboard"
-    )
-    return Path(base)
-
-
 def cmd_sim(args: argparse.Namespace) -> int:
     import tempfile
     import time

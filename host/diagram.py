@@ -20,7 +20,7 @@ def svg(pos, frame: bytes, geo, title: str) -> str:  # type: ignore[no-untyped-d
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{12 * SQ + 60}" height="{12 * SQ + 95}" '
         'font-family="DejaVu Sans, Arial, sans-serif">',
-        f'<rect width="100%" height="100%" fill="#2b2b2b"/>',
+'<rect width="100%" height="100%" fill="#2b2b2b"/>',
         f'<text x="{6 * SQ + 30}" y="24" fill="#eee" font-size="16" text-anchor="middle">{title}</text>',
     ]
     lay = pos.game.layout

@@ -4,7 +4,6 @@ and errors a person understands.  Real pyserial, real SQLite, real virtual board
 import io
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -21,7 +20,7 @@ from firmware.tracker import hand_moves
 from firmware.squares import Geometry
 from host.archive import Archive, ArchiveError
 from host.bridge import Bridge
-from host.link import BoardLink, LinkError
+from host.link import BoardLink
 from host.pgn import export
 from host.vboard import VirtualBoard
 

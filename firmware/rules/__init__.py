@@ -9,6 +9,8 @@ Game modules are imported only when asked for, so the board loads the active gam
 
 from .position import FenError, MoveError
 
+__all__ = ["GAMES", "FenError", "MoveError", "fen_shape_ok", "forget_games", "game_module", "new_position"]
+
 GAMES = ("chess", "lippo", "checkers12", "courier", "gardner")
 RANKS = {"chess": 8, "lippo": 12, "checkers12": 12, "courier": 8, "gardner": 5}
 

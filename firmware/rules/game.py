@@ -17,7 +17,7 @@ the same tables, so a rule is written once.
 
 from array import array
 
-from .board import Layout, ORTHO, DIAG, ALL8, delta, images, TYPE
+from .board import Layout, delta, images
 
 
 # Move descriptions used by the game modules.  Vectors are (files, ranks).

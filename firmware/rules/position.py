@@ -12,7 +12,7 @@ rules subclass Position and hook push/pop and the generator.
 """
 
 from .compat import const
-from .board import EMPTY, WHITE, BLACK, OFF, STRIDE, RAY_OF, RAY_SPAN, file_of, rank_of
+from .board import EMPTY, WHITE, BLACK, OFF, STRIDE, RAY_OF, RAY_SPAN, rank_of
 
 CAPTURE = const(1 << 18)
 NORMAL = const(0)

@@ -13,7 +13,7 @@ bit 1 up, and bit 0 set for a capture.  A chain of more than three squares needs
 int on a 32-bit board; it is made only when such a capture exists.
 """
 
-from ..board import WHITE, BLACK, EMPTY, OFF, STRIDE, DIAG, delta, rank_of, file_of
+from ..board import WHITE, BLACK, EMPTY, DIAG, delta, rank_of, file_of
 from ..game import Game
 from ..position import Position, Outcome, FenError
 

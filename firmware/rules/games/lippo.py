@@ -411,7 +411,6 @@ class LippoPosition(Position):
         if not sq:
             return out
         cells = self.cells
-        victim = cells[sq]
         for a in self.game.layout.squares:
             c = cells[a]
             if c & by:
