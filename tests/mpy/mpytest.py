@@ -16,3 +16,22 @@ def load_json(name):
 
     with open(RULES + name) as f:
         return json.load(f)
+
+
+def fresh_board(name, out=None):
+    """A virtual board (sim profile) with a new journal, booted: (board, hardware).
+    out: a list to collect what the board says (else it is dropped)."""
+    import os
+
+    from boards import sim
+    from firmware.app import Board
+
+    journal = (os.getenv("EBOARD_TMP") or "/tmp") + "/" + name + ".journal"
+    try:
+        os.remove(journal)
+    except OSError:
+        pass
+    hw = sim.Hardware(journal_path=journal)
+    board = Board(hw, out.append if out is not None else (lambda line: None))
+    board.boot(0)
+    return board, hw

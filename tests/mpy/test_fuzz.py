@@ -2,26 +2,13 @@
 """10,000 generated bad lines at the board's protocol, under MicroPython: each gets one
 reply, an error unless it came out a harmless request, and the game never changes."""
 
-import os
-
 from fuzzgen import Rand, bad_line, harmless
-from mpytest import check
-
-from boards import sim
-from firmware.app import Board
+from mpytest import check, fresh_board
 
 LINES = 10000
 
-tmp = os.getenv("EBOARD_TMP") or "/tmp"
-journal = tmp + "/fuzz.journal"
-try:
-    os.remove(journal)
-except OSError:
-    pass
 out = []
-hw = sim.Hardware(journal_path=journal)
-board = Board(hw, out.append)
-board.boot(0)
+board, hw = fresh_board("fuzz", out)
 for line in (b"new chess", b"sim setup", b"sim wait 100", b"sim lift e2", b"sim wait 50", b"sim place e4", b"sim wait 500"):
     board.handle(line, 0)
 

@@ -3,26 +3,14 @@
 game, in the idle state and with a piece lifted (a hint frame being shown)."""
 
 import gc
-import os
 
 import micropython
-from mpytest import check
+from mpytest import check, fresh_board
 
-from boards import sim
-from firmware.app import Board
-
-tmp = os.getenv("EBOARD_TMP") or "/tmp"
 ok = False  # globals assigned inside the measured stretch must exist before it
 after = before = 0
 for gid in ("chess", "lippo", "checkers12"):
-    journal = tmp + "/idle-" + gid + ".journal"
-    try:
-        os.remove(journal)
-    except OSError:
-        pass
-    hw = sim.Hardware(journal_path=journal)
-    board = Board(hw, lambda line: None)
-    board.boot(0)
+    board, hw = fresh_board("idle-" + gid)
     for line in ("new " + gid, "sim setup", "sim wait 100"):
         board.handle(line.encode(), hw.clock.now())
     check(board.tracker.state == 1, gid + " did not start")

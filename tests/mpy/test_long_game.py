@@ -3,23 +3,11 @@
 ply 100 and ply 1,000 (the position keeps a bounded history; the game is on flash)."""
 
 import gc
-import os
 
 from fuzzgen import Rand, lasting_move
-from mpytest import check
+from mpytest import check, fresh_board
 
-from boards import sim
-from firmware.app import Board
-
-tmp = os.getenv("EBOARD_TMP") or "/tmp"
-journal = tmp + "/long.journal"
-try:
-    os.remove(journal)
-except OSError:
-    pass
-hw = sim.Hardware(journal_path=journal)
-board = Board(hw, lambda line: None)
-board.boot(0)
+board, hw = fresh_board("long")
 
 
 def do(line):
