@@ -70,12 +70,12 @@ class Session:
         self.out.flush()
         self.dirty = False
 
-    def start(self, game: str | None, fen: str | None) -> None:
+    def start(self, game: str | None, fen: str | None, again: bool = False) -> None:
+        """Start game (again: even if the board is playing it), else go on with the
+        board's own game; on the virtual board the hands then set the pieces up."""
         st = self.bridge.request("state").split(" ", 4)
-        if game is not None and (game != st[1] or fen or st[2] == "over"):
+        if game is not None and (again or game != st[1] or fen or st[2] == "over"):
             self.bridge.request(f"new {game}" + (f" {fen}" if fen else ""))
-        elif game is not None and st[3] != "0" and not fen:
-            pass  # the board is in the middle of this game: go on with it
         if self.sim:
             st = self.bridge.request("state").split(" ", 4)
             if st[2] == "setup":
@@ -101,9 +101,7 @@ class Session:
                 if cmd != "wait":
                     self.bridge.request("sim wait 60")
             elif cmd == "new" and len(words) >= 2:
-                self.start(words[1], " ".join(words[2:]) or None)
-                if not self.sim:
-                    self.bridge.request(f"new {' '.join(words[1:])}")
+                self.start(words[1], " ".join(words[2:]) or None, again=True)
             elif cmd in ("undo", "moves") and len(words) == 1:
                 reply = self.bridge.request(cmd)
                 if cmd == "moves":
