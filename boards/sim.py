@@ -80,14 +80,13 @@ class Clock:
         return self.ms
 
 
-def _wall():
-    try:
-        from time import ticks_ms
-    except ImportError:  # CPython, in tests
-        from time import monotonic
+try:
+    from time import ticks_ms as _wall  # the wall clock, looked up once, not every scan
+except ImportError:  # CPython, in tests
+    from time import monotonic
 
+    def _wall():
         return int(monotonic() * 1000)
-    return ticks_ms()
 
 
 class Hardware:

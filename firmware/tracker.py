@@ -240,20 +240,20 @@ class Tracker:
                     return
         complete = self.complete
         del complete[:]
-        covering = False
         for m in self.moves:
             k = self._match(m, n)
             if k == 2:
                 complete.append(m)
             elif k == 1:
-                covering = True
+                self.hint.append(m)  # under way: what it lights
         if complete:
+            covering = len(self.hint) > 0
+            del self.hint[:]
             self._complete(now_ms, covering and self._grows(complete[0]))
             return
-        if covering:
+        if self.hint:
             self.state = MOVING
             self.pending = None
-            self._gather_hints(n)
             return
         if self._takeback(now_ms):
             return
@@ -316,8 +316,9 @@ class Tracker:
                 return True
         return False
 
-    def _match(self, m, n, diff=None):
-        """0: m does not explain the diff; 1: m covers it (under way); 2: complete."""
+    def _match(self, m, n, diff=None, undo=False):
+        """0: m does not explain the diff; 1: m covers it (under way); 2: complete.
+        undo: m was just made (pos is the position before it) and is being put back."""
         pos = self.pos
         geo = self.geo
         buf = self.buf
@@ -335,10 +336,13 @@ class Tracker:
             cell = buf[2 * j]
             p = geo.phys(cell)
             after = buf[2 * j + 1] != EMPTY
+            before = pos.cells[cell] != EMPTY
+            if undo:
+                after, before = before, after
             if act[p] != after:
                 return 1
-            if after and pos.cells[cell] != EMPTY and not self.touched[p]:
-                return 1  # a capture: the square must have been emptied and filled again
+            if after and before and not self.touched[p]:
+                return 1  # a capture (or its undoing): the square emptied and filled again
         return 2
 
     def _complete(self, now_ms, growing):
@@ -398,11 +402,6 @@ class Tracker:
         c = s[-1]
         return c if "a" <= c <= "z" else "-"
 
-    def _gather_hints(self, n):
-        for m in self.moves:
-            if self._match(m, n):
-                self.hint.append(m)
-
     def _commit(self, m, now_ms, keep_after=None):
         """Make m; keep_after: keep the touches of events after that number (they belong
         to the next move already under way)."""
@@ -439,38 +438,21 @@ class Tracker:
         m = pos_last(self.pos)
         if m is None or not self.n_diff:
             return False
-        pos = self.pos
-        pos.pop()
+        self.pos.pop()
         try:
-            return self._match(m, self.n_diff) != 0
+            return self._match(m, self.n_diff, undo=True) != 0
         finally:
-            pos.push(m)
+            self.pos.push(m)
 
     def _takeback(self, now_ms):
         pos = self.pos
         m = pos_last(pos)
         if m is None:
             return False
-        geo = self.geo
-        buf = self.buf
         pos.pop()
         try:
-            k = pos.effects(m, buf)
-            for i in range(self.n_diff):
-                cell = geo.cell(self.diff[i])
-                for j in range(k):
-                    if buf[2 * j] == cell:
-                        break
-                else:
-                    return False
-            for j in range(k):
-                cell = buf[2 * j]
-                p = geo.phys(cell)
-                before = pos.cells[cell] != EMPTY
-                if self.actual[p] != before:
-                    return False
-                if before and buf[2 * j + 1] != EMPTY and not self.touched[p]:
-                    return False
+            if self._match(m, self.n_diff, undo=True) != 2:
+                return False
         finally:
             pos.push(m)
         self.sink.took_back(m)
