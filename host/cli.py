@@ -2,6 +2,7 @@
 
     eboard moves GAME [--fen FEN]          every legal move, one a line
     eboard perft GAME DEPTH [--fen FEN]    leaf count of the move tree, last line
+    eboard umpire GAME [--fen FEN]         Kriegspiel umpire: attempts on stdin, JSON out
     eboard sim [--game GAME]               a virtual board: its port on the first line
     eboard replay-sensors FILE --game GAME [--fen FEN]
                                            a sensor script through a virtual board
@@ -54,6 +55,27 @@ def cmd_perft(args: argparse.Namespace) -> int:
             print(name, pos.perft(depth - 1))
             pos.pop()
     print(pos.perft(depth))
+    return 0
+
+
+def cmd_umpire(args: argparse.Namespace) -> int:
+    import json
+
+    from firmware.rules.kriegspiel import Umpire
+
+    pos = _position(args.game, args.fen)
+    try:
+        ump = Umpire(pos, rules=args.rules)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    if args.rules == "icc":  # the pawn tries of the first turn come before any attempt
+        print(json.dumps(ump.start(fresh=False), ensure_ascii=False), flush=True)
+    for raw in sys.stdin:
+        token = raw.strip()
+        if not token or token.startswith("#"):
+            continue
+        out = ump.ask() if token == "ask" else ump.attempt(token)
+        print(json.dumps(out, ensure_ascii=False), flush=True)
     return 0
 
 
@@ -267,6 +289,12 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--fen")
     q.add_argument("--divide", action="store_true", help="also print the count below each move")
     q.set_defaults(func=cmd_perft)
+    u = sub.add_parser("umpire", help="Kriegspiel umpire: attempts on stdin, one JSON line of announcements each")
+    u.add_argument("game", help="chess, courier, gardner or lippo")
+    u.add_argument("--fen", help="the true position (default: the start position)")
+    u.add_argument("--rules", choices=("seed", "icc"), default="seed",
+                   help="seed (default) or icc: ICC wild 16's announcements; icc prints the first turn's pawn tries first")
+    u.set_defaults(func=cmd_umpire)
     v = sub.add_parser("sim", help="run a virtual board; prints its port, runs until interrupted")
     v.add_argument("--game", help="start this game, its pieces set up")
     v.add_argument("--fen")

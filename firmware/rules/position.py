@@ -196,30 +196,14 @@ class Position:
         """The position as FEN, in the game's letters (notation.md)."""
         g = self.game
         lay = g.layout
-        rows = []
-        for r in range(lay.ranks - 1, -1, -1):
-            row = ""
-            run = 0
-            for f in range(lay.files):
-                c = self.cells[lay.squares[r * lay.files + f]]
-                if c == EMPTY:
-                    run += 1
-                    continue
-                if run:
-                    row += str(run)
-                    run = 0
-                ch = g.letter[c & 31]
-                row += ch if c & WHITE else ch.lower()
-            if run:
-                row += str(run)
-            rows.append(row)
+        rows = [self.board_field()]
         castling = ""
         for c in g.castlings:
             if self.castling & c.bit:
                 castling += c.letter
         ep = lay.name(self.ep) if self.ep else "-"
         parts = [
-            "/".join(rows),
+            rows[0],
             "w" if self.us == WHITE else "b",
             castling or "-",
             ep,
@@ -230,6 +214,29 @@ class Position:
 
     def _extra_fields(self):
         return []
+
+    def board_field(self, colours=WHITE | BLACK):
+        """The FEN board field, showing only the men of `colours` (a player's own view)."""
+        g = self.game
+        lay = g.layout
+        rows = []
+        for r in range(lay.ranks - 1, -1, -1):
+            row = ""
+            run = 0
+            for f in range(lay.files):
+                c = self.cells[lay.squares[r * lay.files + f]]
+                if not c & colours:
+                    run += 1
+                    continue
+                if run:
+                    row += str(run)
+                    run = 0
+                ch = g.letter[c & 31]
+                row += ch if c & WHITE else ch.lower()
+            if run:
+                row += str(run)
+            rows.append(row)
+        return "/".join(rows)
 
     # ---- queries ----------------------------------------------------------------------
 
@@ -274,6 +281,32 @@ class Position:
             if cells[sq + back - 1] == pawn or cells[sq + back + 1] == pawn:
                 return True
         return False
+
+    def attackers(self, sq, by):
+        """The cells of the pieces of colour `by` that could capture on sq, in board order."""
+        out = []
+        if not sq:
+            return out
+        cells = self.cells
+        saved = self.us
+        self.us = by
+        try:
+            for a in self.game.layout.squares:
+                c = cells[a]
+                if c & by:
+                    ms = []
+                    Position._gen_piece(self, a, c & 31, ms)
+                    for m in ms:
+                        if m >> 9 & _SQ == sq and m & CAPTURE:
+                            out.append(a)
+                            break
+        finally:
+            self.us = saved
+        return out
+
+    def view_extra(self, colour):
+        """The extra FEN fields (after the sixth) a player of `colour` may know: none here."""
+        return []
 
     def is_check(self):
         """True if the side to move's royal piece is attacked."""

@@ -130,5 +130,8 @@ def _count(pos, letter):
 GAME = make_game()
 
 
+POSITION = ChessPosition  # the class a player's Kriegspiel view derives from
+
+
 def new(fen=None):
     return ChessPosition(GAME, fen)

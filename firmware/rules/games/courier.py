@@ -67,5 +67,8 @@ class CourierPosition(ChessPosition):
         return None
 
 
+POSITION = CourierPosition  # the class a player's Kriegspiel view derives from
+
+
 def new(fen=None):
     return CourierPosition(GAME, fen)

@@ -10,5 +10,8 @@ GAME.double_ranks = (-1, -1)  # minichess.md §3.1: no double step
 GAME.ep = False
 
 
+POSITION = ChessPosition  # the class a player's Kriegspiel view derives from
+
+
 def new(fen=None):
     return ChessPosition(GAME, fen)

@@ -216,6 +216,15 @@ class LippoPosition(Position):
         buf[2 * n + 1] = self.us | SOLDIER
         return 1
 
+    def view_extra(self, colour):
+        side = colour >> 6
+        flags = "".join(c for i, c in enumerate(_FLAG_LETTERS) if self.flags >> i & 1 and i & 1 == side)
+        pending = ",".join(self.game.layout.name(sq) for sq in self.pending if sq in FOUGASSE_HOMES[side])
+        left = "-" if self.end_ply is None else str(max(0, self.end_ply - self.ply()))
+        if not flags and not pending and left == "-":
+            return []
+        return [flags or "-", pending or "-", left]
+
     def _move_suffix(self, m):
         if m >> 19 & 15 == BONUS:
             side = self.us >> 6
@@ -391,7 +400,7 @@ class LippoPosition(Position):
         tracked = None
         try:
             for i in range(3):
-                now = set(self._attackers(self.kings[us >> 6], them))
+                now = set(self.attackers(self.kings[us >> 6], them))
                 tracked = now if tracked is None else tracked & now
                 if i == 2 or not tracked:
                     break
@@ -405,25 +414,6 @@ class LippoPosition(Position):
         if not tracked:
             return None
         return min(tracked)
-
-    def _attackers(self, sq, by):
-        out = []
-        if not sq:
-            return out
-        cells = self.cells
-        for a in self.game.layout.squares:
-            c = cells[a]
-            if c & by:
-                ms = []
-                saved = self.us
-                self.us = by
-                Position._gen_piece(self, a, c & 31, ms)
-                self.us = saved
-                for m in ms:
-                    if m >> 9 & 511 == sq and m & CAPTURE:
-                        out.append(a)
-                        break
-        return out
 
     def claim_perpetual(self):
         """§14: the side to move protests a perpetual attack; the game ends in 6 moves each.
@@ -490,6 +480,9 @@ def _follow(squares, m, pos):
                     s = c.rook_to
         out.add(s)
     return out
+
+
+POSITION = LippoPosition  # the class a player's Kriegspiel view derives from
 
 
 def new(fen=None):
