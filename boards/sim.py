@@ -183,9 +183,12 @@ class Hardware:
         simrepl.repl(stdin)
 
     def square(self, name, geo, lifting):
-        """A square name (or "off") -> physical square; -1 for "off" with no margin
+        """A square name (or "off", or "@P" for physical square P) -> physical square; -1 for "off" with no margin
         square to use (off the board); None if that finger move is impossible."""
         occ = self.matrix.occ
+        if name[:1] == "@" and name[1:].isdigit() and int(name[1:]) < N * N:  # a physical square
+            p = int(name[1:])
+            return p if occ[p] == (1 if lifting else 0) else None
         if name == "off":
             for p in range(N * N):
                 if geo.cell(p) == 0 and occ[p] == (1 if lifting else 0):

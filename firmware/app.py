@@ -57,6 +57,7 @@ class Board:
         self.stuck_p = -1  # the square watched for a stuck switch
         self.stuck_since = 0
         self.stuck_told = False
+        self.krieg = None  # a krieg.Player when the board is one Kriegspiel player's
 
     # ---- boot -------------------------------------------------------------------------
 
@@ -73,10 +74,15 @@ class Board:
         self.tracker.set_actual(self._occupancy())
         # A game with moves resumes at once (the board then shows what to fix, if
         # anything moved while it was off); one still being set up waits for it.
-        self.tracker.start(self.pos, setup=not resumed or self._fresh, now_ms=now_ms)
+        self._follow(self.pos, setup=not resumed or self._fresh, now_ms=now_ms)
         self._reserve()
         self._send("hello eboard %d %s %s" % (PROTOCOL, self.game, STATES[self.tracker.state]))
         self._render()
+
+    def _follow(self, pos, setup, now_ms):
+        # A Kriegspiel attempt put back is no takeback: the umpire has it already.
+        self.tracker.takebacks = self.krieg is None
+        self.tracker.start(pos, setup=setup, now_ms=now_ms)
 
     def _replay(self, records, numbers=True):
         # Rebuild the game from the journal; a record that no longer applies ends it.
@@ -95,6 +101,15 @@ class Board:
                     self.game = words[1]
                     self.start_fen = fen
                     self._fresh = True
+                    self.krieg = None
+                    ply = 0
+                elif kind == "K":  # a Kriegspiel player's board: K game colour view-FEN
+                    side, fen = words[2].split(" ", 1)
+                    pos = _view(words[1], fen)
+                    self.game = words[1]
+                    self.start_fen = fen
+                    self._fresh = True
+                    self.krieg = _player(side)
                     ply = 0
                 elif pos is None:
                     continue
@@ -113,9 +128,12 @@ class Board:
                     ply = 0
                 elif kind == "C":
                     _claim(pos, words[2])
+                elif kind == "V":
+                    pos = _view(self.game, words[2])
+                    self._fresh = False
                 elif kind == "B":
                     self._fresh = False
-                if kind != "N":
+                if kind != "N" and kind != "K":
                     seq = max(seq, int(words[1]))
             except (ValueError, IndexError):
                 break
@@ -172,6 +190,8 @@ class Board:
         self.hw.matrix.scan(self.rows)
         self.debouncer.feed(self.rows, now_ms)
         self.tracker.on_tick(now_ms)
+        if self.krieg is not None and self.krieg.expire(now_ms):
+            self.tracker.dirty = True
         self._watch_stuck(now_ms)
         self._render()
 
@@ -193,6 +213,12 @@ class Board:
             self._send("alert stuck-switch %s %s" % (t.geo.name(p), how))
 
     def _on_switch(self, kind, p, now_ms):
+        k = self.krieg
+        if k is not None:
+            if k.switch(self.tracker, kind == LIFT, p):
+                return  # a guess piece: nobody hears of it (L15)
+            if kind != LIFT and k.asks(self.pos, p):
+                self._send("ask")
         name = self.tracker.geo.name(p)
         if name != "off":
             self._send(("lift " if kind == LIFT else "place ") + name)
@@ -214,6 +240,8 @@ class Board:
     def _render(self):
         if self.tracker.dirty:  # an idle scan draws nothing (and allocates nothing)
             self.tracker.render(self.frame)
+            if self.krieg is not None:
+                self.krieg.render(self.frame, self.tracker)
         if self.frame != self.shown:
             # A driver still sending the last frame says False: the next scan retries.
             if self.hw.leds.show(self.frame, self.brightness) is not False:
@@ -222,8 +250,15 @@ class Board:
     # ---- what the tracker reports (its sink) ------------------------------------------------
 
     def moved(self, m):
-        """A move is made on the board: journal it, then tell the host (in that order)."""
+        """A move is made on the board: journal it, then tell the host (in that order).
+        A Kriegspiel player's move is an attempt: made on the view, sent, not journaled
+        until the umpire's verdict brings the view that follows."""
         text = self.pos.move_str(m)
+        if self.krieg is not None:
+            self.pos.push(m)
+            self.krieg.pending = m
+            self._send("attempt %s" % text)
+            return
         seq = self.outbox.seq + 1
         self._journal("M %d %s" % (seq, text))
         self.pos.push(m)
@@ -283,7 +318,7 @@ class Board:
             gc.collect()
             self.pos = new_position(DEFAULT_GAME)
             self.game = DEFAULT_GAME
-        self.tracker.start(self.pos, setup=True, now_ms=now_ms)
+        self._follow(self.pos, setup=True, now_ms=now_ms)
 
     def new_game(self, gid, fen, now_ms):
         if gid not in GAMES:
@@ -320,8 +355,80 @@ class Board:
         self.game = gid
         self.start_fen = fen
         self.ply = 0
+        self.krieg = None
         self._send("newgame %s %s" % (gid, fen or "-"))
-        self.tracker.start(pos, setup=True, now_ms=now_ms)
+        self._follow(pos, setup=True, now_ms=now_ms)
+
+    # ---- Kriegspiel: the board as one player's device (firmware/krieg.py) ---------------------
+
+    def start_krieg(self, gid, side, fen, now_ms):
+        """Become side's board in a Kriegspiel game, holding the view FEN's men only."""
+        try:
+            player = _player(side)
+        except ValueError as e:
+            raise protocol.Refused("bad-args", str(e))
+        if gid != self.game:
+            self.pos = self.tracker.pos = None
+            forget_games(gid)
+            gc.collect()
+        try:
+            view = self._checked_view(gid, fen, player.colour)
+            self.journal.rewrite(["K %s %s %s" % (gid, side, fen), "S %d" % (self.outbox.seq + SEQ_BLOCK)])
+        except (protocol.Refused, JournalFull, MemoryError) as e:
+            if self.pos is None:
+                forget_games(self.game)
+                gc.collect()
+                self._replay(self.journal.load(), numbers=False)
+                self.tracker.pos = self.pos
+            if isinstance(e, JournalFull):
+                raise protocol.Refused("journal-full", "the flash is full")
+            raise
+        self.seq_reserved = self.outbox.seq + SEQ_BLOCK
+        self.reservations = 0
+        self.pos = view
+        self.game = gid
+        self.start_fen = fen
+        self.ply = 0
+        self.krieg = player
+        self._send("newgame %s %s" % (gid, fen))
+        self._follow(view, setup=True, now_ms=now_ms)
+
+    def _checked_view(self, gid, fen, side):
+        if gid not in GAMES:
+            raise protocol.Refused("unknown-game", gid)
+        if not fen_shape_ok(gid, fen):
+            raise protocol.Refused("bad-fen", "not a FEN of %s (fields or ranks)" % gid)
+        try:
+            view = _view(gid, fen)
+        except (FenError, ValueError) as e:
+            raise protocol.Refused("bad-fen", str(e))
+        if view.mine != side:
+            raise protocol.Refused("bad-fen", "that view holds the other army")
+        return view
+
+    def set_view(self, fen, now_ms, verdict=None):
+        """The umpire's new view of this player (after a verdict, or the other side's move);
+        with verdict "impossible" or "rejected", the pending attempt is taken back instead."""
+        k = self.krieg
+        if k is None:
+            raise protocol.Refused("not-kriegspiel", "the board is not a Kriegspiel player's")
+        if verdict is not None:
+            if k.pending is None:
+                raise protocol.Refused("no-attempt", "no attempt is waiting for a verdict")
+            if verdict != "legal":  # the piece goes back: the board shows how
+                self.pos.pop()
+                k.pending = None
+                if verdict == "rejected":  # the host's own refusal: this board's alone
+                    k.announce(verdict, None, now_ms)
+                self.tracker.resync(now_ms)
+                return
+        view = self._checked_view(self.game, fen, k.colour)
+        self._journal("V %d %s" % (self.outbox.seq + 1, fen))
+        k.pending = None
+        self.pos = view
+        self.tracker.pos = view
+        self.ply += 1
+        self.tracker.resync(now_ms)
 
     def set_position(self, fen, now_ms):
         try:
@@ -411,6 +518,20 @@ class Board:
         for p in range(144):
             buf[p] = LED_LETTERS[self.frame[p]]
         return buf.decode()
+
+
+def _view(gid, fen):
+    # Kriegspiel's modules load only on a Kriegspiel player's board.
+    from firmware.rules.kriegspiel import new_view
+
+    return new_view(gid, fen)
+
+
+def _player(side):
+    from firmware.krieg import Player
+    from firmware.rules.kriegspiel import colour
+
+    return Player(colour(side))
 
 
 def _claim(pos, what):

@@ -77,6 +77,7 @@ class Tracker:
         self.menu = None
         self.starting = False
         self.undoing = False
+        self.takebacks = True  # the last move put back is taken back
         self.dirty = True  # the frame must be drawn again  # the diff is a takeback under way: show only what is left
 
     # ---- set-up -------------------------------------------------------------------------
@@ -436,7 +437,7 @@ class Tracker:
     def _takeback_under_way(self):
         # Every changed square is one of the last move's, on its way back.
         m = pos_last(self.pos)
-        if m is None or not self.n_diff:
+        if m is None or not self.n_diff or not self.takebacks:
             return False
         self.pos.pop()
         try:
@@ -447,7 +448,7 @@ class Tracker:
     def _takeback(self, now_ms):
         pos = self.pos
         m = pos_last(pos)
-        if m is None:
+        if m is None or not self.takebacks:
             return False
         pos.pop()
         try:

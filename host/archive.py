@@ -40,6 +40,10 @@ CREATE TABLE IF NOT EXISTS moves(
     at TEXT NOT NULL,
     PRIMARY KEY(game_id, ply)
 );
+CREATE TABLE IF NOT EXISTS kriegspiel(
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    record TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS events(
     board TEXT NOT NULL,
     seq INTEGER NOT NULL,
@@ -194,6 +198,26 @@ class Archive:
                 "UPDATE games SET ended=?, reason=?, result=?, white_points=?, black_points=? WHERE id=?",
                 (_now(), words[1], words[2], w, b, game_id),
             )
+
+    def add_kriegspiel(self, board: str, game: str, fen: str | None, record: dict[str, object],
+                       result: str, reason: str) -> int:
+        """A finished Kriegspiel game: its true moves, and the umpire's full record with
+        both scoresheets (a JSON object), stored only once the game is over."""
+        import json
+
+        game_id = self.new_game(board, game, fen, event="Kriegspiel")
+        moves = record.get("moves", [])
+        assert isinstance(moves, list)
+        self.add_moves(game_id, moves)
+        self._run("UPDATE games SET ended=?, result=?, reason=? WHERE id=?", (_now(), result, reason, game_id))
+        self._run("INSERT INTO kriegspiel(game_id, record) VALUES(?,?)", (game_id, json.dumps(record, ensure_ascii=False)))
+        return game_id
+
+    def kriegspiel_record(self, game_id: int) -> dict[str, object] | None:
+        import json
+
+        row = self._run("SELECT record FROM kriegspiel WHERE game_id=?", (game_id,)).fetchone()
+        return json.loads(row[0]) if row else None
 
     def add_moves(self, game_id: int, moves: list[str]) -> None:
         """Moves known from the board's own history (a game found in progress)."""

@@ -3,6 +3,8 @@
     eboard moves GAME [--fen FEN]          every legal move, one a line
     eboard perft GAME DEPTH [--fen FEN]    leaf count of the move tree, last line
     eboard umpire GAME [--fen FEN]         Kriegspiel umpire: attempts on stdin, JSON out
+    eboard kriegspiel (--white PORT --black PORT | --sim)
+                                           Kriegspiel on two boards, the host as umpire
     eboard sim [--game GAME]               a virtual board: its port on the first line
     eboard replay-sensors FILE --game GAME [--fen FEN]
                                            a sensor script through a virtual board
@@ -77,6 +79,20 @@ def cmd_umpire(args: argparse.Namespace) -> int:
         out = ump.ask() if token == "ask" else ump.attempt(token)
         print(json.dumps(out, ensure_ascii=False), flush=True)
     return 0
+
+
+def cmd_kriegspiel(args: argparse.Namespace) -> int:
+    from host.archive import ArchiveError
+    from host.kriegspiel import run
+    from host.link import LinkError
+    from host.vboard import VirtualBoardError
+
+    if not args.sim and not (args.white and args.black):
+        raise CliError("give --white PORT and --black PORT, or --sim for two virtual boards")
+    try:
+        return run(args.white, args.black, args.sim, args.fen, args.archive, args.speak)
+    except (LinkError, VirtualBoardError, ArchiveError) as e:
+        raise CliError(str(e)) from None
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -295,6 +311,15 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--rules", choices=("seed", "icc"), default="seed",
                    help="seed (default) or icc: ICC wild 16's announcements; icc prints the first turn's pawn tries first")
     u.set_defaults(func=cmd_umpire)
+    k = sub.add_parser("kriegspiel", help="Kriegspiel on two boards, the host as umpire")
+    k.add_argument("--white", help="White's board's port")
+    k.add_argument("--black", help="Black's board's port")
+    k.add_argument("--sim", action="store_true", help="two virtual boards; typed moves are made by virtual hands")
+    k.add_argument("--fen", help="the true start position (default: the standard array without castling)",
+                   default="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")
+    k.add_argument("--archive")
+    k.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng, Russian)")
+    k.set_defaults(func=cmd_kriegspiel)
     v = sub.add_parser("sim", help="run a virtual board; prints its port, runs until interrupted")
     v.add_argument("--game", help="start this game, its pieces set up")
     v.add_argument("--fen")

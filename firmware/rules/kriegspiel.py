@@ -220,6 +220,7 @@ class Umpire:
         if rules not in ("seed", "icc"):
             raise ValueError("rules are seed or icc, not %r" % rules)
         self.pos = pos
+        self.start_fen = pos.fen()
         # icc: the ICC "wild 16" switches of §8 (kriegspiel_cases.json's icc_model): the
         # turn instead of "moved", pawn tries counted every turn instead of the question,
         # illegal attempts told to the mover only, pawn/piece captures, no promotion.
@@ -302,7 +303,7 @@ class Umpire:
             {"type": "pawn_capture_question", "side": side, "audience": "both"},
             {"type": "pawn_capture_answer", "side": side, "answer": yes, "audience": "both"},
         ]
-        self._record.append({"side": side, "attempt": "ask", "answer": out})
+        self._record.append({"side": side, "attempt": "ask", "legal": True, "answer": out})
         self._tell(None, out)
         return out
 
@@ -335,11 +336,11 @@ class Umpire:
                 out = [{"type": "illegal_move", "side": side, "audience": "mover"}]
             else:
                 out = [{"type": "move_impossible", "side": side, "audience": "both"}]
-            self._record.append({"side": side, "attempt": text, "answer": out})
+            self._record.append({"side": side, "attempt": text, "legal": False, "answer": out})
             self._tell(us, out, text)
             return out
         out = self._play(move, side)
-        self._record.append({"side": side, "attempt": text, "answer": out})
+        self._record.append({"side": side, "attempt": text, "legal": True, "answer": out})
         self._tell(us, out, text)
         return out
 
@@ -407,7 +408,17 @@ class Umpire:
                     self.told[i].append(a)
 
     def full_record(self):
-        """Every attempt with its answer and the final position: only once the game is over."""
+        """Every attempt with its answer, the moves played and the final position: only
+        once the game is over (L20)."""
         if not self.over:
             raise ValueError("the full record is released when the game is over")
-        return {"attempts": self._record, "fen": self.pos.fen()}
+        moves = [r["attempt"] for r in self._record if r["legal"] and r["attempt"] != "ask"]
+        return {"attempts": self._record, "moves": moves, "fen": self.pos.fen()}
+
+    def resign(self, side):
+        """side resigns (§7): announced to both; the game is over."""
+        self.over = True
+        winner = SIDES[side ^ (WHITE | BLACK)]
+        out = [{"type": "resigned", "side": SIDES[side], "winner": winner, "audience": "both"}]
+        self._tell(None, out)
+        return out

@@ -1,0 +1,197 @@
+"""The board as one Kriegspiel player's device (kriegspiel.md §2, §10).
+
+The board holds its owner's own view only (firmware/rules/kriegspiel.py): the umpire runs
+on the host.  A move made on the board is an attempt: the board sends it and waits for the
+verdict.  Everything this module lights is a function of the view, the owner's own
+gestures and the announcements, so two hidden histories that sound the same give the
+same frames (§10.1).
+
+Guess pieces (S6, L15): a piece put down on a square where no own man belongs, while no
+own man is off its square, is the player's marker for an enemy man.  It is never read as
+a move, never lit, never reported; lifting it forgets it.  While an own man is in the
+air, the next piece put down is that man.
+
+Ask square: putting a piece on the margin corner at the owner's right hand (a1 side for
+White: physical square 11; Black: 132) asks «Могу ли бить?» on the owner's turn.
+"""
+
+from firmware import leds
+from firmware.rules.board import WHITE, file_of, rank_of
+from firmware.squares import MARGIN, N
+
+BANNER_MS = 3000  # how long an announcement stays lit (the end of the game stays)
+ASK = {WHITE: 11, 64: 132}
+KINDS = ("impossible", "rejected", "capture", "promotion", "check", "answer", "moved", "end")
+DIRECTIONS = ("rank", "file", "long_diagonal", "short_diagonal", "diagonal", "knight", "camel", "zebra")
+_LEAPS = {"knight": (1, 2), "camel": (1, 3), "zebra": (2, 3)}
+
+
+class Player:
+    def __init__(self, colour):
+        self.colour = colour
+        self.guess = bytearray(N * N)
+        self.pending = None  # the attempt (a move of the view) awaiting its verdict
+        self.banners = []  # [kind, arg, until_ms or None], newest last
+
+    # ---- switches ----------------------------------------------------------------------------
+
+    def switch(self, tracker, lifted, p):
+        """True if this lift or place is a guess piece's (the tracker must not see it)."""
+        if lifted:
+            if self.guess[p]:
+                self.guess[p] = 0
+                return True
+            return False
+        if tracker.geo.cell(p) == MARGIN or tracker.expected[p] or tracker.actual[p]:
+            return False
+        for q in tracker.geo.game_squares:
+            if tracker.expected[q] and not tracker.actual[q]:
+                return False  # an own man is in the air: this is it
+        self.guess[p] = 1
+        return True
+
+    def asks(self, pos, p):
+        """True if a piece put on p is the question (the owner's turn, the ask square)."""
+        return p == ASK[self.colour] and pos.us == self.colour
+
+    # ---- announcements -----------------------------------------------------------------------
+
+    def announce(self, kind, arg, now_ms):
+        lasting = kind == "end"
+        self.banners = [b for b in self.banners if b[0] != kind or (kind == "check" and b[1] != arg)]
+        self.banners.append([kind, arg, None if lasting else now_ms + BANNER_MS])
+
+    def expire(self, now_ms):
+        """Drop announcements whose time is over; True if one went (redraw)."""
+        n = len(self.banners)
+        if n:
+            self.banners = [b for b in self.banners if b[2] is None or now_ms - b[2] < 0]
+        return len(self.banners) != n
+
+    def render(self, frame, tracker):
+        """Draw the announcements over the tracker's frame (never over what it lit)."""
+        geo = tracker.geo
+        pos = tracker.pos
+        if pos.us == self.colour and self.pending is None and not self.banners:
+            _put(frame, ASK[self.colour], leds.NOTICE, geo)
+        for kind, arg, _ in self.banners:
+            if kind == "capture":
+                _put(frame, geo.parse(arg), leds.CAPTURE, geo, True)
+            elif kind == "promotion":
+                _put(frame, geo.parse(arg), leds.CHOICE, geo, True)
+            elif kind == "impossible":
+                _ring(frame, geo, leds.EXTRA, _all)
+            elif kind == "rejected":
+                _ring(frame, geo, leds.OPTION, _all)
+            elif kind == "answer":
+                _ring(frame, geo, leds.WIN if arg == "yes" else leds.DRAW, _all)
+            elif kind == "check":
+                side, d = arg
+                _ring(frame, geo, leds.CHECK, _GLYPHS.get(d, _leap_glyph))
+                if side != self.colour:
+                    self._check_lines(frame, pos, geo, d)
+            elif kind == "end":
+                cls = leds.DRAW if arg is None else leds.WIN if arg == self.colour else leds.LOSE
+                _ring(frame, geo, cls, _all)
+                k = pos.kings[self.colour >> 6]
+                if k:
+                    frame[geo.phys(k)] = cls
+
+    def _check_lines(self, frame, pos, geo, d):
+        # The checked player's own king and every square the class allows the checker
+        # to stand on: computed from the king's square and the class alone (L16).
+        k = pos.kings[self.colour >> 6]
+        if not k:
+            return
+        lay = pos.game.layout
+        kf = file_of(k)
+        kr = rank_of(k)
+        for sq in lay.squares:
+            dx = file_of(sq) - kf
+            dy = rank_of(sq) - kr
+            if (dx or dy) and _fits(d, dx, dy, kf, kr, lay):
+                _put(frame, geo.phys(sq), leds.NOTICE, geo, True)
+        frame[geo.phys(k)] = leds.CHECK
+
+
+def _fits(d, dx, dy, kf, kr, lay):
+    ax = abs(dx)
+    ay = abs(dy)
+    if d == "file":
+        return dx == 0
+    if d == "rank":
+        return dy == 0
+    if ax != ay and d in ("long_diagonal", "short_diagonal", "diagonal"):
+        return False
+    if d == "diagonal":
+        return True
+    if d in ("long_diagonal", "short_diagonal"):
+        from firmware.rules.kriegspiel import direction
+        from firmware.rules.board import index
+
+        return direction(lay, index(kf, kr), index(kf + dx, kr + dy))[1] == d
+    a, b = _LEAPS.get(d) or _leap_pair(d)
+    return (min(ax, ay), max(ax, ay)) == (a, b)
+
+
+def _leap_pair(d):
+    # "leap-1-4" -> (1, 4)
+    parts = d.split("-")
+    return int(parts[1]), int(parts[2])
+
+
+def _put(frame, p, cls, geo, only_dark=False):
+    if not only_dark or frame[p] == leds.OFF:
+        frame[p] = cls
+
+
+def _ring(frame, geo, cls, glyph):
+    # The margin around the game: its pattern says which message it is.
+    for p in range(N * N):
+        if geo.cell(p) == MARGIN and frame[p] == leds.OFF and glyph(p % N, p // N, geo):
+            frame[p] = cls
+
+
+def _inside_files(c, geo):
+    return geo.dx <= c < N - geo.dx
+
+
+def _inside_ranks(r, geo):
+    return geo.dy <= r < N - geo.dy
+
+
+def _all(c, r, geo):
+    return True
+
+
+def _rank_glyph(c, r, geo):  # bars left and right of the board
+    return _inside_ranks(r, geo)
+
+
+def _file_glyph(c, r, geo):  # bars in front and behind
+    return _inside_files(c, geo)
+
+
+def _corner_blocks(c, r, geo):
+    return not _inside_files(c, geo) and not _inside_ranks(r, geo)
+
+
+def _corners(c, r, geo):
+    return c in (0, N - 1) and r in (0, N - 1)
+
+
+def _inner_corners(c, r, geo):
+    return _corner_blocks(c, r, geo) and not _corners(c, r, geo)
+
+
+def _leap_glyph(c, r, geo):  # every other square of the margin
+    return (c + r) & 1 == 0
+
+
+_GLYPHS = {
+    "rank": _rank_glyph,
+    "file": _file_glyph,
+    "long_diagonal": _corner_blocks,
+    "short_diagonal": _corners,
+    "diagonal": _inner_corners,
+}

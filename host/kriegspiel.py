@@ -1,0 +1,320 @@
+"""`eboard kriegspiel`: two boards, one umpire (kriegspiel.md).
+
+The host is the umpire, the trusted party of §10: it alone holds the true position
+(firmware/rules/kriegspiel.py).  Each board is one player's device (firmware/krieg.py):
+it holds its owner's view, sends the attempts made on it, and lights what it is told.
+Every line the host sends a board is built from that board's owner's knowledge only:
+their own view, the verdicts on their own attempts, and the public announcements.
+
+Each player's view on the host (the terminal) is their scoresheet: the same messages.
+The umpire's full record is released when the game is over, printed and archived.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Protocol
+
+from firmware.rules.board import BLACK, WHITE
+from firmware.rules.kriegspiel import SIDES, Umpire
+
+OTHER = {WHITE: BLACK, BLACK: WHITE}
+
+
+class End(Protocol):
+    """One board as the match sees it: requests, and the events it has sent since."""
+
+    def request(self, line: str) -> str: ...
+
+    def events(self) -> list[str]: ...
+
+
+def led_line(a: dict[str, object]) -> str | None:
+    """The `announce` request that shows an announcement on a board's LEDs (None: no light)."""
+    t = a["type"]
+    if t == "move_impossible" or t == "illegal_move":
+        return "announce impossible"
+    if t in ("capture", "promotion"):
+        return f"announce {t} {a['square']}"
+    if t == "check":
+        return f"announce check {a['side']} {str(a['direction']).replace(' ', '-')}"
+    if t == "pawn_capture_answer":
+        return "announce answer " + ("yes" if a["answer"] else "no")
+    if t == "checkmate" or t == "resigned":
+        return f"announce end {a['winner']}"
+    if t in ("stalemate", "draw", "game_over"):
+        winner = a.get("winner") or a.get("result")
+        return f"announce end {winner if winner in ('white', 'black') else 'draw'}"
+    return None
+
+
+RU = {"white": "Белые", "black": "Чёрные"}
+EN_DIR = {
+    "rank": "along a rank", "file": "along a file", "long_diagonal": "on the long diagonal",
+    "short_diagonal": "on the short diagonal", "diagonal": "on a diagonal", "knight": "by a knight's move",
+}
+RU_DIR = {
+    "rank": "по горизонтали", "file": "по вертикали", "long_diagonal": "по большой диагонали",
+    "short_diagonal": "по малой диагонали", "diagonal": "по диагонали", "knight": "конём",
+}
+
+
+def words(a: dict[str, object], lang: str = "en") -> str:
+    """An announcement as the umpire says it (§5: seed wording in Russian, or English)."""
+    t = a["type"]
+    side = str(a.get("side", ""))
+    ru = lang == "ru"
+    who = RU.get(side, side) if ru else side.capitalize()
+    if t == "attempt":
+        return ("Вы пробуете " if ru else "You try ") + str(a["move"])
+    if t == "moved":
+        return f"{who} сделали ход." if ru else f"{who} has moved."
+    if t in ("move_impossible", "illegal_move"):
+        return "Ход невозможен." if ru else "Move impossible."
+    if t == "capture":
+        return f"{who} бьют на поле {a['square']}." if ru else f"{who} captures on {a['square']}."
+    if t == "promotion":
+        return f"Превращение на поле {a['square']}." if ru else f"Promotion on {a['square']}."
+    if t == "check":
+        d = str(a["direction"])
+        return f"{who} шахуют {RU_DIR.get(d, d)}." if ru else f"{who} checks {EN_DIR.get(d, d)}."
+    if t == "pawn_capture_question":
+        return "Могу ли бить?" if ru else "Can I capture?"
+    if t == "pawn_capture_answer":
+        return ("Да." if a["answer"] else "Нет.") if ru else ("Yes." if a["answer"] else "No.")
+    if t == "checkmate":
+        w = str(a["winner"])
+        return f"Мат. {RU[w]} выиграли." if ru else f"Checkmate. {w.capitalize()} wins."
+    if t == "stalemate":
+        return "Пат. Ничья." if ru and a["result"] == "draw" else "Stalemate: " + str(a["result"]) + "."
+    if t == "draw":
+        return "Ничья." if ru else f"Draw ({a['reason']})."
+    if t == "rejected":
+        return ("Отказ: " if ru else "Refused by your board: ") + str(a["reason"])
+    if t == "resigned":
+        return f"{who} сдались." if ru else f"{who} resigns."
+    if t == "setup_conflict":
+        return "Расстановка недопустима." if ru else "Setup conflict: set up again."
+    return json.dumps(a, ensure_ascii=False)
+
+
+class Match:
+    """The umpire between two boards.  say(side, text) shows a line in side's view."""
+
+    def __init__(self, umpire: Umpire, white: End, black: End, say: Callable[[int, str], None],
+                 speak: Callable[[str], None] | None = None) -> None:
+        self.ump = umpire
+        self.ends = {WHITE: white, BLACK: black}
+        self.say = say
+        self.speak = speak
+        self.shown = [0, 0]  # scoresheet lines shown in each view
+
+    @property
+    def gid(self) -> str:
+        return str(self.ump.pos.game.id)
+
+    def start(self) -> None:
+        for side, end in self.ends.items():
+            end.request(f"krieg {self.gid} {SIDES[side]} {self.ump.view_fen(side)}")
+        self._announce(self.ump.start(), self.ump.pos.us)
+
+    def pump(self) -> bool:
+        """Handle what the boards have sent; True if anything was."""
+        busy = False
+        for side, end in self.ends.items():
+            for text in end.events():
+                busy = True
+                self.on_event(side, text)
+        return busy
+
+    def on_event(self, side: int, text: str) -> None:
+        w = text.split()
+        ump = self.ump
+        mine = side == ump.pos.us and not ump.over
+        if w[:1] == ["attempt"] and len(w) == 2 and mine:
+            self.attempt(side, w[1])
+        elif w[:1] == ["ask"] and mine:
+            self._announce(ump.ask(), side)
+
+    def attempt(self, side: int, move: str) -> list[dict[str, object]]:
+        """side's attempt (from its board, or typed): judged, answered to both boards."""
+        out = self.ump.attempt(move)
+        end = self.ends[side]
+        first = out[0]["type"]
+        if first == "rejected":
+            end.request(f"verdict rejected {out[0]['reason']}")
+        elif first in ("move_impossible", "illegal_move"):
+            end.request("verdict impossible")
+        else:
+            end.request("verdict legal " + self.ump.view_fen(side))
+            self.ends[OTHER[side]].request("view " + self.ump.view_fen(OTHER[side]))
+        self._announce(out, side)
+        return out
+
+    def ask(self, side: int) -> None:
+        self._announce(self.ump.ask(), side)
+
+    def resign(self, side: int) -> None:
+        self._announce(self.ump.resign(side), side)
+
+    def _announce(self, out: list[dict[str, object]], mover: int) -> None:
+        for a in out:
+            line = led_line(a)
+            if line is None:
+                continue
+            for side, end in self.ends.items():
+                if a["audience"] == "both" or side == mover:
+                    end.request(line)
+        for side in (WHITE, BLACK):
+            sheet = self.ump.told[side >> 6]
+            for a in sheet[self.shown[side >> 6]:]:
+                self.say(side, words(a))
+            self.shown[side >> 6] = len(sheet)
+        if self.speak is not None:
+            for a in out:
+                if a["audience"] == "both":
+                    self.speak(words(a, "ru"))
+
+    def result(self) -> tuple[str, str]:
+        """('1-0' | '0-1' | '1/2-1/2', reason) of a finished game."""
+        last = self.ump.told[0][-1]
+        winner = last.get("winner") or last.get("result")
+        res = "1-0" if winner == "white" else "0-1" if winner == "black" else "1/2-1/2"
+        return res, str(last.get("reason", last["type"]))
+
+    def record(self) -> dict[str, object]:
+        """The umpire's full record and both scoresheets: only once the game is over."""
+        rec = dict(self.ump.full_record())
+        rec["white_sheet"] = self.ump.told[0]
+        rec["black_sheet"] = self.ump.told[1]
+        return rec
+
+
+def espeak() -> Callable[[str], None] | None:
+    """A speaker like a human umpire (espeak-ng, Russian), or None if it is not installed."""
+    exe = shutil.which("espeak-ng")
+    if exe is None:
+        return None
+
+    def say(text: str) -> None:
+        subprocess.run([exe, "-v", "ru", text], capture_output=True, check=False)
+
+    return say
+
+
+class LinkEnd:
+    """A board on a serial port (a real one, or a virtual board's pty)."""
+
+    def __init__(self, port: str) -> None:
+        from host.link import BoardLink
+
+        self.queue: list[str] = []
+        self.link = BoardLink(port, on_event=lambda seq, text: self.queue.append(text))
+        self.link.hello()
+
+    def request(self, line: str) -> str:
+        return self.link.request(line)
+
+    def events(self) -> list[str]:
+        self.link.poll(0.0)
+        out, self.queue = self.queue, []
+        return out
+
+    def close(self) -> None:
+        self.link.close()
+
+
+def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | None, archive_path: str | None,
+        speak: bool, inp=sys.stdin, out=sys.stdout) -> int:  # type: ignore[no-untyped-def]
+    """The command: start both boards, then read commands (an attempt, ask, resign, quit)
+    from inp for the side to move, and boards' attempts, until the game is over."""
+    import select
+    import tempfile
+    import time
+
+    from firmware.rules import new_position
+    from firmware.squares import Geometry
+    from firmware.tracker import hand_moves
+    from host.archive import Archive
+    from host.vboard import VirtualBoard
+
+    boards = []
+    if sim:
+        for _ in range(2):
+            vb = VirtualBoard(tempfile.mkdtemp(prefix="eboard-krieg-"), realtime=False)
+            boards.append(vb)
+        white_port, black_port = (vb.start() for vb in boards)
+    assert white_port and black_port
+    ends = {WHITE: LinkEnd(white_port), BLACK: LinkEnd(black_port)}
+
+    def say(side: int, text: str) -> None:
+        print(f"[{SIDES[side]}] {text}", file=out, flush=True)
+
+    match = Match(Umpire(new_position("chess", fen)), ends[WHITE], ends[BLACK], say, espeak() if speak else None)
+    match.start()
+    if sim:
+        for end in ends.values():
+            end.request("sim setup")
+            end.request("sim wait 200")
+    print(f"Kriegspiel: white {white_port}, black {black_port}. Type a move for the side to move, "
+          "ask, resign or quit.", file=out, flush=True)
+    try:
+        while not match.ump.over:
+            match.pump()
+            ready = select.select([inp], [], [], 0.1)[0] if hasattr(inp, "fileno") else [inp]
+            if not ready:
+                continue
+            line = inp.readline()
+            if not line:
+                break
+            cmd = line.strip()
+            side = match.ump.pos.us
+            if not cmd:
+                continue
+            if cmd == "quit":
+                break
+            if cmd == "ask":
+                match.ask(side)
+            elif cmd == "resign":
+                match.resign(side)
+            elif sim:
+                # The virtual hands make the attempt on the mover's own board.
+                end = ends[side]
+                view = match.ump.view(side)
+                m = next((x for x in view.legal_moves() if view.move_str(x) == cmd), None)
+                if m is None:
+                    say(side, words({"type": "rejected", "reason": "not_possible_on_own_board"}))
+                    continue
+                geo = Geometry(view.game.layout)
+                lifts, places = hand_moves(view, m)
+                for c in lifts:
+                    end.request(f"sim lift {geo.name(geo.phys(c))}")
+                for c in places:
+                    end.request(f"sim place {geo.name(geo.phys(c))}")
+                end.request("sim wait 1000")
+                match.pump()
+                for e in ends.values():  # the hands put every board right
+                    e.request("sim setup")
+                    e.request("sim wait 100")
+                match.pump()
+            else:
+                match.attempt(side, cmd)
+        if match.ump.over:
+            rec = match.record()
+            res, reason = match.result()
+            print("The game is over: " + res + ". The umpire's record:", file=out)
+            print(json.dumps(rec, ensure_ascii=False), file=out, flush=True)
+            arch = Archive(archive_path)
+            gid = arch.add_kriegspiel(f"{white_port}+{black_port}", match.gid, match.ump.start_fen, rec, res, reason)
+            print(f"archived as game {gid}", file=out, flush=True)
+        return 0
+    finally:
+        for end in ends.values():
+            end.close()
+        for vb in boards:
+            vb.stop()
+        time.sleep(0)

@@ -1,0 +1,223 @@
+"""Two boards and the host's umpire (host/kriegspiel.py, firmware/krieg.py): attempts made
+by hand, verdicts, guess pieces, the ask square, announcements on the LEDs, and the rule
+of §10.1 at the level of bytes: what one board sends and lights is the same for two
+hidden histories that sound the same to its owner."""
+
+import sys
+
+import pytest
+from conftest import ROOT
+
+from firmware.rules import new_position
+from firmware.rules.board import BLACK, WHITE
+from firmware.rules.kriegspiel import Umpire
+from host.kriegspiel import Match, led_line
+
+sys.path.insert(0, str(ROOT / "tests" / "mpy"))
+from scriptrun import Runner  # noqa: E402
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+
+
+class LocalEnd:
+    """A board of the sim profile, in this process, as the match sees it."""
+
+    def __init__(self, path):
+        self.r = Runner(str(path))
+        self.seen = len(self.r.out)
+        self.frames = []  # every LED frame after each step, for the byte comparisons
+
+    def request(self, line):
+        reply = self.r.send(line)
+        assert reply.startswith("ok"), (line, reply)
+        self.frames.append(bytes(self.r.board.frame))
+        return reply
+
+    def events(self):
+        lines = self.r.out[self.seen:]
+        self.seen = len(self.r.out)
+        return [t.split(" ", 1)[1] for t in lines if t.split(" ", 2)[1] not in ("ok", "error")]
+
+    def hand(self, *steps):
+        for s in steps:
+            self.request("sim " + s)
+
+    def leds(self):
+        return self.r.led_groups()
+
+
+@pytest.fixture
+def match(tmp_path):
+    def make(fen=START):
+        ends = {WHITE: LocalEnd(tmp_path / "w.journal"), BLACK: LocalEnd(tmp_path / "b.journal")}
+        views = {WHITE: [], BLACK: []}
+        m = Match(Umpire(new_position("chess", fen)), ends[WHITE], ends[BLACK], lambda s, t: views[s].append(t))
+        m.start()
+        for e in ends.values():
+            e.request("sim setup")
+            e.request("sim wait 100")
+        m.pump()
+        return m, ends, views
+    return make
+
+
+def play(m, end, *steps):
+    end.hand(*steps, "wait 600")
+    m.pump()
+
+
+def test_each_board_holds_its_own_army_and_a_move_is_an_attempt(match):
+    m, ends, views = match()
+    w, b = ends[WHITE], ends[BLACK]
+    assert w.r.board.pos.fen().split()[0] == "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR"
+    assert b.r.board.pos.fen().split()[0] == "rnbqkbnr/pppppppp/8/8/8/8/8/8"
+    assert w.r.board.tracker.state == 1 and b.r.board.tracker.state == 1  # idle: set up
+    play(m, w, "lift e2", "place e4")
+    assert "attempt e2e4" in " ".join(w.r.out)
+    assert m.ump.pos.fen().startswith("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b")
+    assert views[BLACK] == ["White has moved."] and views[WHITE] == ["You try e2e4", "White has moved."]
+
+
+def test_an_impossible_attempt_goes_back_and_both_boards_show_it(match):
+    m, ends, views = match()
+    w, b = ends[WHITE], ends[BLACK]
+    play(m, w, "lift e2", "place e4")
+    play(m, b, "lift e7", "place e5")
+    play(m, w, "lift e4", "place e5")  # blocked by the hidden pawn
+    assert views[WHITE][-1] == "Move impossible." and views[BLACK][-1] == "Move impossible."
+    assert "r:" in b.leds() and "off" in b.leds()  # the red margin ring on the other board too
+    assert w.leds().startswith("l:e4") or "m:e4" in w.leds()  # put it back on e4
+    assert "r:e5" in w.leds() or "r:" in w.leds()
+    play(m, w, "lift e5", "place e4", "wait 3000")
+    assert w.leds() == "n:off"  # back, idle, the ask square lit: White's turn again
+    play(m, w, "lift d2", "place d4")
+    assert m.ump.pos.us == BLACK
+
+
+def test_a_capture_lights_the_victims_square_until_it_is_taken_off(match):
+    m, ends, views = match("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")
+    w, b = ends[WHITE], ends[BLACK]
+    play(m, w, "lift e4", "place d5")  # a diagonal step onto a square that looks empty
+    assert views[BLACK][-1] == "White captures on d5."
+    assert "r:d5" in b.leds()  # Black's man is gone: take it off
+    assert "x:d5" in w.leds() or "r:d5" not in w.leds()
+    b.hand("lift d5", "wait 3000")  # the capture square stays lit for 3 s, then goes dark
+    m.pump()
+    assert "d5" not in b.leds()
+
+
+def test_guess_pieces_are_never_moves_never_lit_never_told(match):
+    m, ends, views = match()
+    w = ends[WHITE]
+    before = len(w.r.out)
+    w.hand("place d6", "wait 600", "place h6", "wait 600", "lift d6", "wait 600")
+    m.pump()
+    assert w.r.out[before:] == [] or all(" ok " in t for t in w.r.out[before:])
+    assert "d6" not in w.leds() and "h6" not in w.leds()
+    play(m, w, "lift b1", "place c3")  # a real move with a guess piece still on h6
+    assert m.ump.pos.fen().split()[0] == "rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR"
+
+
+def test_the_ask_square_asks_and_both_boards_light_the_answer(match):
+    m, ends, views = match("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")
+    w, b = ends[WHITE], ends[BLACK]
+    assert w.leds() == "n:off"  # White's turn: the ask square is lit
+    w.hand("place @11", "wait 100")  # the ask square: the margin corner at White's right hand
+    m.pump()
+    w.hand("lift @11", "wait 100")
+    assert views[WHITE][-2:] == ["Can I capture?", "Yes."] and views[BLACK][-1] == "Yes."
+    assert "W:" in w.leds() and "W:" in b.leds()  # the green ring
+    play(m, w, "lift e1", "place d1")  # not a pawn capture: refused by the rule of §6.2
+    assert views[WHITE][-1] == "Refused by your board: must_try_pawn_capture"
+    assert views[BLACK][-1] == "Yes."  # the refusal is White's alone
+
+
+def test_check_directions_light_the_glyph_and_the_kings_lines(match):
+    m, ends, views = match("3k4/8/8/8/8/8/8/R3K3 w - - 0 1")
+    w, b = ends[WHITE], ends[BLACK]
+    play(m, w, "lift a1", "place d1")
+    assert views[BLACK][-1] == "White checks along a file."
+    leds = b.leds()
+    assert "k:" in leds and "d8" in leds.split("k:")[1].split()[0]  # the king in check
+    assert "d1" in leds and "d4" in leds  # the whole file, from the king's square alone
+
+
+def test_the_end_of_the_game_stays_lit_and_the_record_is_released(match):
+    m, ends, views = match("6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1")
+    w, b = ends[WHITE], ends[BLACK]
+    with pytest.raises(ValueError):
+        m.record()
+    play(m, w, "lift a1", "place a8")
+    assert views[WHITE][-1] == "Checkmate. White wins."
+    rec = m.record()
+    assert rec["moves"] == ["a1a8"] and rec["white_sheet"][-1]["type"] == "checkmate"
+    assert m.result() == ("1-0", "checkmate")
+    w.hand("wait 5000")
+    assert "W:" in w.leds() and "L:" in b.leds()
+
+
+def white_transcript(tmp_path, hidden):
+    # White plays the same; Black's hidden moves differ but sound the same to White.
+    name = "".join(hidden[0])
+    ends = {WHITE: LocalEnd(tmp_path / (name + "w.journal")), BLACK: LocalEnd(tmp_path / (name + "b.journal"))}
+    m = Match(Umpire(new_position("chess", START)), ends[WHITE], ends[BLACK], lambda s, t: None)
+    m.start()
+    for e in ends.values():
+        e.request("sim setup")
+        e.request("sim wait 100")
+    m.pump()
+    w, b = ends[WHITE], ends[BLACK]
+    script = [(w, "e2", "e4"), (b,) + hidden[0], (w, "d1", "h5"), (b,) + hidden[1], (w, "h5", "f7"),
+              (b, "e8", "f7"), (w, "f7", None), (w, "g1", "f3")]
+    w.hand("place d6", "wait 100")  # a guess piece, for good measure
+    for end, frm, to in script:
+        play(m, end, "lift " + frm, *(["place " + to] if to else []))  # None: a man lost, taken off
+        b.hand("setup", "wait 100")  # Black's hands put its board right (a man taken goes)
+    assert m.ump.pos.fen().split()[0].endswith("PPPP1PPP/RNB1KB1R")
+    return w.r.out, w.frames
+
+
+def test_same_sounding_histories_give_one_board_the_same_bytes(tmp_path):
+    # Black's pawn moves differ (a7a6 h7h6 / b7b6 a7a5); White's queen takes on f7 with
+    # check and is taken back by the king in both.  White's board must not tell them apart.
+    out1, frames1 = white_transcript(tmp_path, (("a7", "a6"), ("h7", "h6")))
+    out2, frames2 = white_transcript(tmp_path, (("b7", "b6"), ("a7", "a5")))
+    assert out1 == out2
+    assert frames1 == frames2
+    assert sum("attempt" in t for t in out1) == 4
+
+
+def test_led_lines_of_every_announcement_are_requests_the_board_takes(match):
+    m, ends, _ = match()
+    for a in [{"type": "capture", "square": "d5"}, {"type": "promotion", "square": "e8"},
+              {"type": "check", "side": "white", "direction": "leap 1-4"},
+              {"type": "pawn_capture_answer", "answer": False}, {"type": "move_impossible"},
+              {"type": "stalemate", "result": "draw"}]:
+        assert ends[WHITE].request(led_line(a)).startswith("ok announce")
+        assert ends[WHITE].leds() != "-"
+    for bad in ["announce", "announce check white sideways", "announce capture z9", "announce end blue"]:
+        assert ends[WHITE].r.send(bad).startswith("error bad-args")
+
+
+def test_kriegspiel_command_on_two_virtual_boards(tmp_path):
+    # The whole chain: two MicroPython virtual boards on ptys, virtual hands, the umpire,
+    # the views, the record released at the end and archived with the game.
+    import json
+    import subprocess
+
+    from host.archive import Archive
+    from test_cli import EBOARD
+
+    db = tmp_path / "k.sqlite"
+    r = subprocess.run([EBOARD, "kriegspiel", "--sim", "--archive", str(db)], input="f2f3\ne7e5\ng2g5\ng2g4\nd8h4\n",
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert "[white] Refused by your board: not_possible_on_own_board" in lines
+    assert lines.index("[white] Checkmate. Black wins.") < lines.index("The game is over: 0-1. The umpire's record:")
+    arch = Archive(db)
+    game = arch.games()[-1]
+    assert arch.moves(game.id) == ["f2f3", "e7e5", "g2g4", "d8h4"] and game.result == "0-1"
+    rec = arch.kriegspiel_record(game.id)
+    assert rec is not None and rec["black_sheet"][-1] == {"type": "checkmate", "winner": "black", "audience": "both"}
+    assert json.loads(lines[lines.index("The game is over: 0-1. The umpire's record:") + 1])["moves"] == rec["moves"]
