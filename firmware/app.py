@@ -329,15 +329,19 @@ class Board:
             # Courier chess's traditional opening (courier.md §4) is played by the board:
             # the game starts from the position after it.
             fen = AFTER_OPENING.get(gid)
-        # One game's tables at a time: let the old game go before the new one loads.
+        self._begin(gid, lambda: new_position(gid, fen), "N %s %s" % (gid, fen or "-"), fen, None, now_ms)
+
+    def _begin(self, gid, build, head, fen, player, now_ms):
+        # A new game (or Kriegspiel view): build() makes its position, head is its first
+        # journal record.  One game's tables at a time: the old game goes first.
         if gid != self.game:
             self.pos = self.tracker.pos = None
             forget_games(gid)
             gc.collect()
         try:
-            pos = new_position(gid, fen)
-            self.journal.rewrite(["N %s %s" % (gid, fen or "-"), "S %d" % (self.outbox.seq + SEQ_BLOCK)])
-        except (FenError, JournalFull, MemoryError) as e:
+            pos = build()
+            self.journal.rewrite([head, "S %d" % (self.outbox.seq + SEQ_BLOCK)])
+        except (protocol.Refused, FenError, JournalFull, MemoryError) as e:
             if self.pos is None:  # back to the game the journal still holds
                 pos = None
                 forget_games(self.game)
@@ -355,7 +359,7 @@ class Board:
         self.game = gid
         self.start_fen = fen
         self.ply = 0
-        self.krieg = None
+        self.krieg = player
         self._send("newgame %s %s" % (gid, fen or "-"))
         self._follow(pos, setup=True, now_ms=now_ms)
 
@@ -367,31 +371,8 @@ class Board:
             player = _player(side)
         except ValueError as e:
             raise protocol.Refused("bad-args", str(e))
-        if gid != self.game:
-            self.pos = self.tracker.pos = None
-            forget_games(gid)
-            gc.collect()
-        try:
-            view = self._checked_view(gid, fen, player.colour)
-            self.journal.rewrite(["K %s %s %s" % (gid, side, fen), "S %d" % (self.outbox.seq + SEQ_BLOCK)])
-        except (protocol.Refused, JournalFull, MemoryError) as e:
-            if self.pos is None:
-                forget_games(self.game)
-                gc.collect()
-                self._replay(self.journal.load(), numbers=False)
-                self.tracker.pos = self.pos
-            if isinstance(e, JournalFull):
-                raise protocol.Refused("journal-full", "the flash is full")
-            raise
-        self.seq_reserved = self.outbox.seq + SEQ_BLOCK
-        self.reservations = 0
-        self.pos = view
-        self.game = gid
-        self.start_fen = fen
-        self.ply = 0
-        self.krieg = player
-        self._send("newgame %s %s" % (gid, fen))
-        self._follow(view, setup=True, now_ms=now_ms)
+        head = "K %s %s %s" % (gid, side, fen)
+        self._begin(gid, lambda: self._checked_view(gid, fen, player.colour), head, fen, player, now_ms)
 
     def _checked_view(self, gid, fen, side):
         if gid not in GAMES:
