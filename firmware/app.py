@@ -58,6 +58,7 @@ class Board:
         self.stuck_since = 0
         self.stuck_told = False
         self.krieg = None  # a krieg.Player when the board is one Kriegspiel player's
+        self.arranging = None  # an arrange.Arranger during battle chess's screened setup
 
     # ---- boot -------------------------------------------------------------------------
 
@@ -213,6 +214,13 @@ class Board:
             self._send("alert stuck-switch %s %s" % (t.geo.name(p), how))
 
     def _on_switch(self, kind, p, now_ms):
+        a = self.arranging
+        if a is not None:
+            self._send(("lift " if kind == LIFT else "place ") + a.geo.name(p))
+            if a.switch(kind == LIFT, p, self._send):
+                self._arranged(now_ms)
+            self.tracker.dirty = True
+            return
         k = self.krieg
         if k is not None:
             if k.switch(self.tracker, kind == LIFT, p):
@@ -238,7 +246,10 @@ class Board:
         return occ
 
     def _render(self):
-        if self.tracker.dirty:  # an idle scan draws nothing (and allocates nothing)
+        if self.tracker.dirty and self.arranging is not None:
+            self.tracker.dirty = False
+            self.arranging.render(self.frame)
+        elif self.tracker.dirty:  # an idle scan draws nothing (and allocates nothing)
             self.tracker.render(self.frame)
             if self.krieg is not None:
                 self.krieg.render(self.frame, self.tracker)
@@ -360,8 +371,44 @@ class Board:
         self.start_fen = fen
         self.ply = 0
         self.krieg = player
+        self.arranging = None
         self._send("newgame %s %s" % (gid, fen or "-"))
         self._follow(pos, setup=True, now_ms=now_ms)
+
+    # ---- battle chess's screened setup (firmware/arrange.py) -----------------------------------
+
+    def start_battle(self, which, now_ms):
+        """Guide the set-up of White's, Black's or both armies (both: then a chess game
+        starts from them; one: the host takes the array, as a Kriegspiel umpire does)."""
+        from firmware.arrange import Arranger
+        from firmware.rules import game_module
+        from firmware.squares import Geometry
+
+        sides = {"white": (WHITE,), "black": (BLACK,), "both": (WHITE, BLACK)}.get(which)
+        if sides is None:
+            raise protocol.Refused("bad-args", "battle white|black|both")
+        geo = Geometry(game_module("chess").GAME.layout)
+        self.arranging = Arranger(sides, geo, self._occupancy())
+        self.tracker.dirty = True
+        self._send(self.arranging.announce())
+
+    def _arranged(self, now_ms):
+        from firmware.rules.battle import SetupConflict, start_fen
+
+        a = self.arranging
+        self.arranging = None
+        self.tracker.set_actual(self._occupancy())
+        self.tracker.dirty = True
+        if len(a.fields) < 2:
+            self.tracker.resync(now_ms)
+            return
+        try:
+            fen = start_fen(a.fields[0], a.fields[1])
+        except SetupConflict:
+            self._send("alert setup-conflict Black's king stands in check: both set up again")
+            self.start_battle("both", now_ms)
+            return
+        self._begin("chess", lambda: new_position("chess", fen), "N chess " + fen, fen, None, now_ms)
 
     # ---- Kriegspiel: the board as one player's device (firmware/krieg.py) ---------------------
 
@@ -451,7 +498,8 @@ class Board:
 
     def state_words(self):
         t = self.tracker
-        return "%s %s %d %s" % (self.game, STATES[t.state], self.ply, self.pos.fen())
+        state = "arranging" if self.arranging is not None else STATES[t.state]
+        return "%s %s %d %s" % (self.game, state, self.ply, self.pos.fen())
 
     def history(self):
         """The move strings of the game so far, read back from the journal."""

@@ -162,6 +162,12 @@ def c_krieg(board, w, now):
     return "ok krieg %s %s" % (w[0], w[1])
 
 
+def c_battle(board, w, now):
+    _args(w, 1, 1, "battle white|black|both")
+    board.start_battle(w[0], now)
+    return "ok battle " + w[0]
+
+
 def c_view(board, w, now):
     if not w:
         raise Refused("bad-args", "view VIEW-FEN")
@@ -265,6 +271,7 @@ COMMANDS = {
     "since": c_since,
     "leds": c_leds,
     "claim": c_claim,
+    "battle": c_battle,
     "krieg": c_krieg,
     "view": c_view,
     "verdict": c_verdict,

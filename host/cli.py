@@ -90,7 +90,8 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
     if not args.sim and not (args.white and args.black):
         raise CliError("give --white PORT and --black PORT, or --sim for two virtual boards")
     try:
-        return run(args.white, args.black, args.sim, args.fen, args.archive, args.speak)
+        fen = args.fen or ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" if args.standard else None)
+        return run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed)
     except (LinkError, VirtualBoardError, ArchiveError) as e:
         raise CliError(str(e)) from None
 
@@ -315,8 +316,9 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--white", help="White's board's port")
     k.add_argument("--black", help="Black's board's port")
     k.add_argument("--sim", action="store_true", help="two virtual boards; typed moves are made by virtual hands")
-    k.add_argument("--fen", help="the true start position (default: the standard array without castling)",
-                   default="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")
+    k.add_argument("--fen", help="the true start position (default: the screened battle setup on the boards)")
+    k.add_argument("--standard", action="store_true", help="start from the usual array, castling allowed (ICC's rule)")
+    k.add_argument("--seed", type=int, default=0, help="--sim: the virtual hands' random arrays")
     k.add_argument("--archive")
     k.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng, Russian)")
     k.set_defaults(func=cmd_kriegspiel)

@@ -106,8 +106,11 @@ class Match:
     """The umpire between two boards.  say(side, text) shows a line in side's view."""
 
     def __init__(self, umpire: Umpire, white: End, black: End, say: Callable[[int, str], None],
-                 speak: Callable[[str], None] | None = None) -> None:
+                 speak: Callable[[str], None] | None = None, min_delay_s: float = 0.0) -> None:
         self.ump = umpire
+        # L21: every attempt is answered after the same minimum delay, so the time to an
+        # answer tells nothing of the hidden position.
+        self.min_delay_s = min_delay_s
         self.ends = {WHITE: white, BLACK: black}
         self.say = say
         self.speak = speak
@@ -142,7 +145,11 @@ class Match:
 
     def attempt(self, side: int, move: str) -> list[dict[str, object]]:
         """side's attempt (from its board, or typed): judged, answered to both boards."""
+        import time
+
+        due = time.monotonic() + self.min_delay_s
         out = self.ump.attempt(move)
+        time.sleep(max(0.0, due - time.monotonic()))
         end = self.ends[side]
         first = out[0]["type"]
         if first == "rejected":
@@ -194,6 +201,57 @@ class Match:
         return rec
 
 
+def screened_setup(ends: dict[int, End], say: Callable[[int, str], None],
+                   hands: Callable[[int, str], None] | None = None, wait: Callable[[], None] | None = None) -> str:
+    """Each board guides its owner's array (battle-setup.md, firmware/arrange.py); the
+    host joins them into the start FEN, or has both set up again after a conflict.
+    hands(side, letter): virtual hands placing the man a board asks for."""
+    from firmware.rules import battle
+
+    while True:
+        arrays: dict[int, str] = {}
+        for side, end in ends.items():
+            end.request("battle " + SIDES[side])
+        while len(arrays) < 2:
+            busy = False
+            for side, end in ends.items():
+                for text in end.events():
+                    busy = True
+                    w = text.split()
+                    if w[:1] == ["arrange"] and len(w) == 3 and hands is not None:
+                        hands(side, w[2])
+                    elif w[:1] == ["array"] and len(w) == 3:
+                        bad = battle.errors(w[2], side)
+                        if bad:  # a board that lets a bad array through: its owner is told
+                            say(side, "Your array breaks " + ", ".join(bad) + ": set it up again.")
+                            end.request("battle " + SIDES[side])
+                        else:
+                            arrays[side] = w[2]
+                            say(side, "Your army stands.")
+                            say(OTHER[side], "The other army stands.")
+            if not busy and wait is not None:
+                wait()
+        try:
+            return battle.start_fen(arrays[WHITE], arrays[BLACK])
+        except battle.SetupConflict:
+            for side in ends:
+                say(side, words({"type": "setup_conflict"}))
+
+
+def random_array(colour: int, seed: int) -> str:
+    """A random valid array of one side (for virtual hands)."""
+    import random
+
+    from firmware.rules import battle
+
+    rnd = random.Random(seed)
+    placed: list[tuple[str, int, int]] = []
+    for letter in battle.ARMY:
+        f, r = rnd.choice(battle.allowed(letter, colour, placed))
+        placed.append((letter, f, r))
+    return battle.field([(p if colour == WHITE else p.lower(), f, r) for p, f, r in placed])
+
+
 def espeak() -> Callable[[str], None] | None:
     """A speaker like a human umpire (espeak-ng, Russian), or None if it is not installed."""
     exe = shutil.which("espeak-ng")
@@ -229,9 +287,10 @@ class LinkEnd:
 
 
 def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | None, archive_path: str | None,
-        speak: bool, inp=sys.stdin, out=sys.stdout) -> int:  # type: ignore[no-untyped-def]
-    """The command: start both boards, then read commands (an attempt, ask, resign, quit)
-    from inp for the side to move, and boards' attempts, until the game is over."""
+        speak: bool, seed: int = 0, inp=sys.stdin, out=sys.stdout) -> int:  # type: ignore[no-untyped-def]
+    """The command: start both boards, the screened setup (unless fen is given), then
+    read commands (an attempt, ask, resign, quit) from inp for the side to move, and the
+    boards' attempts, until the game is over."""
     import select
     import tempfile
     import time
@@ -251,18 +310,41 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     assert white_port and black_port
     ends = {WHITE: LinkEnd(white_port), BLACK: LinkEnd(black_port)}
 
-    def say(side: int, text: str) -> None:
-        print(f"[{SIDES[side]}] {text}", file=out, flush=True)
-
-    match = Match(Umpire(new_position("chess", fen)), ends[WHITE], ends[BLACK], say, espeak() if speak else None)
-    match.start()
-    if sim:
-        for end in ends.values():
-            end.request("sim setup")
-            end.request("sim wait 200")
-    print(f"Kriegspiel: white {white_port}, black {black_port}. Type a move for the side to move, "
-          "ask, resign or quit.", file=out, flush=True)
     try:
+        def say(side: int, text: str) -> None:
+            print(f"[{SIDES[side]}] {text}", file=out, flush=True)
+
+        if fen is None:
+            hands = None
+            if sim:
+                arrays = {WHITE: random_array(WHITE, seed), BLACK: random_array(BLACK, seed + 1)}
+                from firmware.rules.battle import men
+
+                todo = {side: men(arrays[side], side) for side in arrays}
+
+                def hands(side: int, letter: str) -> None:  # noqa: F811
+                    i = next(i for i, m in enumerate(todo[side]) if m[0].upper() == letter)
+                    _, f, r = todo[side].pop(i)
+                    ends[side].request(f"sim place {'abcdefgh'[f]}{r + 1}")
+                    ends[side].request("sim wait 100")
+
+                for end in ends.values():  # clear both boards first
+                    occ = end.request("sim occupancy").split()[-1]
+                    for p, ch in enumerate(occ):
+                        if ch == "1":
+                            end.request(f"sim lift @{p}")
+            print("Screened setup: each player sets up their army on their own board.", file=out, flush=True)
+            fen = screened_setup(ends, say, hands, lambda: time.sleep(0.05))
+
+        match = Match(Umpire(new_position("chess", fen)), ends[WHITE], ends[BLACK], say, espeak() if speak else None,
+                      min_delay_s=0.0 if sim else 0.3)
+        match.start()
+        if sim:
+            for end in ends.values():
+                end.request("sim setup")
+                end.request("sim wait 200")
+        print(f"Kriegspiel: white {white_port}, black {black_port}. Type a move for the side to move, "
+              "ask, resign or quit.", file=out, flush=True)
         while not match.ump.over:
             match.pump()
             ready = select.select([inp], [], [], 0.1)[0] if hasattr(inp, "fileno") else [inp]

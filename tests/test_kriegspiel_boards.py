@@ -209,8 +209,8 @@ def test_kriegspiel_command_on_two_virtual_boards(tmp_path):
     from test_cli import EBOARD
 
     db = tmp_path / "k.sqlite"
-    r = subprocess.run([EBOARD, "kriegspiel", "--sim", "--archive", str(db)], input="f2f3\ne7e5\ng2g5\ng2g4\nd8h4\n",
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run([EBOARD, "kriegspiel", "--sim", "--standard", "--archive", str(db)],
+                       input="f2f3\ne7e5\ng2g5\ng2g4\nd8h4\n", capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert "[white] Refused by your board: not_possible_on_own_board" in lines
@@ -221,3 +221,70 @@ def test_kriegspiel_command_on_two_virtual_boards(tmp_path):
     rec = arch.kriegspiel_record(game.id)
     assert rec is not None and rec["black_sheet"][-1] == {"type": "checkmate", "winner": "black", "audience": "both"}
     assert json.loads(lines[lines.index("The game is over: 0-1. The umpire's record:") + 1])["moves"] == rec["moves"]
+
+
+def arrange(end, field, colour):
+    """Virtual hands set up an array as the board asks for it, man by man."""
+    from firmware.rules.battle import men
+
+    todo = men(field, colour)
+    side = "white" if colour == WHITE else "black"
+    while todo:
+        asked = [t.split() for t in end.r.out if " arrange " in t]
+        assert asked and asked[-1][2] == side, asked[-1:]
+        i = next(i for i, m in enumerate(todo) if m[0].upper() == asked[-1][3])
+        _, f, r = todo.pop(i)
+        end.hand(f"place {'abcdefgh'[f]}{r + 1}", "wait 100")
+
+
+def test_screened_setup_on_one_board_starts_battle_chess(tmp_path):
+    end = LocalEnd(tmp_path / "one.journal")
+    end.request("new chess")
+    end.hand("setup", "wait 100")
+    end.request("battle both")
+    assert "r:" in end.leds()  # the pieces of the old game must go first
+    for p in range(144):  # clear the board
+        if end.r.hw.matrix.occ[p]:
+            end.hand(f"lift @{p}")
+    end.hand("wait 100")
+    assert "n:" in end.leds() and "d:" in end.leds()  # the king's squares, and 'which man'
+    end.hand("place e5", "wait 100")  # outside White's three ranks: wrong
+    assert "r:e5" in end.leds()
+    end.hand("lift e5", "wait 100")
+    example = "r1bqk2r/1pp1bp1p/p1npp1pn/8/8/1PN1P1PB/P1PPQP1P/R1B1K1NR"
+    arrange(end, example, WHITE)
+    assert any(t.endswith("array white 8/8/8/8/8/1PN1P1PB/P1PPQP1P/R1B1K1NR") for t in end.r.out)
+    arrange(end, example, BLACK)
+    end.hand("wait 500")
+    assert f"newgame chess {example} w - - 0 1" in " ".join(end.r.out)
+    assert end.r.board.tracker.state == 1  # idle: the arrays stand, play begins
+    play_line = end.r.send("moves")
+    assert "b3b4" in play_line and "a2a4" in play_line and "b3b5" not in play_line  # B9
+
+
+def test_screened_setup_conflict_sets_up_again(tmp_path):
+    end = LocalEnd(tmp_path / "c.journal")
+    end.request("battle both")
+    clash = "rnbq1bnr/pppppppp/k7/8/8/R7/PPPPPPPP/1NBQKBNR"
+    arrange(end, clash, WHITE)
+    arrange(end, clash, BLACK)
+    assert any("alert setup-conflict" in t for t in end.r.out)
+    assert end.r.send("state").split()[3] == "arranging"
+
+
+def test_kriegspiel_command_starts_from_the_screened_setup(tmp_path):
+    import subprocess
+
+    from firmware.rules import battle
+    from host.archive import Archive
+    from host.kriegspiel import random_array
+    from test_cli import EBOARD
+
+    db = tmp_path / "k.sqlite"
+    r = subprocess.run([EBOARD, "kriegspiel", "--sim", "--seed", "5", "--archive", str(db)], input="resign\n",
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "[white] Your army stands." in r.stdout and "[black] White resigns." in r.stdout
+    game = Archive(db).games()[-1]
+    assert game.fen == battle.start_fen(random_array(WHITE, 5), random_array(BLACK, 6))
+    assert game.result == "0-1" and game.event == "Kriegspiel"

@@ -1,0 +1,118 @@
+"""Battle chess's screened setup on the board (battle-setup.md), guided man by man.
+
+Reed switches see pieces, not which piece: so the board asks for the army in a fixed
+order (King, Queen, Rooks, Bishops, Knights, Pawns: battle.ARMY) and the next piece put
+down is the man asked for.  It lights where that man may stand (`d`: rules B2-B5 given
+the men already placed, so an invalid array cannot be built) and, in the margin in
+front of the owner, under the file(s) where that man stands in the usual array, which
+man it wants (`n`).  A piece put anywhere else is lit `r` until taken away; a man placed
+and lifted again is asked for again.  Every piece on the board when the setup begins
+must first be taken away (`r`).
+
+Events: `arrange <side> <letter>` when the man asked for changes, `array <side> <board
+field>` when a side's army stands.
+"""
+
+from firmware import leds
+from firmware.rules.battle import ARMY, allowed, field
+from firmware.rules.board import WHITE
+from firmware.squares import N
+
+_HOME_FILES = {"K": "e", "Q": "d", "R": "ah", "B": "cf", "N": "bg", "P": "abcdefgh"}
+
+
+class Arranger:
+    def __init__(self, sides, geo, occupied):
+        self.sides = sides  # the colours to set up, in turn
+        self.geo = geo  # the chess geometry on the 12 x 12 board
+        self.i = 0
+        self.placed = []  # (letter, file, rank) of the side being set up
+        self.fields = []  # the board fields of the sides done
+        self.wrong = bytearray(N * N)
+        for p in geo.game_squares:
+            if occupied[p]:
+                self.wrong[p] = 1
+        self._ok = None
+
+    def side(self):
+        return self.sides[self.i]
+
+    def needed(self):
+        """The letter of the man asked for next."""
+        left = list(ARMY)
+        for m in self.placed:
+            left.remove(m[0])
+        return left[0]
+
+    def _allowed(self):
+        if self._ok is None:
+            lay = self.geo.layout
+            self._ok = [self.geo.phys(lay.squares[r * 8 + f]) for f, r in allowed(self.needed(), self.side(), self.placed)]
+        return self._ok
+
+    def switch(self, lifted, p, say):
+        """A lift or a place; say(text) sends an event.  True once every side is done."""
+        if lifted:
+            if self.wrong[p]:
+                self.wrong[p] = 0
+                return False
+            for m in self.placed:
+                if self._phys(m) == p:
+                    self.placed.remove(m)
+                    self._changed(say)
+                    return False
+            self.wrong[p] = 2  # a man of a finished side lifted: it must go back
+            return False
+        if self.wrong[p] == 2:
+            self.wrong[p] = 0
+            return False
+        if any(self.wrong):
+            self.wrong[p] = 1  # first the wrong squares right
+            return False
+        if p not in self._allowed():
+            self.wrong[p] = 1
+            return False
+        cell = self.geo.cell(p)
+        lay = self.geo.layout
+        n = lay.number[cell]
+        self.placed.append((self.needed(), n % 8, n // 8))
+        if len(self.placed) < len(ARMY):
+            self._changed(say)
+            return False
+        white = self.side() == WHITE
+        done = field([(m[0] if white else m[0].lower(), m[1], m[2]) for m in self.placed])
+        self.fields.append(done)
+        say("array %s %s" % ("white" if white else "black", done))
+        self.placed = []
+        self.i += 1
+        if self.i == len(self.sides):
+            return True
+        self._changed(say)
+        return False
+
+    def _phys(self, m):
+        lay = self.geo.layout
+        return self.geo.phys(lay.squares[m[2] * 8 + m[1]])
+
+    def _changed(self, say):
+        self._ok = None
+        say(self.announce())
+
+    def announce(self):
+        return "arrange %s %s" % ("white" if self.side() == WHITE else "black", self.needed())
+
+    def render(self, frame):
+        for p in range(N * N):
+            frame[p] = leds.OFF
+        geo = self.geo
+        for p in range(N * N):
+            if self.wrong[p]:
+                frame[p] = leds.EXTRA if self.wrong[p] == 1 else leds.MISSING
+        if any(self.wrong):
+            return
+        for p in self._allowed():
+            frame[p] = leds.DEST
+        # Which man: the margin in front of the owner, under its files in the usual array.
+        row = geo.dy - 1 if self.side() == WHITE else N - geo.dy
+        for ch in _HOME_FILES[self.needed()]:
+            frame[row * N + geo.dx + "abcdefgh".find(ch)] = leds.NOTICE
