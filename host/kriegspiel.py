@@ -139,12 +139,13 @@ class Match:
         ump = self.ump
         mine = side == ump.pos.us and not ump.over
         if w[:1] == ["attempt"] and len(w) == 2 and mine:
-            self.attempt(side, w[1])
+            self.attempt(side, w[1], on_board=True)
         elif w[:1] == ["ask"] and mine:
             self._announce(ump.ask(), side)
 
-    def attempt(self, side: int, move: str) -> list[dict[str, object]]:
-        """side's attempt (from its board, or typed): judged, answered to both boards."""
+    def attempt(self, side: int, move: str, on_board: bool = False) -> list[dict[str, object]]:
+        """side's attempt, made on its board (waiting there for the verdict) or typed on the
+        host: judged, and answered to both boards."""
         import time
 
         due = time.monotonic() + self.min_delay_s
@@ -153,11 +154,14 @@ class Match:
         end = self.ends[side]
         first = out[0]["type"]
         if first == "rejected":
-            end.request(f"verdict rejected {out[0]['reason']}")
+            if on_board:
+                end.request(f"verdict rejected {out[0]['reason']}")
         elif first in ("move_impossible", "illegal_move"):
-            end.request("verdict impossible")
+            if on_board:
+                end.request("verdict impossible")
         else:
-            end.request("verdict legal " + self.ump.view_fen(side))
+            # A typed move: the board then shows how to make it, as after `move`.
+            end.request(("verdict legal " if on_board else "view ") + self.ump.view_fen(side))
             self.ends[OTHER[side]].request("view " + self.ump.view_fen(OTHER[side]))
         self._announce(out, side)
         return out

@@ -11,7 +11,9 @@ from conftest import ROOT
 from firmware.rules import new_position
 from firmware.rules.board import BLACK, WHITE
 from firmware.rules.kriegspiel import Umpire
-from host.kriegspiel import Match, led_line
+import json
+
+from host.kriegspiel import OTHER, Match, led_line
 
 sys.path.insert(0, str(ROOT / "tests" / "mpy"))
 from scriptrun import Runner  # noqa: E402
@@ -288,3 +290,65 @@ def test_kriegspiel_command_starts_from_the_screened_setup(tmp_path):
     game = Archive(db).games()[-1]
     assert game.fen == battle.start_fen(random_array(WHITE, 5), random_array(BLACK, 6))
     assert game.result == "0-1" and game.event == "Kriegspiel"
+
+
+# ---- the leak scenarios of kriegspiel.md §10.4 not in the JSON file --------------------------
+
+
+def other_board_bytes(tmp_path, name, fen, mover_steps, hidden_before=()):
+    """What the non-moving player's board sent and lit while the mover did its steps."""
+    ends = {WHITE: LocalEnd(tmp_path / (name + "w.journal")), BLACK: LocalEnd(tmp_path / (name + "b.journal"))}
+    m = Match(Umpire(new_position("chess", fen)), ends[WHITE], ends[BLACK], lambda s, t: None)
+    m.start()
+    for e in ends.values():
+        e.request("sim setup")
+        e.request("sim wait 100")
+    m.pump()
+    mover = ends[m.ump.pos.us]
+    other = ends[OTHER[m.ump.pos.us]]
+    play(m, mover, *mover_steps)
+    other.hand("wait 100", "wait 3100")
+    return other.r.out, other.frames, m
+
+
+def test_L17_the_promotion_piece_is_never_told(tmp_path):
+    fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+    seen = set()
+    for piece in ("q", "r"):  # both check along the rank; a knight would be a dead draw
+        ends = {WHITE: LocalEnd(tmp_path / (piece + "w.journal")), BLACK: LocalEnd(tmp_path / (piece + "b.journal"))}
+        m = Match(Umpire(new_position("chess", fen)), ends[WHITE], ends[BLACK], lambda s, t: None)
+        m.start()
+        m.attempt(WHITE, "a7a8" + piece)
+        seen.add((ends[BLACK].r.board.pos.fen(), json.dumps(m.ump.told[1]), tuple(ends[BLACK].r.out[2:])))
+    assert len(seen) == 1
+
+
+def test_L16_check_lights_depend_on_the_class_only(tmp_path):
+    # A rook check from a8 or from h8 along the 8th rank: Black's board lights the same.
+    a = other_board_bytes(tmp_path, "a", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", ["lift a1", "place a8"])
+    b = other_board_bytes(tmp_path, "h", "4k3/8/8/8/8/8/8/4K2R w - - 0 1", ["lift h1", "place h8"])
+    assert a[2].ump.told[1][-1]["direction"] == "rank"
+    assert a[1][2:] == b[1][2:]  # every frame after the start (the start shows each own army)
+
+
+def test_L14_the_answer_is_yes_or_no_and_heard_only_when_asked(tmp_path):
+    # One white pawn capture or two: the same words and lights for both players.
+    outs = set()
+    for fen in ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "4k3/8/8/3p1p2/4P3/8/8/4K3 w - - 0 1"):
+        ends = {WHITE: LocalEnd(tmp_path / (fen[9:12].replace("/", "") + "w.j")),
+                BLACK: LocalEnd(tmp_path / (fen[9:12].replace("/", "") + "b.j"))}
+        m = Match(Umpire(new_position("chess", fen)), ends[WHITE], ends[BLACK], lambda s, t: None)
+        m.start()
+        assert not any("answer" in t for t in ends[WHITE].r.out)  # nothing unless asked
+        m.ask(WHITE)
+        outs.add((json.dumps(m.ump.told[0]), tuple(ends[WHITE].r.out[1:]), ends[WHITE].leds()))
+    assert len(outs) == 1
+
+
+def test_L19_L20_nothing_is_archived_or_released_before_the_end(tmp_path):
+    from host.archive import Archive
+
+    m, ends, _ = other_board_bytes(tmp_path, "r", START, ["lift e2", "place e4"])[2], None, None
+    with pytest.raises(ValueError):
+        m.record()
+    assert Archive(tmp_path / "a.sqlite").games() == []
