@@ -225,7 +225,7 @@ class Board:
         if k is not None:
             if k.switch(self.tracker, kind == LIFT, p):
                 return  # a guess piece: nobody hears of it (L15)
-            if kind != LIFT and k.asks(self.pos, p):
+            if kind != LIFT and k.asks(self.tracker, p):
                 self._send("ask")
         name = self.tracker.geo.name(p)
         if name != "off":

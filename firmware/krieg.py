@@ -50,9 +50,10 @@ class Player:
         self.guess[p] = 1
         return True
 
-    def asks(self, pos, p):
-        """True if a piece put on p is the question (the owner's turn, the ask square)."""
-        return p == ASK[self.colour] and pos.us == self.colour
+    def asks(self, tracker, p):
+        """True if a piece put on p is the question (the owner's turn, the ask square,
+        which a game filling the 12 x 12 board does not have)."""
+        return p == ASK[self.colour] and tracker.pos.us == self.colour and tracker.geo.cell(p) == MARGIN
 
     # ---- announcements -----------------------------------------------------------------------
 
@@ -72,8 +73,9 @@ class Player:
         """Draw the announcements over the tracker's frame (never over what it lit)."""
         geo = tracker.geo
         pos = tracker.pos
-        if pos.us == self.colour and self.pending is None and not self.banners:
-            _put(frame, ASK[self.colour], leds.NOTICE, geo)
+        ask = ASK[self.colour]
+        if pos.us == self.colour and self.pending is None and not self.banners and geo.cell(ask) == MARGIN:
+            _put(frame, ask, leds.NOTICE, geo)
         for kind, arg, _ in self.banners:
             if kind == "capture":
                 _put(frame, geo.parse(arg), leds.CAPTURE, geo, True)

@@ -91,7 +91,9 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
         raise CliError("give --white PORT and --black PORT, or --sim for two virtual boards")
     try:
         fen = args.fen or ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" if args.standard else None)
-        return run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed)
+        if args.game not in ("chess", "courier", "gardner", "lippo"):
+            raise CliError(f"Kriegspiel is for chess, courier, gardner and lippo, not {args.game!r}")
+        return run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game)
     except (LinkError, VirtualBoardError, ArchiveError) as e:
         raise CliError(str(e)) from None
 
@@ -316,7 +318,8 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--white", help="White's board's port")
     k.add_argument("--black", help="Black's board's port")
     k.add_argument("--sim", action="store_true", help="two virtual boards; typed moves are made by virtual hands")
-    k.add_argument("--fen", help="the true start position (default: the screened battle setup on the boards)")
+    k.add_argument("--game", default="chess", help="chess (default), courier, gardner or lippo")
+    k.add_argument("--fen", help="the true start position (default: chess's screened battle setup; another game's start)")
     k.add_argument("--standard", action="store_true", help="start from the usual array, castling allowed (ICC's rule)")
     k.add_argument("--seed", type=int, default=0, help="--sim: the virtual hands' random arrays")
     k.add_argument("--archive")

@@ -291,7 +291,7 @@ class LinkEnd:
 
 
 def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | None, archive_path: str | None,
-        speak: bool, seed: int = 0, inp=sys.stdin, out=sys.stdout) -> int:  # type: ignore[no-untyped-def]
+        speak: bool, seed: int = 0, game: str = "chess", inp=sys.stdin, out=sys.stdout) -> int:  # type: ignore[no-untyped-def]
     """The command: start both boards, the screened setup (unless fen is given), then
     read commands (an attempt, ask, resign, quit) from inp for the side to move, and the
     boards' attempts, until the game is over."""
@@ -308,7 +308,8 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     boards = []
     if sim:
         for _ in range(2):
-            vb = VirtualBoard(tempfile.mkdtemp(prefix="eboard-krieg-"), realtime=False)
+            # The virtual boards compile the firmware from source: more heap than .mpy needs.
+            vb = VirtualBoard(tempfile.mkdtemp(prefix="eboard-krieg-"), realtime=False, heap="512K")
             boards.append(vb)
         white_port, black_port = (vb.start() for vb in boards)
     assert white_port and black_port
@@ -318,6 +319,8 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
         def say(side: int, text: str) -> None:
             print(f"[{SIDES[side]}] {text}", file=out, flush=True)
 
+        if fen is None and game != "chess":
+            fen = new_position(game).fen()  # the screened setup is chess's (battle-setup.md)
         if fen is None:
             hands = None
             if sim:
@@ -340,7 +343,10 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             print("Screened setup: each player sets up their army on their own board.", file=out, flush=True)
             fen = screened_setup(ends, say, hands, lambda: time.sleep(0.05))
 
-        match = Match(Umpire(new_position("chess", fen)), ends[WHITE], ends[BLACK], say, espeak() if speak else None,
+        speaker = espeak() if speak else None
+        if speak and speaker is None:
+            print("espeak-ng is not installed: the umpire stays silent (apt install espeak-ng)", file=out, flush=True)
+        match = Match(Umpire(new_position(game, fen)), ends[WHITE], ends[BLACK], say, speaker,
                       min_delay_s=0.0 if sim else 0.3)
         match.start()
         if sim:

@@ -352,3 +352,16 @@ def test_L19_L20_nothing_is_archived_or_released_before_the_end(tmp_path):
     with pytest.raises(ValueError):
         m.record()
     assert Archive(tmp_path / "a.sqlite").games() == []
+
+
+def test_kriegspiel_command_plays_lippo(tmp_path):
+    import subprocess
+
+    from test_cli import EBOARD
+
+    r = subprocess.run([EBOARD, "kriegspiel", "--sim", "--game", "lippo", "--archive", str(tmp_path / "k.sqlite")],
+                       input="c3c5\nc10c8\nc5c6\nask\nresign\n", capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert "[white] Refused by your board: not_possible_on_own_board" not in lines
+    assert lines.count("[black] White has moved.") == 2 and "[black] Can I capture?" in lines

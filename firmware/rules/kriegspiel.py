@@ -287,11 +287,11 @@ class Umpire:
         if self.icc:
             return []  # ICC has no question: the pawn tries are told every turn
         if self.over:
-            return self._reject(side, "ask", "game_over")
+            return self._reject(side, None, "game_over")
         if self.asked:
-            return self._reject(side, "ask", "already_asked_this_turn")
+            return self._reject(side, None, "already_asked_this_turn")
         if not has_capture_only_men(pos, pos.us):
-            return self._reject(side, "ask", "no_pawns")
+            return self._reject(side, None, "no_pawns")
         yes = False
         for m in pos.legal_moves():
             if pos.takes(m) and capture_only(pos, m):
