@@ -91,8 +91,10 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
         raise CliError("give --white PORT and --black PORT, or --sim for two virtual boards")
     try:
         fen = args.fen or ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" if args.standard else None)
-        if args.game not in ("chess", "courier", "gardner", "lippo"):
-            raise CliError(f"Kriegspiel is for chess, courier, gardner and lippo, not {args.game!r}")
+        from firmware.rules.kriegspiel import GAMES as KRIEG_GAMES
+
+        if args.game not in KRIEG_GAMES:
+            raise CliError(f"Kriegspiel is played in {', '.join(KRIEG_GAMES)}, not {args.game!r}")
         return run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game)
     except (LinkError, VirtualBoardError, ArchiveError) as e:
         raise CliError(str(e)) from None

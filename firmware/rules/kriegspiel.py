@@ -17,6 +17,7 @@ from .board import WHITE, BLACK, EMPTY, STRIDE, file_of, rank_of
 from .position import FenError, CAPTURE, EP, PROMO, BLAST, kind_of
 
 SIDES = {WHITE: "white", BLACK: "black"}
+GAMES = ("chess", "courier", "gardner", "lippo")  # kriegspiel.md §9 fits these
 _LINES = ("rank", "file", "long_diagonal", "short_diagonal", "diagonal")
 _LEAPS = {(1, 2): "knight", (1, 3): "camel", (2, 3): "zebra"}
 REJECTIONS = (
@@ -198,9 +199,9 @@ def new_view(gid, fen):
     """A player's view of game gid from its view FEN; FenError if malformed."""
     from . import game_module
 
+    if gid not in GAMES:
+        raise ValueError("Kriegspiel is played in %s, not %s" % (", ".join(GAMES), gid))
     mod = game_module(gid)
-    if not getattr(mod, "POSITION", None) or not mod.GAME.royal:
-        raise ValueError("Kriegspiel needs a game with a king: not %s" % gid)
     return view_class(mod.POSITION)(mod.GAME, fen)
 
 
@@ -215,8 +216,8 @@ class Umpire:
     attempt with its answer, released only once the game is over (§10, L20)."""
 
     def __init__(self, pos, rules="seed", fivefold=False):
-        if not pos.game.royal or not hasattr(pos, "attackers"):
-            raise ValueError("Kriegspiel needs a game with a king: not %s" % pos.game.id)
+        if pos.game.id not in GAMES:
+            raise ValueError("Kriegspiel is played in %s, not %s" % (", ".join(GAMES), pos.game.id))
         if rules not in ("seed", "icc"):
             raise ValueError("rules are seed or icc, not %r" % rules)
         self.pos = pos

@@ -17,6 +17,7 @@ CASES = (
     ("checkers12", None, (11, 121, 1452, 17424)),
     ("gardner", None, (7, 53, 506, 4775)),
     ("courier", "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1", (36, 1302)),
+    ("chess-t1", None, (23, 529, 15121)),
 )
 
 for gid, fen, counts in CASES:
