@@ -210,7 +210,18 @@ class Tracker:
             if n and self._takeback(now_ms):
                 return
             return
+        complete = self.complete
         if n == 0:
+            # The board shows the position again; unless two pieces were lifted and put
+            # back on each other's squares: a swap (100-square chess's pawn castling).
+            del complete[:]
+            if self.ev > 1:
+                for m in self.moves:
+                    if self._match(m, 0) == 2:
+                        complete.append(m)
+            if complete:
+                self._complete(now_ms, False)
+                return
             self.state = IDLE
             self.pending = None
             return
@@ -239,7 +250,6 @@ class Tracker:
                     self.pending = None
                     self.undoing = False
                     return
-        complete = self.complete
         del complete[:]
         for m in self.moves:
             k = self._match(m, n)

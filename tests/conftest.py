@@ -22,3 +22,16 @@ def micropython_cmd():
 
 def mpy_env():
     return dict(os.environ, MICROPYPATH=str(ROOT) + ":" + str(ROOT / "tests" / "mpy"))
+
+
+def random_positions(new, rnd, games, plies, pick=None):
+    """Positions along random games: new() starts one, each game lasts up to plies moves;
+    pick(ms) chooses a move (default: any).  The position is yielded after each move."""
+    for _ in range(games):
+        pos = new()
+        for _ in range(rnd.randrange(2, plies)):
+            ms = pos.legal_moves()
+            if not ms:
+                break
+            pos.push(pick(ms) if pick else rnd.choice(ms))
+            yield pos

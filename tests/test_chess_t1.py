@@ -5,14 +5,18 @@ core) compared with the core on random positions."""
 import json
 import random
 import re
+import sys
 
 import pytest
-from conftest import RULES
+from conftest import ROOT, RULES, random_positions
 
 from firmware.rules import new_position
 from firmware.rules.board import BLACK, WHITE
 from firmware.rules.games import chess_t1
 from firmware.rules.position import CAPTURE
+
+sys.path.insert(0, str(ROOT / "tests" / "mpy"))
+from fenutil import board_fen  # noqa: E402
 
 DATA = json.loads((RULES / "chess-t1_cases.json").read_text())
 CASES = DATA["cases"]
@@ -20,22 +24,10 @@ FILES = "abcdefgh"
 
 
 def fen_of(position, side, used=None):
-    rows = []
-    for r in range(8, 0, -1):
-        row, run = "", 0
-        for f in FILES:
-            code = position.get(f"{f}{r}")
-            if code is None:
-                run += 1
-                continue
-            row += (str(run) if run else "") + (code[1] if code[0] == "w" else code[1].lower())
-            run = 0
-        rows.append(row + (str(run) if run else ""))
-    extra = ""
-    if used:
-        extra = " " + ("P" if used.get("w") else "") + ("p" if used.get("b") else "")
-        extra = "" if extra == " " else extra
-    return "/".join(rows) + f" {side} - - 0 1" + extra
+    fen = board_fen(position, side, str, FILES, 8)
+    if used and (used.get("w") or used.get("b")):
+        fen += " " + ("P" if used.get("w") else "") + ("p" if used.get("b") else "")
+    return fen
 
 
 def position_of(case):
@@ -324,23 +316,15 @@ def board_of(pos):
 
 
 def test_core_agrees_with_a_naive_generator_on_random_positions():
-    rnd = random.Random(11)
     compared = 0
-    for game in range(60):
-        pos = new_position("chess-t1")
-        for _ in range(rnd.randrange(2, 80)):
-            ms = pos.legal_moves()
-            if not ms:
-                break
-            pos.push(rnd.choice(ms))
-            if pos.outcome() is not None:
-                pos.pop()
-                break
-            side = "w" if pos.us == WHITE else "b"
-            core = set()
-            for m in pos.legal_moves():
-                s = pos.move_str(m)
-                core.add((s[:2], s[2:4], s[4:]))
-            assert core == naive_moves(board_of(pos), side, pos.used), pos.fen()
-            compared += 1
+    for pos in random_positions(chess_t1.new, random.Random(11), 60, 80):
+        if pos.outcome() is not None:
+            continue
+        side = "w" if pos.us == WHITE else "b"
+        core = set()
+        for m in pos.legal_moves():
+            s = pos.move_str(m)
+            core.add((s[:2], s[2:4], s[4:]))
+        assert core == naive_moves(board_of(pos), side, pos.used), pos.fen()
+        compared += 1
     assert compared > 1000

@@ -348,7 +348,7 @@ def test_L14_the_answer_is_yes_or_no_and_heard_only_when_asked(tmp_path):
 def test_L19_L20_nothing_is_archived_or_released_before_the_end(tmp_path):
     from host.archive import Archive
 
-    m, ends, _ = other_board_bytes(tmp_path, "r", START, ["lift e2", "place e4"])[2], None, None
+    m = other_board_bytes(tmp_path, "r", START, ["lift e2", "place e4"])[2]
     with pytest.raises(ValueError):
         m.record()
     assert Archive(tmp_path / "a.sqlite").games() == []

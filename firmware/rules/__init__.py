@@ -11,8 +11,8 @@ from .position import FenError, MoveError
 
 __all__ = ["GAMES", "FenError", "MoveError", "fen_shape_ok", "forget_games", "game_module", "new_position"]
 
-GAMES = ("chess", "lippo", "checkers12", "courier", "gardner", "chess-t1")
-RANKS = {"chess": 8, "lippo": 12, "checkers12": 12, "courier": 8, "gardner": 5, "chess-t1": 8}
+GAMES = ("chess", "lippo", "checkers12", "courier", "gardner", "hundred", "chess-t1")
+RANKS = {"chess": 8, "lippo": 12, "checkers12": 12, "courier": 8, "gardner": 5, "hundred": 10, "chess-t1": 8}
 
 
 def fen_shape_ok(gid, fen):
@@ -34,6 +34,8 @@ def game_module(gid):
         from .games import courier as mod
     elif gid == "gardner":
         from .games import gardner as mod
+    elif gid == "hundred":
+        from .games import hundred as mod
     elif gid == "chess-t1":
         from .games import chess_t1 as mod
     else:

@@ -158,14 +158,15 @@ class Position:
                 raise FenError("bad castling field %r" % field)
             if rights & c.bit:
                 raise FenError("castling right %r given twice" % ch)
-            colour = WHITE if c.white else BLACK
-            king = colour | self.game.royal
-            rook = cells[c.rook]
-            # A right whose king or rook is not at home cannot be used: it is dropped,
-            # as python-chess does, rather than refusing the position.
-            if cells[c.king] == king and rook == colour | self.game.castle_rook:
+            if self._right_usable(c, cells):
                 rights |= c.bit
         return rights
+
+    def _right_usable(self, c, cells):
+        # A right whose king or rook is not at home cannot be used: it is dropped, as
+        # python-chess does, rather than refusing the position.
+        colour = WHITE if c.white else BLACK
+        return cells[c.king] == colour | self.game.royal and cells[c.rook] == colour | self.game.castle_rook
 
     def _parse_ep(self, field, cells, us):
         if field == "-":
@@ -572,13 +573,21 @@ class Position:
                             break
         self.ep = (frm + to) >> 1 if kind == DOUBLE else 0
         self.castling &= g.castle_keep[frm] & g.castle_keep[to]
-        if captured or moved == g.pawn:
-            self.halfmove = 0
-        else:
-            self.halfmove += 1
-        if us == BLACK:
+        self._turn_done(captured or moved == g.pawn)
+
+    def _turn_done(self, reset_clock):
+        """The end of push(): the half-move clock, the move number, the other side to move."""
+        self.halfmove = 0 if reset_clock else self.halfmove + 1
+        if self.us == BLACK:
             self.fullmove += 1
-        self.us = us ^ (WHITE | BLACK)
+        self.us ^= WHITE | BLACK
+
+    def _turn_undone(self):
+        """The start of pop(): the side that moved is to move again; returns it."""
+        self.us ^= WHITE | BLACK
+        if self.us == BLACK:
+            self.fullmove -= 1
+        return self.us
 
     def pop(self):
         """Take back the last move pushed; returns it."""
@@ -586,10 +595,7 @@ class Position:
         cells = self.cells
         counts = self.counts
         m, captured, self.castling, self.ep, self.halfmove = self.stack.pop()
-        us = self.us ^ (WHITE | BLACK)
-        self.us = us
-        if us == BLACK:
-            self.fullmove -= 1
+        us = self._turn_undone()
         frm = m & _SQ
         to = m >> 9 & _SQ
         kind = m >> _KIND & 15

@@ -18,6 +18,7 @@ CASES = (
     ("gardner", None, (7, 53, 506, 4775)),
     ("courier", "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1", (36, 1302)),
     ("chess-t1", None, (23, 529, 15121)),
+    ("hundred", None, (25, 625, 17646)),
 )
 
 for gid, fen, counts in CASES:

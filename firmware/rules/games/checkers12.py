@@ -213,16 +213,11 @@ class CheckersPosition(Position):
             piece = piece - MAN + KING
             self.counts[piece] += 1
         cells[to] = piece
-        self.halfmove = 0 if taken or crowned or piece & 31 == MAN else self.halfmove + 1
-        if self.us == BLACK:
-            self.fullmove += 1
-        self.us ^= WHITE | BLACK
+        self._turn_done(taken or crowned or piece & 31 == MAN)
 
     def pop(self):
         m, piece, taken, self.halfmove = self.stack.pop()
-        self.us ^= WHITE | BLACK
-        if self.us == BLACK:
-            self.fullmove -= 1
+        self._turn_undone()
         cells = self.cells
         p = self.path(m)
         now = cells[p[-1]]

@@ -44,8 +44,8 @@ class ChessPosition(Position):
                 raise FenError("each side needs exactly one king")
         pawn = g.pawn
         for sq in g.layout.squares:
-            if cells[sq] & 31 == pawn and rank_of(sq) in (0, g.layout.ranks - 1):
-                raise FenError("a pawn on the first or last rank")
+            if cells[sq] & 31 == pawn and not self._pawn_rank_ok(sq, cells[sq] & (WHITE | BLACK)):
+                raise FenError("a pawn on a rank it cannot stand on")
         # The side not to move may not be in check: its king could be taken.
         saved = self.cells
         self.cells = cells
@@ -55,6 +55,9 @@ class ChessPosition(Position):
                 raise FenError("the side not to move is in check")
         finally:
             self.cells = saved
+
+    def _pawn_rank_ok(self, sq, colour):
+        return rank_of(sq) not in (0, self.game.layout.ranks - 1)
 
     def is_insufficient_material(self):
         """True if neither side can mate by any series of legal moves (FIDE 5.2.2's usual cases)."""

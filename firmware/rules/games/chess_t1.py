@@ -20,7 +20,7 @@ entering a free enemy castle square); automatic promotions (Knecht to Wer Knecht
 to Konnet) and the Scout's exchange are plain from-to.
 """
 
-from ..board import WHITE, BLACK, EMPTY, OFF, ORTHO, DIAG, ALL8, STRIDE, index, rank_of, file_of, delta
+from ..board import WHITE, BLACK, EMPTY, OFF, ORTHO, DIAG, ALL8, STRIDE, index, rank_of, delta
 from ..game import Game, leap, leap_images
 from ..position import Position, Outcome, FenError, CAPTURE, PROMO
 
@@ -308,20 +308,14 @@ class T1Position(Position):
             cells[to] = piece
             if piece & 31 == KING:
                 self.kings[us >> 6] = to
-        self.halfmove = 0 if captured else self.halfmove + 1
-        if us == BLACK:
-            self.fullmove += 1
-        self.us = us ^ (WHITE | BLACK)
+        self._turn_done(captured)
         self._end = 0
 
     def pop(self):
         m, captured, self.used, self.halfmove = self.stack.pop()
         cells = self.cells
         counts = self.counts
-        us = self.us ^ (WHITE | BLACK)
-        self.us = us
-        if us == BLACK:
-            self.fullmove -= 1
+        us = self._turn_undone()
         frm = m & 511
         to = m >> 9 & 511
         kind = m >> 19 & 15

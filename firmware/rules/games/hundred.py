@@ -1,0 +1,537 @@
+"""100-square chess (V. I. Dubrovsky; hundred.md with its recommended readings).
+
+10 x 10, files a-k without j.  New pieces: the Jester (Z: diagonal steps of one or two,
+the second over an empty square, and "bending" moves to the orthogonal squares two away
+through an empty diagonal neighbour) and the General (G: the same turned by 45 degrees).
+On the e-file a King, Jester or General is strong (judged on the square a move starts
+from): the King steps up to two squares along any line, the Jester's and the General's
+direct moves become a Bishop's and a Rook's slides.  A pawn on the e-file is a king's
+pawn: it also steps back, captures on its back diagonals and pawn-castles backwards.
+Pawn castling swaps a pawn with a friendly Bishop or Jester diagonally in front of it.
+A King reaching the enemy throne (e10 / e1) for the first time brings a pawn onto its
+own pawn rank and must leave next move, never to return.  Any unit that could take a
+double-stepping pawn on the square it skipped may do so on the next move.  A pawn
+promotes to the piece that started on its arrival square (on the throne: any but a King).
+Two castlings a game, one to each side.
+
+FEN: the six fields (castling letters K/k short = a-side, Q/q long = k-side, as
+notation.md says; the en-passant field after every double step), then optionally:
+  7  flags: T/t White's/Black's King has used its throne visit, C/c has castled; "-"
+  8  pawns standing on their own start rank that have moved (no double step), comma-
+     separated, or "-"
+"""
+
+from ..board import WHITE, BLACK, EMPTY, OFF, ALL8, ORTHO, DIAG, STRIDE, delta, file_of, rank_of, index
+from ..game import PAWN, leap, leap_images, slide, Game
+from ..position import Position, FenError, CAPTURE, NORMAL, DOUBLE, EP, CASTLE, PROMO
+from .chess import ChessPosition
+
+START = "rnbzkqgbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBZKQGBNR w KQkq - 0 1"
+
+PIECES = (
+    ("K", "king", 0, (leap(ALL8),)),
+    ("Q", "queen", 9, (slide(ALL8),)),
+    ("R", "rook", 5, (slide(ORTHO),)),
+    ("B", "bishop", 3, (slide(DIAG),)),
+    ("N", "knight", 3, (leap_images((1, 2)),)),
+    ("P", "pawn", 1, (PAWN,)),
+    ("Z", "jester", 3, (leap(DIAG),)),
+    ("G", "general", 5, (leap(ORTHO),)),
+)
+
+# §6.1: short = the a-side (K e1-c1, R a1-d1), long = the k-side (K e1-g1, R k1-f1).
+CASTLINGS = (
+    (True, "K", "e1", "c1", "a1", "d1", ("b1", "c1", "d1"), ("e1", "d1", "c1")),
+    (True, "Q", "e1", "g1", "k1", "f1", ("f1", "g1", "h1", "i1"), ("e1", "f1", "g1")),
+    (False, "k", "e10", "c10", "a10", "d10", ("b10", "c10", "d10"), ("e10", "d10", "c10")),
+    (False, "q", "e10", "g10", "k10", "f10", ("f10", "g10", "h10", "i10"), ("e10", "f10", "g10")),
+)
+
+PAWN_CASTLE = 9  # move kinds of this game (arg: the promotion type, or 0)
+THRONE = 10  # arg: 1 + file of the pawn brought onto the own pawn rank, 0 if none
+KSTEP = 11  # the strong King's plain two-square step where a castling has the same squares
+
+E_FILE = 4
+BACK = "RNBZKQGBNR"  # §6.5: a pawn becomes what started on its arrival square
+THRONE_CHOICE = "QRBNZG"
+_FLAGS = "TtCc"
+USED = (1, 2)
+CASTLED = (4, 8)
+
+
+def build(gid="hundred", files=10, ranks=10, letters="abcdefghik", pieces=PIECES, start=START, castlings=CASTLINGS):
+    g = Game(gid, files, ranks, letters, pieces, start, royal="K")
+    g.set_castlings(castlings)
+    g.castle_rook = g.type_of("R")
+    g.castle_keep = bytes(b"\x0f" * 450)  # rights are kept by hand (two castlings a game)
+    g.check_rules = True
+    return g
+
+
+GAME = build()
+_D1 = tuple(delta(x, y) for x, y in DIAG)
+_O1 = tuple(delta(x, y) for x, y in ORTHO)
+_A1 = tuple(delta(x, y) for x, y in ALL8)
+# bending moves: (target, via, via) offsets from the piece's square (§5.4, §5.5)
+_G_BEND = tuple((delta(x, y), delta(x, 0), delta(0, y)) for x, y in DIAG)
+_Z_BEND = tuple((delta(2 * x, 0), delta(x, 1), delta(x, -1)) if x else (delta(0, 2 * y), delta(1, y), delta(-1, y))
+                for x, y in ORTHO)
+
+
+class HundredPosition(ChessPosition):
+    """A 100-square chess position: the new pieces, strong forms, king's pawns, pawn
+    castling, the throne, the wider en passant, two castlings, promotion by square."""
+
+    KING = GAME.type_of("K")
+    PAWN_T = GAME.type_of("P")
+    JESTER = GAME.type_of("Z")
+    GENERAL = GAME.type_of("G")
+    BISHOP = GAME.type_of("B")
+    ROOK = GAME.type_of("R")
+
+    # ---- FEN ---------------------------------------------------------------------------
+
+    def _parse_extra(self, fields, cells):
+        if len(fields) not in (0, 2):
+            raise FenError("%s takes 6 or 8 FEN fields, got %d" % (self.game.id, 6 + len(fields)))
+        flags = 0
+        moved = 0
+        if fields:
+            if fields[0] != "-":
+                for ch in fields[0]:
+                    i = _FLAGS.find(ch)
+                    if i < 0 or flags & (1 << i):
+                        raise FenError("bad flags field %r" % fields[0])
+                    flags |= 1 << i
+            if fields[1] != "-":
+                lay = self.game.layout
+                for name in fields[1].split(","):
+                    try:
+                        sq = lay.cell(name)
+                    except ValueError:
+                        raise FenError("bad moved-pawn square %r" % name)
+                    c = cells[sq]
+                    if c & 31 != self.PAWN_T or rank_of(sq) != self._pawn_rank(c & (WHITE | BLACK)):
+                        raise FenError("%s holds no pawn on its start rank" % name)
+                    moved |= 1 << lay.number[sq]
+        return flags, moved
+
+    def _set_extra(self, extra):
+        self.flags, self.moved = extra
+        self.xstack = []  # (move, flags, moved) beside the core's stack
+
+    def _extra_fields(self):
+        if not self.flags and not self.moved:
+            return []
+        flags = "".join(c for i, c in enumerate(_FLAGS) if self.flags >> i & 1) or "-"
+        lay = self.game.layout
+        moved = ",".join(lay.name(sq) for sq in lay.squares if self.moved >> lay.number[sq] & 1) or "-"
+        return [flags, moved]
+
+    def view_extra(self, colour):
+        return []
+
+    def _pawn_rank_ok(self, sq, colour):
+        # A pawn may stand on its own first rank (a king's pawn steps back there).
+        return rank_of(sq) != (self.game.layout.ranks - 1 if colour == WHITE else 0)
+
+    def _right_usable(self, c, cells):
+        # A right is kept while its rook is at home: the King may have walked back to its
+        # throne after castling the other way (§6.1).
+        return cells[c.rook] == (WHITE if c.white else BLACK) | self.game.castle_rook
+
+    # ---- geometry ----------------------------------------------------------------------
+
+    def _pawn_rank(self, colour):
+        return 1 if colour == WHITE else self.game.layout.ranks - 2
+
+    def _throne(self, colour):
+        # colour's own throne square
+        return index(E_FILE, 0 if colour == WHITE else self.game.layout.ranks - 1)
+
+    def _ep_pawn(self, skipped, us):
+        # the square of the pawn that skipped `skipped`, us being the side that may take it
+        return skipped + (STRIDE if us == BLACK else -STRIDE)
+
+    def _strong(self, sq):
+        return file_of(sq) == E_FILE
+
+    # ---- attacks ----------------------------------------------------------------------
+
+    def attacked(self, sq, by):
+        if ChessPosition.attacked(self, sq, by):
+            return True
+        cells = self.cells
+        king = by | self.KING
+        jester = by | self.JESTER
+        general = by | self.GENERAL
+        for d in _A1:  # a strong King two squares away, the square between empty
+            if cells[sq - 2 * d] == king and cells[sq - d] == EMPTY and self._strong(sq - 2 * d):
+                return True
+        for dirs, piece in ((_D1, jester), (_O1, general)):
+            for d in dirs:  # two steps over an empty square, or a strong piece's slide
+                if cells[sq - 2 * d] == piece and cells[sq - d] == EMPTY:
+                    return True
+                s = sq - d
+                x = cells[s]
+                while x == EMPTY:
+                    s -= d
+                    x = cells[s]
+                if x == piece and self._strong(s):
+                    return True
+        for bends, piece in ((_Z_BEND, jester), (_G_BEND, general)):
+            for t, v1, v2 in bends:
+                z = sq - t
+                if cells[z] == piece and (cells[z + v1] == EMPTY or cells[z + v2] == EMPTY):
+                    return True
+        pawn = by | self.PAWN_T  # a king's pawn also takes on its back diagonals
+        ahead = STRIDE if by == WHITE else -STRIDE
+        for s in (sq + ahead - 1, sq + ahead + 1):
+            if cells[s] == pawn and self._strong(s):
+                return True
+        return self._more_attacks(sq, by)
+
+    def _more_attacks(self, sq, by):
+        return False
+
+    # ---- moves ------------------------------------------------------------------------
+
+    def _gen_piece(self, frm, t, ms):
+        if t == self.PAWN_T:
+            self._pawn(frm, ms)
+        elif t == self.JESTER:
+            self._short(frm, ms, _D1, _Z_BEND)
+        elif t == self.GENERAL:
+            self._short(frm, ms, _O1, _G_BEND)
+        elif t == self.KING:
+            self._king(frm, ms)
+        else:
+            ChessPosition._gen_piece(self, frm, t, ms)
+
+    def _to(self, frm, to, ms):
+        x = self.cells[to]
+        if x == EMPTY:
+            ms.append(frm | to << 9)
+        elif x != OFF and not x & self.us:
+            ms.append(frm | to << 9 | CAPTURE)
+
+    def _short(self, frm, ms, dirs, bends):
+        # Jester / General: direct steps of one and two (a slide when strong), and bends.
+        cells = self.cells
+        for d in dirs:
+            if self._strong(frm):
+                to = frm + d
+                while cells[to] == EMPTY:
+                    ms.append(frm | to << 9)
+                    to += d
+                self._to(frm, to, ms)
+            else:
+                self._to(frm, frm + d, ms)
+                if cells[frm + d] == EMPTY:
+                    self._to(frm, frm + 2 * d, ms)
+        for t, v1, v2 in bends:
+            if cells[frm + v1] == EMPTY or cells[frm + v2] == EMPTY:
+                self._to(frm, frm + t, ms)
+
+    def _king(self, frm, ms):
+        cells = self.cells
+        for d in _A1:
+            self._to(frm, frm + d, ms)
+            if self._strong(frm) and cells[frm + d] == EMPTY:
+                self._to(frm, frm + 2 * d, ms)
+        if self.castling:
+            self._castle_moves(frm, ms)
+
+    def _pawn(self, frm, ms):
+        cells = self.cells
+        us = self.us
+        fwd = STRIDE if us == WHITE else -STRIDE
+        lay = self.game.layout
+        to = frm + fwd
+        if cells[to] == EMPTY:
+            self._pawn_to(frm, to, 0, ms)
+            if rank_of(frm) == self._pawn_rank(us) and not self.moved >> lay.number[frm] & 1 \
+                    and cells[to + fwd] == EMPTY:
+                ms.append(frm | (to + fwd) << 9 | DOUBLE << 19)
+        king_pawn = self._strong(frm)
+        for step in ((fwd, -fwd) if king_pawn else (fwd,)):
+            for side in (-1, 1):
+                to = frm + step + side
+                x = cells[to]
+                if x == EMPTY or x == OFF:
+                    continue
+                if x & us:
+                    if x & 31 in self._castle_partners():  # §6.2: pawn castling
+                        self._swap(frm, to, ms)
+                else:
+                    self._pawn_to(frm, to, CAPTURE, ms)
+        if king_pawn and cells[frm - fwd] == EMPTY:  # a king's pawn steps back
+            ms.append(frm | (frm - fwd) << 9)
+
+    def _castle_partners(self):
+        return (self.BISHOP, self.JESTER)
+
+    def _swap(self, frm, to, ms):
+        m = frm | to << 9 | PAWN_CASTLE << 19
+        promos = self.promotions(to) if rank_of(to) == self._last_rank() else ()
+        if promos:
+            for t in promos:
+                ms.append(m | t << 23)
+        else:
+            ms.append(m)
+
+    def _last_rank(self):
+        return self.game.layout.ranks - 1 if self.us == WHITE else 0
+
+    def promotions(self, to):
+        f = file_of(to)
+        letters = THRONE_CHOICE if f == E_FILE else BACK[f]
+        return tuple(self.game.type_of(c) for c in letters)
+
+    def _ep_moves(self, ms):
+        # §6.4: whoever could take the pawn on the square it skipped may take it there.
+        sk = self.ep
+        if not sk:
+            return
+        cells = self.cells
+        pawn_sq = self._ep_pawn(sk, self.us)
+        pawn = cells[pawn_sq]
+        cells[pawn_sq] = EMPTY
+        cells[sk] = pawn
+        try:
+            tmp = []
+            for sq in self.game.layout.squares:
+                if cells[sq] & self.us:
+                    del tmp[:]
+                    self._gen_piece(sq, cells[sq] & 31, tmp)
+                    for m in tmp:
+                        if m >> 9 & 511 == sk and m & CAPTURE and m >> 19 & 15 != PAWN_CASTLE:
+                            ms.append(m & ~(15 << 19) | EP << 19)
+        finally:
+            cells[sk] = EMPTY
+            cells[pawn_sq] = pawn
+
+    def pseudo_moves(self):
+        ms = ChessPosition.pseudo_moves(self)
+        eps = []
+        self._ep_moves(eps)
+        if eps:
+            # A unit that can take this way always does: its plain move there is gone.
+            takers = [m & 0x3FFFF for m in eps]
+            ms = [m for m in ms if m & 0x3FFFF not in takers] + eps
+        return ms
+
+    def legal_moves(self):
+        us = self.us
+        them = us ^ (WHITE | BLACK)
+        k = self.kings[us >> 6]
+        leave = k == self._throne(them)  # §6.3: the King must leave the enemy throne
+        out = []
+        for m in self._with_thrones(self.pseudo_moves(), k, them):
+            if leave and m & 511 != k:
+                continue
+            if self._legal(m, them):
+                out.append(m)
+        return self._mark_ksteps(out, k)
+
+    def _with_thrones(self, ms, k, them):
+        # A King's first arrival on the enemy throne brings a pawn onto the own pawn rank:
+        # one move per free square (the plain arrival if none); a second visit is no move.
+        throne = self._throne(them)
+        out = []
+        for m in ms:
+            if m & 511 == k and m >> 9 & 511 == throne:
+                if self.flags & USED[self.us >> 6]:
+                    continue
+                rank = self._pawn_rank(self.us)
+                free = [f for f in range(self.game.layout.files) if self.cells[index(f, rank)] == EMPTY]
+                m |= THRONE << 19
+                if not free:
+                    out.append(m)
+                for f in free:
+                    out.append(m | (f + 1) << 23)
+                continue
+            out.append(m)
+        return out
+
+    def _legal(self, m, them):
+        if m >> 19 & 15 == CASTLE:
+            for c in self.game.castlings:
+                if c.king == (m & 511) and c.king_to == (m >> 9 & 511):
+                    for sq in c.safe:
+                        if self.attacked(sq, them):
+                            return False
+        self.push(m)
+        ok = not self.attacked(self.kings[self.us >> 6 ^ 1], self.us)
+        self.pop()
+        return ok
+
+    def _mark_ksteps(self, ms, k):
+        # A strong King's plain two-square step with a legal castling's squares: ",k".
+        castles = [m >> 9 & 511 for m in ms if m >> 19 & 15 == CASTLE]
+        if castles:
+            for i in range(len(ms)):
+                m = ms[i]
+                if m & 511 == k and m >> 19 & 15 == NORMAL and m >> 9 & 511 in castles:
+                    ms[i] = m | KSTEP << 19
+        return ms
+
+    def moves_from(self, sq, out=None):
+        ms = [] if out is None else out
+        for m in self.legal_moves():
+            if m & 511 == sq:
+                ms.append(m)
+        return ms
+
+    def _pawn_to(self, frm, to, cap, ms):
+        m = frm | to << 9 | cap
+        if rank_of(to) != self._last_rank():
+            ms.append(m)
+            return
+        for t in self.promotions(to):
+            ms.append(m | PROMO << 19 | t << 23)
+
+    # ---- making moves ---------------------------------------------------------------------
+
+    def push(self, m):
+        us = self.us
+        side = us >> 6
+        frm = m & 511
+        to = m >> 9 & 511
+        kind = m >> 19 & 15
+        arg = m >> 23 & 31
+        lay = self.game.layout
+        cells = self.cells
+        self.xstack.append((m, self.flags, self.moved))
+        cap_sq = self._ep_pawn(to, us) if kind == EP else to
+        moved = self.moved & ~(1 << lay.number[frm]) & ~(1 << lay.number[cap_sq])
+        piece = cells[frm]
+        if kind == PAWN_CASTLE:
+            self.stack.append((m, EMPTY, self.castling, self.ep, self.halfmove))
+            self._swap_cells(frm, to, us | arg if arg else piece)
+            piece = cells[to]
+            self.ep = 0
+            self._turn_done(True)
+        else:
+            # the core makes the move; the throne's pawn and the strong King's step are
+            # plain King moves to it
+            Position.push(self, m & 0x7FFFF if kind == KSTEP or kind == THRONE else m)
+            piece = cells[to]
+            if kind == THRONE:
+                self.flags |= USED[side]
+                if arg:
+                    p = index(arg - 1, self._pawn_rank(us))
+                    cells[p] = us | self.PAWN_T
+                    self.counts[us | self.PAWN_T] += 1
+                    self.halfmove = 0
+        if piece & 31 == self.KING:  # castling rights: two castlings a game (§6.1)
+            for c in self.game.castlings:
+                if c.white == (us == WHITE):
+                    if kind == CASTLE and c.king_to == to:
+                        self.castling &= ~c.bit
+                        self.flags |= CASTLED[side]
+                    elif kind != CASTLE and not self.flags & CASTLED[side]:
+                        self.castling &= ~c.bit
+        for c in self.game.castlings:  # a rook leaving home, or taken there
+            if frm == c.rook or cap_sq == c.rook:
+                self.castling &= ~c.bit
+        if piece & 31 == self.PAWN_T and rank_of(to) == self._pawn_rank(us):
+            moved |= 1 << lay.number[to]
+        self.moved = moved
+
+    def _swap_cells(self, frm, to, arriving):
+        # Pawn castling: the partner goes to the pawn's square, the pawn (or what it
+        # promotes to) to the partner's.
+        cells = self.cells
+        pawn = cells[frm]
+        if arriving != pawn:
+            self.counts[pawn] -= 1
+            self.counts[arriving] += 1
+        cells[frm] = cells[to]
+        cells[to] = arriving
+
+    def pop(self):
+        m, self.flags, self.moved = self.xstack.pop()
+        kind = m >> 19 & 15
+        arg = m >> 23 & 31
+        if kind == PAWN_CASTLE:
+            self.castling, self.ep, self.halfmove = self.stack.pop()[2:]
+            us = self._turn_undone()
+            self._swap_cells(m >> 9 & 511, m & 511, us | self.PAWN_T)  # and back
+            return m
+        if kind == THRONE and arg:
+            us = self.us ^ (WHITE | BLACK)
+            p = index(arg - 1, self._pawn_rank(us))
+            self.cells[p] = EMPTY
+            self.counts[us | self.PAWN_T] -= 1
+        Position.pop(self)
+        return m
+
+    def trim(self):
+        Position.trim(self)
+        del self.xstack[: len(self.xstack) - len(self.stack)]
+
+    def effects(self, m, buf):
+        frm = m & 511
+        to = m >> 9 & 511
+        kind = m >> 19 & 15
+        arg = m >> 23 & 31
+        us = self.us
+        piece = self.cells[frm]
+        if kind == PAWN_CASTLE:
+            buf[0] = frm
+            buf[1] = self.cells[to]
+            buf[2] = to
+            buf[3] = us | arg if arg else piece
+            return 2
+        if kind == THRONE:
+            n = ChessPosition.effects(self, m & ~(511 << 19), buf)
+            if arg:
+                buf[2 * n] = index(arg - 1, self._pawn_rank(us))
+                buf[2 * n + 1] = us | self.PAWN_T
+                n += 1
+            return n
+        if kind == EP:
+            buf[0] = frm
+            buf[1] = EMPTY
+            buf[2] = to
+            buf[3] = piece
+            buf[4] = self._ep_pawn(to, us)
+            buf[5] = EMPTY
+            return 3
+        return ChessPosition.effects(self, m & ~(15 << 19) if kind == KSTEP else m, buf)
+
+    def _move_suffix(self, m):
+        kind = m >> 19 & 15
+        if kind == PAWN_CASTLE and m >> 23 & 31:
+            return self.game.letter[m >> 23 & 31].lower()
+        if kind == THRONE and m >> 23 & 31:
+            return "," + self.game.layout.name(index((m >> 23 & 31) - 1, self._pawn_rank(self.us)))
+        if kind == KSTEP:
+            return ",k"
+        return ""
+
+    # ---- the end ------------------------------------------------------------------------
+
+    def is_insufficient_material(self):
+        # Only bare Kings that have both used their throne visit (§6.6).
+        if self.flags & 3 != 3:
+            return False
+        for sq in self.game.layout.squares:
+            c = self.cells[sq]
+            if c and c & 31 != self.KING:
+                return False
+        return True
+
+    def _key(self):
+        return bytes(self.cells) + bytes((self.us, self.castling, self.ep & 255, self.ep >> 8, self.flags))
+
+    def history_needed(self):
+        return 8 + min(self.halfmove, 150)
+
+
+POSITION = HundredPosition
+
+
+def new(fen=None):
+    return HundredPosition(GAME, fen)
