@@ -12,6 +12,7 @@ from conftest import ROOT, RULES, random_positions
 from firmware.rules import new_position
 from firmware.rules.board import WHITE
 from firmware.rules.games import hundred as H
+from firmware.rules.games.grosschess import TREACH
 from firmware.rules.position import CASTLE, DOUBLE, EP, PROMO
 
 sys.path.insert(0, str(ROOT / "tests" / "mpy"))
@@ -25,7 +26,12 @@ INITIAL.update({f + "2": "wP" for f in FILES})
 INITIAL.update({f + "9": "bP" for f in FILES})
 
 
-def fen_of(case, files=FILES, ranks=10, initial=INITIAL, pawn_ranks=(2, 9), corners=None):
+LETTERS = {"K": "K", "Q": "Q", "R": "R", "B": "B", "N": "N", "P": "P", "Z": "Z", "G": "G",
+           "KV": "V", "PR": "I", "M": "M", "S": "S", "O": "O"}  # JSON type code -> FEN letter
+
+
+def fen_of(case, initial=INITIAL):
+    """A case's position and state as a FEN of hundred.py / grosschess.py."""
     pos = case["position"]
     state = case.get("state", {})
     side = state.get("side_to_move")
@@ -34,11 +40,11 @@ def fen_of(case, files=FILES, ranks=10, initial=INITIAL, pawn_ranks=(2, 9), corn
     unmoved = state.get("unmoved")
     if unmoved is None:
         unmoved = [sq for sq, code in pos.items() if initial.get(sq) == code]
-    field = board_fen(pos, side, str, files, ranks).split()[0]
+    field = board_fen(pos, side, LETTERS.__getitem__, FILES, 10).split()[0]
     castled = state.get("castled", {"w": [], "b": []})
     castling = ""
-    corners = corners or {"K": ("w", "a1", "e1", "short"), "Q": ("w", "k1", "e1", "long"),
-                          "k": ("b", "a10", "e10", "short"), "q": ("b", "k10", "e10", "long")}
+    corners = {"K": ("w", "a1", "e1", "short"), "Q": ("w", "k1", "e1", "long"),
+               "k": ("b", "a10", "e10", "short"), "q": ("b", "k10", "e10", "long")}
     for letter, (c, rook, king, name) in corners.items():
         if pos.get(rook) == c + "R" and rook in unmoved and name not in castled[c] \
                 and pos.get(king) == c + "K" and (king in unmoved or castled[c]):
@@ -51,8 +57,8 @@ def fen_of(case, files=FILES, ranks=10, initial=INITIAL, pawn_ranks=(2, 9), corn
     for c, letter in (("w", "C"), ("b", "c")):
         if castled[c]:
             flags += letter
-    moved = [sq for sq, code in pos.items() if code[1] == "P" and int(sq[1:]) == pawn_ranks[code[0] == "b"]
-             and sq not in unmoved]
+    # units on their start squares that have moved
+    moved = [sq for sq, code in pos.items() if initial.get(sq) == code and sq not in unmoved]
     ep = state.get("en_passant", {}).get("skipped", "-")
     fen = field + f" {side} {castling or '-'} {ep} 0 1"
     if flags or moved:
@@ -80,9 +86,11 @@ def find(pos, move):
         elif t == "en_passant" and k == EP and (frm, to) == (move["from"], move["to"]):
             out.append(m)
         elif t == "promotion" and k == PROMO and (frm, to) == (move["from"], move["to"]) \
-                and pos.game.letter[m >> 23 & 31] == move["promote_to"]:
+                and pos.game.letter[m >> 23 & 31] == LETTERS[move["promote_to"]]:
             out.append(m)
         elif t == "throne" and pos.move_str(m) == move["from"] + move["to"] + "," + move["pawn_square"]:
+            out.append(m)
+        elif t == "treacherous" and pos.move_str(m) == move["path"][0] + move["path"][1] + "," + move["path"][2]:
             out.append(m)
     return out
 
@@ -90,7 +98,7 @@ def find(pos, move):
 def destinations(pos, sq):
     lay = pos.game.layout
     return {lay.name(m >> 9 & 511) for m in pos.legal_moves()
-            if lay.name(m & 511) == sq and kind(m) not in (CASTLE, H.PAWN_CASTLE)}
+            if lay.name(m & 511) == sq and kind(m) not in (CASTLE, H.PAWN_CASTLE, TREACH)}
 
 
 def check_case(case, new=H.new, fen=fen_of):
@@ -109,7 +117,7 @@ def check_case(case, new=H.new, fen=fen_of):
         lay = pos.game.layout
         got = {pos.game.letter[m >> 23 & 31] for m in pos.legal_moves()
                if (lay.name(m & 511), lay.name(m >> 9 & 511)) == (mv["from"], mv["to"]) and kind(m) == PROMO}
-        assert got == set(case["expected_promotion_choices"])
+        assert got == {LETTERS[x] for x in case["expected_promotion_choices"]}
     if "expected_in_check" in case:
         assert pos.is_check() == case["expected_in_check"]
     if "expected_move_count" in case:
@@ -159,12 +167,35 @@ DIAGS = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
 ARRIVAL = "RNBZKQGBNR"
 
 
+def _tuple_board(initial):
+    return {(FILES.find(sq[0]), int(sq[1:]) - 1): (code[0], LETTERS[code[1:]]) for sq, code in initial.items()}
+
+
 class Naive:
     """hundred.md, with (file, rank) tuples and a dict for the board."""
+
+    INITIAL = _tuple_board(INITIAL)
+    PARTNERS = "BZ"
+    THRONE_CHOICE = "QRBNZG"
 
     def __init__(self, board, side, ep, rights, used, moved, castled):
         self.b, self.side, self.ep, self.rights, self.used, self.moved = board, side, ep, rights, used, moved
         self.castled = castled
+
+    def unmoved(self, sq, b=None):
+        return (b or self.b).get(sq) == self.INITIAL.get(sq) and sq not in self.moved
+
+    def homes(self, side):
+        return sorted(sq for sq, v in self.INITIAL.items() if v == (side, "P"))
+
+    def more_captures(self, sq, b, ray, out):
+        pass
+
+    def more_attacked(self, sq, by, b):
+        return False
+
+    def more_moves(self, add):
+        pass
 
     @staticmethod
     def on(s):
@@ -220,10 +251,11 @@ class Naive:
             out += [(f + 1, r + fw), (f - 1, r + fw)]
             if strong:
                 out += [(f + 1, r - fw), (f - 1, r - fw)]
+        self.more_captures(sq, b, ray, out)
         return [s for s in out if self.on(s)]
 
     def attacked(self, sq, by, b):
-        return any(v[0] == by and sq in self.captures_of(s, b) for s, v in b.items())
+        return any(v[0] == by and sq in self.captures_of(s, b) for s, v in b.items()) or self.more_attacked(sq, by, b)
 
     def king_safe_after(self, b):
         king = next(s for s, v in b.items() if v == (self.side, "K"))
@@ -237,7 +269,6 @@ class Naive:
         b = self.b
         king = next(s for s, v in b.items() if v == (side, "K"))
         enemy_throne = (4, 9 if side == "w" else 0)
-        own_rank = 1 if side == "w" else 8
         last = 9 if side == "w" else 0
         leave = king == enemy_throne
 
@@ -251,7 +282,7 @@ class Naive:
                 out[name(frm) + name(to) + suffix] = nb
 
         def promos(to):
-            return "QRBNZG" if to[0] == 4 else ARRIVAL[to[0]]
+            return self.THRONE_CHOICE if to[0] == 4 else ARRIVAL[to[0]]
 
         for sq, (s, k) in list(b.items()):
             if s != side:
@@ -264,7 +295,7 @@ class Naive:
                 if self.on(one) and one not in b:
                     targets.append(one)
                     two = (f, r + 2 * fw)
-                    if r == own_rank and sq not in self.moved and self.on(two) and two not in b:
+                    if self.unmoved(sq) and self.on(two) and two not in b:
                         nb = dict(b)
                         del nb[sq]
                         nb[two] = (s, k)
@@ -276,7 +307,7 @@ class Naive:
                             continue
                         if b[t][0] == other:
                             targets.append(t)
-                        elif b[t][1] in "BZ":  # pawn castling
+                        elif b[t][1] in self.PARTNERS:  # pawn castling
                             nb = dict(b)
                             nb[sq] = b[t]
                             for p in (promos(t) if t[1] == last else [""]):
@@ -304,7 +335,7 @@ class Naive:
                 if k == "K" and t == enemy_throne:
                     if self.used:
                         continue
-                    free = [(x, own_rank) for x in range(10) if (x, own_rank) not in nb]
+                    free = [h for h in self.homes(side) if h not in nb]
                     for p in free:
                         nb2 = dict(nb)
                         nb2[p] = (s, "P")
@@ -313,6 +344,7 @@ class Naive:
                         add(sq, t, nb)
                     continue
                 add(sq, t, nb, ",k" if k == "K" and self._castle_to(t, king) else "")
+        self.more_moves(add)
         # castling
         home = 0 if side == "w" else 9
         if king == (4, home) and not self.attacked(king, other, b):
@@ -358,7 +390,7 @@ class Naive:
             self.attacked((4 + (1 if t[0] > 4 else -1) * i, home), other, self.b) for i in (0, 1, 2))
 
 
-def naive_of(pos):
+def naive_of(pos, cls=Naive):
     lay = pos.game.layout
     board = {}
     for sq in lay.squares:
@@ -375,7 +407,7 @@ def naive_of(pos):
     if len(fields) > 7 and fields[7] != "-":
         moved = {(FILES.find(n[0]), int(n[1:]) - 1) for n in fields[7].split(",")}
     side = fields[1]
-    return Naive(board, side, ep, fields[2], ("T" if side == "w" else "t") in flags, moved, flags)
+    return cls(board, side, ep, fields[2], ("T" if side == "w" else "t") in flags, moved, flags)
 
 
 def test_core_agrees_with_a_naive_generator_on_random_positions():

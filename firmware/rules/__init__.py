@@ -11,8 +11,9 @@ from .position import FenError, MoveError
 
 __all__ = ["GAMES", "FenError", "MoveError", "fen_shape_ok", "forget_games", "game_module", "new_position"]
 
-GAMES = ("chess", "lippo", "checkers12", "courier", "gardner", "hundred", "chess-t1")
-RANKS = {"chess": 8, "lippo": 12, "checkers12": 12, "courier": 8, "gardner": 5, "hundred": 10, "chess-t1": 8}
+GAMES = ("chess", "lippo", "checkers12", "courier", "gardner", "hundred", "grosschess", "chess-t1")
+RANKS = {"chess": 8, "lippo": 12, "checkers12": 12, "courier": 8, "gardner": 5, "hundred": 10, "grosschess": 10,
+         "chess-t1": 8}
 
 
 def fen_shape_ok(gid, fen):
@@ -36,6 +37,8 @@ def game_module(gid):
         from .games import gardner as mod
     elif gid == "hundred":
         from .games import hundred as mod
+    elif gid == "grosschess":
+        from .games import grosschess as mod
     elif gid == "chess-t1":
         from .games import chess_t1 as mod
     else:

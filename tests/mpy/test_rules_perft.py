@@ -19,6 +19,7 @@ CASES = (
     ("courier", "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1", (36, 1302)),
     ("chess-t1", None, (23, 529, 15121)),
     ("hundred", None, (25, 625, 17646)),
+    ("grosschess", None, (41, 1681)),
 )
 
 for gid, fen, counts in CASES:

@@ -17,8 +17,8 @@ Two castlings a game, one to each side.
 FEN: the six fields (castling letters K/k short = a-side, Q/q long = k-side, as
 notation.md says; the en-passant field after every double step), then optionally:
   7  flags: T/t White's/Black's King has used its throne visit, C/c has castled; "-"
-  8  pawns standing on their own start rank that have moved (no double step), comma-
-     separated, or "-"
+  8  units standing on their own start squares that have moved (a pawn there has no
+     double step), comma-separated, or "-"
 """
 
 from ..board import WHITE, BLACK, EMPTY, OFF, ALL8, ORTHO, DIAG, STRIDE, delta, file_of, rank_of, index
@@ -88,10 +88,12 @@ class HundredPosition(ChessPosition):
     GENERAL = GAME.type_of("G")
     BISHOP = GAME.type_of("B")
     ROOK = GAME.type_of("R")
+    THRONE_CHOICE = THRONE_CHOICE
 
     # ---- FEN ---------------------------------------------------------------------------
 
     def _parse_extra(self, fields, cells):
+        self._parsed = 0, 0
         if len(fields) not in (0, 2):
             raise FenError("%s takes 6 or 8 FEN fields, got %d" % (self.game.id, 6 + len(fields)))
         flags = 0
@@ -110,10 +112,10 @@ class HundredPosition(ChessPosition):
                         sq = lay.cell(name)
                     except ValueError:
                         raise FenError("bad moved-pawn square %r" % name)
-                    c = cells[sq]
-                    if c & 31 != self.PAWN_T or rank_of(sq) != self._pawn_rank(c & (WHITE | BLACK)):
-                        raise FenError("%s holds no pawn on its start rank" % name)
+                    if not cells[sq] or cells[sq] != self._initial()[sq]:
+                        raise FenError("%s holds no unit on its start square" % name)
                     moved |= 1 << lay.number[sq]
+        self._parsed = flags, moved  # for _check_setup, before the position takes them
         return flags, moved
 
     def _set_extra(self, extra):
@@ -131,6 +133,17 @@ class HundredPosition(ChessPosition):
     def view_extra(self, colour):
         return []
 
+    def _check_setup(self, cells, counts, kings, us):
+        # The check test needs the side to move and the units' first-move state of the
+        # FEN being read; the position's own state comes back whatever happens.
+        saved = getattr(self, "us", None), getattr(self, "flags", 0), getattr(self, "moved", 0)
+        self.us = us
+        self.flags, self.moved = self._parsed
+        try:
+            ChessPosition._check_setup(self, cells, counts, kings, us)
+        finally:
+            self.us, self.flags, self.moved = saved
+
     def _pawn_rank_ok(self, sq, colour):
         # A pawn may stand on its own first rank (a king's pawn steps back there).
         return rank_of(sq) != (self.game.layout.ranks - 1 if colour == WHITE else 0)
@@ -142,8 +155,27 @@ class HundredPosition(ChessPosition):
 
     # ---- geometry ----------------------------------------------------------------------
 
-    def _pawn_rank(self, colour):
-        return 1 if colour == WHITE else self.game.layout.ranks - 2
+    def _initial(self):
+        # cell -> the unit the start position has there (0: none); built once per game
+        g = self.game
+        if getattr(g, "initial", None) is None:
+            g.initial = b""  # while the start position itself is being read
+            g.initial = bytes(type(self)(g).cells)
+        return g.initial
+
+    def _unmoved(self, sq):
+        """True if the unit on sq stands on its start square and has never moved."""
+        init = self._initial()
+        return len(init) > 0 and self.cells[sq] == init[sq] and not self.moved >> self.game.layout.number[sq] & 1
+
+    def _pawn_home(self, f, colour):
+        # the start square of colour's pawn on file f (where a throne pawn may be put)
+        init = self._initial()
+        pawn = colour | self.PAWN_T
+        for r in range(self.game.layout.ranks):
+            if init[index(f, r)] == pawn:
+                return index(f, r)
+        return 0
 
     def _throne(self, colour):
         # colour's own throne square
@@ -215,11 +247,13 @@ class HundredPosition(ChessPosition):
         elif x != OFF and not x & self.us:
             ms.append(frm | to << 9 | CAPTURE)
 
-    def _short(self, frm, ms, dirs, bends):
+    def _short(self, frm, ms, dirs, bends, strong=None):
         # Jester / General: direct steps of one and two (a slide when strong), and bends.
         cells = self.cells
+        if strong is None:
+            strong = self._strong(frm)
         for d in dirs:
-            if self._strong(frm):
+            if strong:
                 to = frm + d
                 while cells[to] == EMPTY:
                     ms.append(frm | to << 9)
@@ -229,6 +263,10 @@ class HundredPosition(ChessPosition):
                 self._to(frm, frm + d, ms)
                 if cells[frm + d] == EMPTY:
                     self._to(frm, frm + 2 * d, ms)
+        self._bends(frm, ms, bends)
+
+    def _bends(self, frm, ms, bends):
+        cells = self.cells
         for t, v1, v2 in bends:
             if cells[frm + v1] == EMPTY or cells[frm + v2] == EMPTY:
                 self._to(frm, frm + t, ms)
@@ -250,8 +288,7 @@ class HundredPosition(ChessPosition):
         to = frm + fwd
         if cells[to] == EMPTY:
             self._pawn_to(frm, to, 0, ms)
-            if rank_of(frm) == self._pawn_rank(us) and not self.moved >> lay.number[frm] & 1 \
-                    and cells[to + fwd] == EMPTY:
+            if self._unmoved(frm) and cells[to + fwd] == EMPTY:
                 ms.append(frm | (to + fwd) << 9 | DOUBLE << 19)
         king_pawn = self._strong(frm)
         for step in ((fwd, -fwd) if king_pawn else (fwd,)):
@@ -285,7 +322,7 @@ class HundredPosition(ChessPosition):
 
     def promotions(self, to):
         f = file_of(to)
-        letters = THRONE_CHOICE if f == E_FILE else BACK[f]
+        letters = self.THRONE_CHOICE if f == E_FILE else BACK[f]
         return tuple(self.game.type_of(c) for c in letters)
 
     def _ep_moves(self, ms):
@@ -343,8 +380,8 @@ class HundredPosition(ChessPosition):
             if m & 511 == k and m >> 9 & 511 == throne:
                 if self.flags & USED[self.us >> 6]:
                     continue
-                rank = self._pawn_rank(self.us)
-                free = [f for f in range(self.game.layout.files) if self.cells[index(f, rank)] == EMPTY]
+                homes = [self._pawn_home(f, self.us) for f in range(self.game.layout.files)]
+                free = [f for f in range(self.game.layout.files) if homes[f] and self.cells[homes[f]] == EMPTY]
                 m |= THRONE << 19
                 if not free:
                     out.append(m)
@@ -420,7 +457,7 @@ class HundredPosition(ChessPosition):
             if kind == THRONE:
                 self.flags |= USED[side]
                 if arg:
-                    p = index(arg - 1, self._pawn_rank(us))
+                    p = self._pawn_home(arg - 1, us)
                     cells[p] = us | self.PAWN_T
                     self.counts[us | self.PAWN_T] += 1
                     self.halfmove = 0
@@ -435,8 +472,10 @@ class HundredPosition(ChessPosition):
         for c in self.game.castlings:  # a rook leaving home, or taken there
             if frm == c.rook or cap_sq == c.rook:
                 self.castling &= ~c.bit
-        if piece & 31 == self.PAWN_T and rank_of(to) == self._pawn_rank(us):
-            moved |= 1 << lay.number[to]
+        init = self._initial()
+        for sq in (to, frm):  # a unit landing on a start square like its own has moved
+            if cells[sq] and cells[sq] == init[sq] and (sq == to or kind == PAWN_CASTLE):
+                moved |= 1 << lay.number[sq]
         self.moved = moved
 
     def _swap_cells(self, frm, to, arriving):
@@ -461,7 +500,7 @@ class HundredPosition(ChessPosition):
             return m
         if kind == THRONE and arg:
             us = self.us ^ (WHITE | BLACK)
-            p = index(arg - 1, self._pawn_rank(us))
+            p = self._pawn_home(arg - 1, us)
             self.cells[p] = EMPTY
             self.counts[us | self.PAWN_T] -= 1
         Position.pop(self)
@@ -487,7 +526,7 @@ class HundredPosition(ChessPosition):
         if kind == THRONE:
             n = ChessPosition.effects(self, m & ~(511 << 19), buf)
             if arg:
-                buf[2 * n] = index(arg - 1, self._pawn_rank(us))
+                buf[2 * n] = self._pawn_home(arg - 1, us)
                 buf[2 * n + 1] = us | self.PAWN_T
                 n += 1
             return n
@@ -506,7 +545,7 @@ class HundredPosition(ChessPosition):
         if kind == PAWN_CASTLE and m >> 23 & 31:
             return self.game.letter[m >> 23 & 31].lower()
         if kind == THRONE and m >> 23 & 31:
-            return "," + self.game.layout.name(index((m >> 23 & 31) - 1, self._pawn_rank(self.us)))
+            return "," + self.game.layout.name(self._pawn_home((m >> 23 & 31) - 1, self.us))
         if kind == KSTEP:
             return ",k"
         return ""

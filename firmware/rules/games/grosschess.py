@@ -1,0 +1,251 @@
+"""Grosschess (V. I. Dubrovsky; grosschess.md with its recommended readings): 100-square
+chess plus six new units a side on the second rank, and a zig-zag pawn line.
+
+New pieces (FEN letters of notation.md; the strong form on the e-file, judged on the
+square a move starts from):
+  V  the "Queen" (Королева): one diagonal step; strong, an ordinary Jester, and
+     treacherous: she takes a diagonal neighbour that attacks her and goes one more
+     diagonal step from its square: back home, to an empty square, or taking again
+  I  Prince: one orthogonal step; strong, an ordinary General
+  M  Mars: a Rook with the General's bends; strong, also the Knight's leaps
+  S  Sagittarius: a Bishop with the Jester's bends; strong, also the Knight's leaps
+  O  Officer: forward, sideways and forward-diagonal one or two squares, back one; strong,
+     one or two in all eight directions
+The Prince, Mars and Sagittarius move as strong pieces on their first move from their
+start squares, and an Officer's first move may jump straight forward over the square in
+front of it.  Every pawn double-steps on its first move.  The throne's pawn goes on an
+empty square of the own zig-zag line; on the throne a pawn may become any piece but a
+King.  Pawn castling partners: Bishop, Jester, Queen, Sagittarius, Officer.
+
+FEN and moves as hundred.py (the eighth field lists units on their start squares that
+have moved: pawns without their double step, pieces without their first-move right).
+The Queen's treacherous capture is from, first victim, then where she ends: e7d6,e5.
+"""
+
+from ..board import WHITE, BLACK, EMPTY, OFF, ALL8, ORTHO, DIAG, STRIDE, delta, file_of, rank_of
+from ..game import leap, slide
+from ..position import CAPTURE
+from . import hundred
+from .hundred import HundredPosition, _D1, _O1, _A1, _Z_BEND, _G_BEND
+
+START = "rnbzkqgbnr/popsvimpop/1p1pppp1p1/10/10/10/10/1P1PPPP1P1/POPSVIMPOP/RNBZKQGBNR w KQkq - 0 1"
+
+PIECES = hundred.PIECES + (
+    ("V", "queen (korolewa)", 2, (leap(DIAG),)),
+    ("I", "prince", 2, (leap(ORTHO),)),
+    ("M", "mars", 6, (slide(ORTHO),)),
+    ("S", "sagittarius", 4, (slide(DIAG),)),
+    ("O", "officer", 3, (leap(ALL8),)),
+)
+
+TREACH = 12  # move kind: the Queen's treacherous capture (arg: 1 + direction of her second step)
+_KNIGHT = tuple(delta(x, y) for x, y in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)))
+
+GAME = hundred.build("grosschess", start=START, pieces=PIECES)
+PAWN_T = GAME.type_of("P")
+
+
+class GrossPosition(HundredPosition):
+    """A Grosschess position: hundred's rules and the new units."""
+
+    KING = GAME.type_of("K")
+    PAWN_T = PAWN_T
+    JESTER = GAME.type_of("Z")
+    GENERAL = GAME.type_of("G")
+    BISHOP = GAME.type_of("B")
+    ROOK = GAME.type_of("R")
+    QUEEN_V = GAME.type_of("V")
+    PRINCE = GAME.type_of("I")
+    MARS = GAME.type_of("M")
+    SAGITTARIUS = GAME.type_of("S")
+    OFFICER = GAME.type_of("O")
+    THRONE_CHOICE = "QRBNZGVIMSO"
+
+    def _castle_partners(self):
+        return (self.BISHOP, self.JESTER, self.QUEEN_V, self.SAGITTARIUS, self.OFFICER)
+
+    def _privileged(self, sq):
+        # §3: the Prince, Mars, Sagittarius and Officer on their first move from home
+        return self._unmoved(sq)
+
+    # ---- moves ------------------------------------------------------------------------
+
+    def _gen_piece(self, frm, t, ms):
+        if t == self.QUEEN_V:
+            if self._strong(frm):
+                self._short(frm, ms, _D1, _Z_BEND, False)
+                self._treacherous(frm, ms)
+            else:
+                for d in _D1:
+                    self._to(frm, frm + d, ms)
+        elif t == self.PRINCE:
+            if self._strong(frm) or self._privileged(frm):
+                self._short(frm, ms, _O1, _G_BEND, False)
+            else:
+                for d in _O1:
+                    self._to(frm, frm + d, ms)
+        elif t == self.MARS or t == self.SAGITTARIUS:
+            HundredPosition._gen_piece(self, frm, t, ms)  # the Rook's / Bishop's slides
+            self._bends(frm, ms, _G_BEND if t == self.MARS else _Z_BEND)
+            if self._strong(frm) or self._privileged(frm):
+                for d in _KNIGHT:
+                    self._to(frm, frm + d, ms)
+        elif t == self.OFFICER:
+            self._officer(frm, ms)
+        else:
+            HundredPosition._gen_piece(self, frm, t, ms)
+
+    def _officer(self, frm, ms):
+        # §4.5: two squares forward, sideways and forward-diagonally (all ways when
+        # strong), one back; the first move may jump straight forward.
+        cells = self.cells
+        fwd = STRIDE if self.us == WHITE else -STRIDE
+        strong = self._strong(frm)
+        for d in _A1:
+            self._to(frm, frm + d, ms)
+            if strong or d not in (-fwd, -fwd - 1, -fwd + 1):
+                if cells[frm + d] == EMPTY or (d == fwd and self._privileged(frm)):
+                    self._to(frm, frm + 2 * d, ms)
+
+    def _treacherous(self, s, ms):
+        # §4.1: take a diagonal neighbour that attacks her, then one more diagonal step
+        cells = self.cells
+        us = self.us
+        for i in range(4):
+            d = s + _D1[i]
+            x = cells[d]
+            if x == EMPTY or x == OFF or x & us or x & 31 == self.KING or not self._hits(d, s):
+                continue
+            for j in range(4):
+                t = d + _D1[j]
+                y = cells[t]
+                if t == s or y == EMPTY:
+                    ms.append(s | d << 9 | CAPTURE | TREACH << 19 | (j + 1) << 23)
+                elif y != OFF and not y & us:
+                    ms.append(s | d << 9 | CAPTURE | TREACH << 19 | (j + 1) << 23)
+
+    def _hits(self, a, sq):
+        """True if the unit on a could capture on sq by its own moves (pins ignored)."""
+        saved = self.us
+        self.us = self.cells[a] & (WHITE | BLACK)
+        try:
+            tmp = []
+            self._gen_piece(a, self.cells[a] & 31, tmp)
+            for m in tmp:
+                if m >> 9 & 511 == sq and m & CAPTURE and m >> 19 & 15 != TREACH:
+                    return True
+            return False
+        finally:
+            self.us = saved
+
+    def _near(self, a, sq, t):
+        # A cheap first look: the short-range units reach two squares at most; Mars and
+        # Sagittarius further only along their lines.
+        dx = file_of(sq) - file_of(a)
+        dy = rank_of(sq) - rank_of(a)
+        if -2 <= dx <= 2 and -2 <= dy <= 2:
+            return True
+        if t == self.MARS:
+            return dx == 0 or dy == 0
+        if t == self.SAGITTARIUS:
+            return dx == dy or dx == -dy
+        return False
+
+    def _more_attacks(self, sq, by):
+        # The new units, by their own moves; and a treacherous second step onto sq.
+        cells = self.cells
+        new = (1 << self.QUEEN_V) | (1 << self.PRINCE) | (1 << self.MARS) | (1 << self.SAGITTARIUS) | (1 << self.OFFICER)
+        if not cells[sq]:
+            return False
+        for a in self.game.layout.squares:
+            x = cells[a]
+            if x & by and new >> (x & 31) & 1 and self._near(a, sq, x & 31) and self._hits(a, sq):
+                return True
+        queen = by | self.QUEEN_V
+        for d in _D1:
+            v = sq + d  # the first victim, a unit of the attacked side next to sq
+            x = cells[v]
+            if x == EMPTY or x == OFF or x & by or x & 31 == self.KING:
+                continue
+            for e in _D1:
+                s = v + e
+                if s != sq and cells[s] == queen and self._strong(s) and self._hits(v, s):
+                    return True
+        return False
+
+    # ---- making moves ---------------------------------------------------------------------
+
+    def push(self, m):
+        if m >> 19 & 15 != TREACH:
+            HundredPosition.push(self, m)
+            return
+        s = m & 511
+        d = m >> 9 & 511
+        t = d + _D1[(m >> 23 & 31) - 1]
+        cells = self.cells
+        lay = self.game.layout
+        second = cells[t] if t != s else EMPTY
+        self.xstack.append((m, self.flags, self.moved, second))
+        queen = cells[s]
+        first = cells[d]
+        self.stack.append((m, first, self.castling, self.ep, self.halfmove))
+        self.counts[first] -= 1
+        if second:
+            self.counts[second] -= 1
+        cells[d] = EMPTY
+        cells[s] = EMPTY
+        cells[t] = queen
+        for c in self.game.castlings:  # a rook taken at home
+            if d == c.rook or t == c.rook:
+                self.castling &= ~c.bit
+        self.moved &= ~(1 << lay.number[s]) & ~(1 << lay.number[d]) & ~(1 << lay.number[t])
+        self.ep = 0
+        self._turn_done(True)
+
+    def pop(self):
+        m = self.xstack[-1][0]
+        if m >> 19 & 15 != TREACH:
+            return HundredPosition.pop(self)
+        _, self.flags, self.moved, second = self.xstack.pop()
+        _, first, self.castling, self.ep, self.halfmove = self.stack.pop()
+        self._turn_undone()
+        s = m & 511
+        d = m >> 9 & 511
+        t = d + _D1[(m >> 23 & 31) - 1]
+        cells = self.cells
+        queen = cells[t]
+        cells[t] = second
+        cells[d] = first
+        cells[s] = queen
+        self.counts[first] += 1
+        if second:
+            self.counts[second] += 1
+        return m
+
+    def effects(self, m, buf):
+        if m >> 19 & 15 != TREACH:
+            return HundredPosition.effects(self, m, buf)
+        s = m & 511
+        d = m >> 9 & 511
+        t = d + _D1[(m >> 23 & 31) - 1]
+        buf[0] = d
+        buf[1] = EMPTY
+        buf[2] = t
+        buf[3] = self.cells[s]
+        if t == s:
+            return 2
+        buf[4] = s
+        buf[5] = EMPTY
+        return 3
+
+    def _move_suffix(self, m):
+        if m >> 19 & 15 == TREACH:
+            return "," + self.game.layout.name((m >> 9 & 511) + _D1[(m >> 23 & 31) - 1])
+        return HundredPosition._move_suffix(self, m)
+
+
+POSITION = GrossPosition
+
+
+def new(fen=None):
+    return GrossPosition(GAME, fen)
