@@ -203,7 +203,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.game and args.game not in GAMES:
         raise CliError(f"unknown game {args.game!r}; games: {', '.join(GAMES)}")
     try:
-        return play.run(args.port, args.sim, args.game, args.fen, args.archive)
+        return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle)
     except (play.PlayError, LinkError, ArchiveError, VirtualBoardError) as e:
         raise CliError(str(e)) from None
 
@@ -343,6 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--sim", action="store_true", help="start a virtual board and play on it")
     g.add_argument("--game", help="start this game (default: go on with the board's game; lippo on --sim)")
     g.add_argument("--fen")
+    g.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (battle-setup.md)")
     g.add_argument("--archive", help="the SQLite archive (default: ~/.local/share/eboard/games.sqlite)")
     g.set_defaults(func=cmd_play)
     ls = sub.add_parser("games", help="list the archived games")

@@ -5,6 +5,8 @@ Commands, one a line:
                   real board the host sends it, and the board shows how to make it
   lift SQ, place SQ, wait MS     the virtual board's hands, one at a time
   new GAME [FEN]  a new game        undo    take back     promote X   choose a promotion
+  battle          chess from a screened free setup (battle-setup.md): the board asks for
+                  each man in turn; on the virtual board, the hands set up random arrays
   claim perpetual|declare|demand   lippo's claims         moves   the legal moves
   help            this text         quit    (or end of input)
 """
@@ -18,6 +20,7 @@ import tempfile
 from typing import TextIO
 
 from firmware.rules import MoveError, new_position
+from firmware.rules.board import BLACK, WHITE
 from firmware.squares import Geometry
 from firmware.tracker import hand_moves
 from host.archive import Archive
@@ -42,6 +45,7 @@ class Session:
         self.out = out
         self.colour = colour
         self.snap = Snapshot(port=port)
+        self.asked = ""  # the last man the board asked for in a screened setup
         self.dirty = True
         self.bridge = Bridge(port, archive, on_change=self._changed)
         try:
@@ -52,8 +56,10 @@ class Session:
     def _changed(self, seq: int, text: str) -> None:
         self.dirty = True
         word = text.split()[0]
-        if word in ("end", "start", "synced", "promote", "choice", "alert", "undo"):
+        if word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
             self.snap.notes.append(text)
+        if word == "arrange":
+            self.asked = text
 
     def refresh(self) -> None:
         st = self.bridge.request("state").split(" ", 4)
@@ -102,6 +108,8 @@ class Session:
                     self.bridge.request("sim wait 60")
             elif cmd == "new" and len(words) >= 2:
                 self.start(words[1], " ".join(words[2:]) or None, again=True)
+            elif cmd == "battle" and len(words) == 1:
+                self.battle()
             elif cmd in ("undo", "moves") and len(words) == 1:
                 reply = self.bridge.request(cmd)
                 if cmd == "moves":
@@ -116,6 +124,30 @@ class Session:
             self.snap.notes.append(str(e))
         self.dirty = True
         return True
+
+    def battle(self, seed: int = 0) -> None:
+        """Battle chess: each side's army set up man by man as the board asks."""
+        from firmware.rules.battle import men
+        from host.kriegspiel import random_array
+
+        self.bridge.request("battle both")
+        if not self.sim:
+            self.snap.notes.append("set up White's army, then Black's, as the board asks (" + self.asked + ")")
+            return
+        occ = self.bridge.request("sim occupancy").split()[-1]
+        for p, ch in enumerate(occ):  # the hands clear the board first
+            if ch == "1":
+                self.bridge.request(f"sim lift @{p}")
+        self.bridge.request("sim wait 100")
+        for side in (WHITE, BLACK):
+            todo = men(random_array(side, seed + (side == BLACK)), side)
+            while todo:
+                letter = self.asked.split()[-1]
+                i = next(i for i, m in enumerate(todo) if m[0].upper() == letter)
+                _, f, r = todo.pop(i)
+                self.bridge.request(f"sim place {'abcdefgh'[f]}{r + 1}")
+                self.bridge.request("sim wait 60")
+        self.bridge.request("sim wait 500")
 
     def _need_sim(self, what: str) -> None:
         if not self.sim:
@@ -151,6 +183,7 @@ def run(
     archive_path: str | None,
     inp: TextIO = sys.stdin,
     out: TextIO = sys.stdout,
+    battle: bool = False,
 ) -> int:
     from host.vboard import VirtualBoard
 
@@ -163,7 +196,10 @@ def run(
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
     try:
         session = Session(port, archive, sim, out, colour)
-        session.start(game or ("lippo" if sim else None), fen)
+        if battle:
+            session.battle()
+        else:
+            session.start(game or ("lippo" if sim else None), fen)
         session.show()
         interactive = inp.isatty()
         if interactive:

@@ -365,3 +365,20 @@ def test_kriegspiel_command_plays_lippo(tmp_path):
     lines = r.stdout.splitlines()
     assert "[white] Refused by your board: not_possible_on_own_board" not in lines
     assert lines.count("[black] White has moved.") == 2 and "[black] Can I capture?" in lines
+
+
+def test_play_starts_battle_chess_from_a_screened_setup(tmp_path):
+    import subprocess
+
+    from firmware.rules import battle
+    from host.archive import Archive
+    from host.kriegspiel import random_array
+    from test_cli import EBOARD
+
+    db = tmp_path / "p.sqlite"
+    r = subprocess.run([EBOARD, "play", "--sim", "--battle", "--archive", str(db)], input="quit\n",
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "array white" in r.stdout and "start chess" in r.stdout
+    game = Archive(db).games()[-1]
+    assert game.fen == battle.start_fen(random_array(WHITE, 0), random_array(BLACK, 1))

@@ -284,7 +284,6 @@ class HundredPosition(ChessPosition):
         cells = self.cells
         us = self.us
         fwd = STRIDE if us == WHITE else -STRIDE
-        lay = self.game.layout
         to = frm + fwd
         if cells[to] == EMPTY:
             self._pawn_to(frm, to, 0, ms)
