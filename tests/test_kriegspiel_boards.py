@@ -382,3 +382,46 @@ def test_play_starts_battle_chess_from_a_screened_setup(tmp_path):
     assert "array white" in r.stdout and "start chess" in r.stdout
     game = Archive(db).games()[-1]
     assert game.fen == battle.start_fen(random_array(WHITE, 0), random_array(BLACK, 1))
+
+
+def test_L21_every_answer_waits_the_same_time(tmp_path, monkeypatch):
+    # The umpire's work takes longer for some attempts than others (here: a legal move
+    # 40 ms, an illegal one 5 ms); the verdict still goes out at the same moment.
+    import time
+
+    clock = [0.0]
+    monkeypatch.setattr(time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(time, "sleep", lambda s: clock.__setitem__(0, clock[0] + s))
+    ends = {WHITE: LocalEnd(tmp_path / "w.journal"), BLACK: LocalEnd(tmp_path / "b.journal")}
+    m = Match(Umpire(new_position("chess", "4k3/8/8/8/p7/8/8/R3K3 w - - 0 1")), ends[WHITE], ends[BLACK],
+              lambda s, t: None, min_delay_s=0.3)
+    m.start()
+    judge = m.ump.attempt
+    sent = []
+
+    def slow(text):
+        out = judge(text)
+        clock[0] += 0.040 if out[0]["type"] == "moved" else 0.005
+        return out
+
+    m.ump.attempt = slow
+    for end in ends.values():  # the first thing either board hears, and when
+        end.request = (lambda request: lambda line: sent.append(clock[0]) or request(line))(end.request)
+    for attempt in ("a1a6", "a1a3"):  # blocked by the hidden pawn, then legal
+        start = clock[0]
+        m.attempt(WHITE, attempt)
+        assert round(sent[0] - start, 6) == 0.3, attempt
+        sent.clear()
+
+
+def test_L19_a_board_keeps_only_its_owners_view(match):
+    m, ends, _ = match()
+    w, b = ends[WHITE], ends[BLACK]
+    play(m, w, "lift e2", "place e4")
+    play(m, b, "lift e7", "place e5")
+    play(m, w, "lift g1", "place f3")
+    for end, foreign in ((w, str.islower), (b, str.isupper)):
+        for rec in end.r.board.journal.load():
+            if rec[0] in "KV":
+                board = rec.split()[3 if rec[0] == "K" else 2]
+                assert not any(foreign(ch) for ch in board), rec
