@@ -3,13 +3,14 @@ positions from random games (each lift timed 3 times, the best kept, so that the
 machine's scheduling does not pass for the firmware's time).  Run under the MicroPython
 unix port:
 
-    MICROPYPATH=.:bench:tests/mpy micropython -X heapsize=512K bench/hint.py
+    MICROPYPATH=.:bench:tests/mpy micropython -X heapsize=512K bench/hint.py [GAME ...]
 
 (CPython works too, for comparison.)  An RP2040 runs MicroPython some 50-100 times slower
 than this machine's unix port: multiply the figures accordingly.
 """
 
 import gc
+import sys
 from array import array
 
 from common import Rand, median, now_us, since_us
@@ -67,11 +68,11 @@ def measure(gid, fens, times):
     return times[:n]
 
 
-def main():
+def main(games=("lippo", "chess"), n=100):
     times = array("I", range(5000))  # room for every lift, allocated before anything else
     rng = Rand(2026)
-    for gid in ("lippo", "chess"):
-        fens = positions(gid, 100, rng)
+    for gid in games:
+        fens = positions(gid, n, rng)
         gc.collect()
         got = measure(gid, fens, times)
         print(
@@ -80,4 +81,7 @@ def main():
         )
 
 
-main()
+# bench/hint.py [GAME ...]: the games to time (default: lippo and chess, 100 positions
+# each; other games 20 positions each)
+_args = sys.argv[1:]
+main(tuple(_args), 20) if _args else main()

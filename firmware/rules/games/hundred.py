@@ -324,8 +324,9 @@ class HundredPosition(ChessPosition):
         letters = self.THRONE_CHOICE if f == E_FILE else BACK[f]
         return tuple(self.game.type_of(c) for c in letters)
 
-    def _ep_moves(self, ms):
-        # §6.4: whoever could take the pawn on the square it skipped may take it there.
+    def _ep_moves(self, ms, only=0):
+        # §6.4: whoever could take the pawn on the square it skipped may take it there
+        # (only: the unit on that square alone).
         sk = self.ep
         if not sk:
             return
@@ -336,7 +337,7 @@ class HundredPosition(ChessPosition):
         cells[sk] = pawn
         try:
             tmp = []
-            for sq in self.game.layout.squares:
+            for sq in ((only,) if only else self.game.layout.squares):
                 if cells[sq] & self.us:
                     del tmp[:]
                     self._gen_piece(sq, cells[sq] & 31, tmp)
@@ -347,23 +348,31 @@ class HundredPosition(ChessPosition):
             cells[sk] = EMPTY
             cells[pawn_sq] = pawn
 
-    def pseudo_moves(self):
-        ms = ChessPosition.pseudo_moves(self)
+    def pseudo_moves(self, only=0):
+        """Every move by the units' powers (only: the unit on that square's)."""
+        if only:
+            ms = []
+            self._gen_piece(only, self.cells[only] & 31, ms)
+        else:
+            ms = ChessPosition.pseudo_moves(self)
         eps = []
-        self._ep_moves(eps)
+        self._ep_moves(eps, only)
         if eps:
             # A unit that can take this way always does: its plain move there is gone.
             takers = [m & 0x3FFFF for m in eps]
             ms = [m for m in ms if m & 0x3FFFF not in takers] + eps
         return ms
 
-    def legal_moves(self):
+    def legal_moves(self, only=0):
+        """The legal moves (only: those of the unit on that square)."""
         us = self.us
         them = us ^ (WHITE | BLACK)
         k = self.kings[us >> 6]
         leave = k == self._throne(them)  # §6.3: the King must leave the enemy throne
         out = []
-        for m in self._with_thrones(self.pseudo_moves(), k, them):
+        if leave and only and only != k:
+            return out
+        for m in self._with_thrones(self.pseudo_moves(only), k, them):
             if leave and m & 511 != k:
                 continue
             if self._legal(m, them):
@@ -414,9 +423,8 @@ class HundredPosition(ChessPosition):
 
     def moves_from(self, sq, out=None):
         ms = [] if out is None else out
-        for m in self.legal_moves():
-            if m & 511 == sq:
-                ms.append(m)
+        if self.cells[sq] & self.us:
+            ms += self.legal_moves(sq)
         return ms
 
     def _pawn_to(self, frm, to, cap, ms):
