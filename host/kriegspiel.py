@@ -383,10 +383,17 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
                     continue
                 geo = Geometry(view.game.layout)
                 lifts, places = hand_moves(view, m)
+                if not lifts and not places:  # a blast tried blind: nothing to do by hand
+                    match.attempt(side, cmd)
+                    continue
                 for c in lifts:
                     end.request(f"sim lift {geo.name(geo.phys(c))}")
                 for c in places:
                     end.request(f"sim place {geo.name(geo.phys(c))}")
+                end.request("sim wait 100")
+                if end.request("state").split()[2] == "promoting":
+                    letter = cmd[-1]
+                    end.request("promote " + (letter if letter.isalpha() else "-"))
                 end.request("sim wait 1000")
                 match.pump()
                 for e in ends.values():  # the hands put every board right
@@ -409,4 +416,3 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             end.close()
         for vb in boards:
             vb.stop()
-        time.sleep(0)

@@ -3,8 +3,7 @@ the core with a royal piece (chess, courier, gardner, lippo).
 
 The umpire holds the true position and judges each attempt; what it says is a list of
 announcements, dicts in the format of kriegspiel_cases.json.  It is the trusted party:
-it runs on the host (or on the board when both players share it), never on a player's
-device.
+it runs on the host (host/kriegspiel.py), never on a player's device.
 
 A player's view is a position holding only that player's men, with no en-passant square
 and a zero half-move clock; its legal_moves() are the well-formed attempts (§2): the moves
@@ -18,17 +17,7 @@ from .position import FenError, CAPTURE, EP, PROMO, BLAST, kind_of
 
 SIDES = {WHITE: "white", BLACK: "black"}
 GAMES = ("chess", "courier", "gardner", "lippo")  # kriegspiel.md §9 fits these
-_LINES = ("rank", "file", "long_diagonal", "short_diagonal", "diagonal")
 _LEAPS = {(1, 2): "knight", (1, 3): "camel", (2, 3): "zebra"}
-REJECTIONS = (
-    "promotion_piece_required",
-    "not_possible_on_own_board",
-    "already_refused_this_turn",
-    "must_try_pawn_capture",
-    "already_asked_this_turn",
-    "no_pawns",
-    "game_over",
-)
 
 
 def colour(name):
