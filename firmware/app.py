@@ -216,7 +216,8 @@ class Board:
     def _on_switch(self, kind, p, now_ms):
         a = self.arranging
         if a is not None:
-            self._send(("lift " if kind == LIFT else "place ") + a.geo.name(p))
+            if a.geo.name(p) != "off":
+                self._send(("lift " if kind == LIFT else "place ") + a.geo.name(p))
             if a.switch(kind == LIFT, p, self._send):
                 self._arranged(now_ms)
             self.tracker.dirty = True
@@ -458,7 +459,13 @@ class Board:
         self.ply += 1
         self.tracker.resync(now_ms)
 
+    def _not_kriegspiel(self, what):
+        if self.krieg is not None:
+            raise protocol.Refused("kriegspiel", "%s: the umpire decides on a Kriegspiel player's board" % what)
+
     def set_position(self, fen, now_ms):
+        self._not_kriegspiel("position")
+        self.arranging = None
         try:
             self.pos.set_fen(fen)
         except FenError as e:
@@ -481,6 +488,7 @@ class Board:
         return text
 
     def undo(self, now_ms):
+        self._not_kriegspiel("undo")
         m = pos_last(self.pos)
         if m is None:
             raise protocol.Refused("nothing-to-undo", "no move has been made")

@@ -140,8 +140,8 @@ def c_leds(board, w, now):
 
 def c_claim(board, w, now):
     _args(w, 1, 1, "claim perpetual|declare|demand")
-    if board.game != "lippo":
-        raise Refused("bad-claim", "claims are lippo's (§6, §14, §15)")
+    if board.game != "lippo" or board.krieg is not None:
+        raise Refused("bad-claim", "claims are lippo's (§6, §14, §15), made to the umpire in Kriegspiel")
     from firmware.app import _claim
     from firmware.rules import MoveError
 

@@ -425,3 +425,17 @@ def test_L19_a_board_keeps_only_its_owners_view(match):
             if rec[0] in "KV":
                 board = rec.split()[3 if rec[0] == "K" else 2]
                 assert not any(foreign(ch) for ch in board), rec
+
+
+def test_a_players_board_refuses_what_only_the_umpire_decides(match):
+    m, ends, _ = match()
+    w = ends[WHITE]
+    for line, word in (("undo", "kriegspiel"), ("position 4k3/8/8/8/8/8/8/4K3 w - - 0 1", "kriegspiel"),
+                       ("claim declare", "bad-claim"), ("krieg chess green 4K3/8/8/8/8/8/8/8 w - - 0 1", "bad-args"),
+                       ("krieg chess white 4k3/8/8/8/8/8/8/4K3 w - - 0 1", "bad-fen"),
+                       ("krieg chess white 4k3/8/8/8/8/8/8/8 w - - 0 1", "bad-fen"),
+                       ("krieg hundred white 4K5/10/10/10/10/10/10/10/10/10 w - - 0 1", "bad-fen"),
+                       ("verdict maybe", "bad-args"), ("verdict rejected", "bad-args")):
+        before = w.r.send("state")
+        assert w.r.send(line).startswith("error " + word), line
+        assert w.r.send("state") == before
