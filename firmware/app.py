@@ -219,7 +219,9 @@ class Board:
             if a.geo.name(p) != "off":
                 self._send(("lift " if kind == LIFT else "place ") + a.geo.name(p))
             if a.switch(kind == LIFT, p, self._send):
-                self._arranged(now_ms)
+                from firmware import modes
+
+                modes.arranged(self, now_ms)
             self.tracker.dirty = True
             return
         k = self.krieg
@@ -375,89 +377,6 @@ class Board:
         self.arranging = None
         self._send("newgame %s %s" % (gid, fen or "-"))
         self._follow(pos, setup=True, now_ms=now_ms)
-
-    # ---- battle chess's screened setup (firmware/arrange.py) -----------------------------------
-
-    def start_battle(self, which, now_ms):
-        """Guide the set-up of White's, Black's or both armies (both: then a chess game
-        starts from them; one: the host takes the array, as a Kriegspiel umpire does)."""
-        from firmware.arrange import Arranger
-        from firmware.rules import game_module
-        from firmware.squares import Geometry
-
-        sides = {"white": (WHITE,), "black": (BLACK,), "both": (WHITE, BLACK)}.get(which)
-        if sides is None:
-            raise protocol.Refused("bad-args", "battle white|black|both")
-        geo = Geometry(game_module("chess").GAME.layout)
-        self.arranging = Arranger(sides, geo, self._occupancy())
-        self.tracker.dirty = True
-        self._send(self.arranging.announce())
-
-    def _arranged(self, now_ms):
-        from firmware.rules.battle import SetupConflict, start_fen
-
-        a = self.arranging
-        self.arranging = None
-        self.tracker.set_actual(self._occupancy())
-        self.tracker.dirty = True
-        if len(a.fields) < 2:
-            self.tracker.resync(now_ms)
-            return
-        try:
-            fen = start_fen(a.fields[0], a.fields[1])
-        except SetupConflict:
-            self._send("alert setup-conflict Black's king stands in check: both set up again")
-            self.start_battle("both", now_ms)
-            return
-        self._begin("chess", lambda: new_position("chess", fen), "N chess " + fen, fen, None, now_ms)
-
-    # ---- Kriegspiel: the board as one player's device (firmware/krieg.py) ---------------------
-
-    def start_krieg(self, gid, side, fen, now_ms):
-        """Become side's board in a Kriegspiel game, holding the view FEN's men only."""
-        try:
-            player = _player(side)
-        except ValueError as e:
-            raise protocol.Refused("bad-args", str(e))
-        head = "K %s %s %s" % (gid, side, fen)
-        self._begin(gid, lambda: self._checked_view(gid, fen, player.colour), head, fen, player, now_ms)
-
-    def _checked_view(self, gid, fen, side):
-        if gid not in GAMES:
-            raise protocol.Refused("unknown-game", gid)
-        if not fen_shape_ok(gid, fen):
-            raise protocol.Refused("bad-fen", "not a FEN of %s (fields or ranks)" % gid)
-        try:
-            view = _view(gid, fen)
-        except (FenError, ValueError) as e:
-            raise protocol.Refused("bad-fen", str(e))
-        if view.mine != side:
-            raise protocol.Refused("bad-fen", "that view holds the other army")
-        return view
-
-    def set_view(self, fen, now_ms, verdict=None):
-        """The umpire's new view of this player (after a verdict, or the other side's move);
-        with verdict "impossible" or "rejected", the pending attempt is taken back instead."""
-        k = self.krieg
-        if k is None:
-            raise protocol.Refused("not-kriegspiel", "the board is not a Kriegspiel player's")
-        if verdict is not None:
-            if k.pending is None:
-                raise protocol.Refused("no-attempt", "no attempt is waiting for a verdict")
-            if verdict != "legal":  # the piece goes back: the board shows how
-                self.pos.pop()
-                k.pending = None
-                if verdict == "rejected":  # the host's own refusal: this board's alone
-                    k.announce(verdict, None, now_ms)
-                self.tracker.resync(now_ms)
-                return
-        view = self._checked_view(self.game, fen, k.colour)
-        self._journal("V %d %s" % (self.outbox.seq + 1, fen))
-        k.pending = None
-        self.pos = view
-        self.tracker.pos = view
-        self.ply += 1
-        self.tracker.resync(now_ms)
 
     def _not_kriegspiel(self, what):
         if self.krieg is not None:

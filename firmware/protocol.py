@@ -155,72 +155,14 @@ def c_claim(board, w, now):
     return "ok claim " + w[0]
 
 
-def c_krieg(board, w, now):
-    if len(w) < 3:
-        raise Refused("bad-args", "krieg GAME white|black VIEW-FEN")
-    board.start_krieg(w[0], w[1], " ".join(w[2:]), now)
-    return "ok krieg %s %s" % (w[0], w[1])
+def _mode(name):
+    # Kriegspiel and the screened setup: their requests load firmware/modes.py on first use.
+    def handler(board, w, now):
+        from firmware import modes
 
+        return getattr(modes, name)(board, w, now)
 
-def c_battle(board, w, now):
-    _args(w, 1, 1, "battle white|black|both")
-    board.start_battle(w[0], now)
-    return "ok battle " + w[0]
-
-
-def c_view(board, w, now):
-    if not w:
-        raise Refused("bad-args", "view VIEW-FEN")
-    board.set_view(" ".join(w), now)
-    return "ok view"
-
-
-def c_verdict(board, w, now):
-    n = {"legal": -1, "impossible": 1, "rejected": 2}.get(w[0] if w else "", 0)
-    if n == 0 or (n > 0 and len(w) != n) or (n < 0 and len(w) < 2):
-        raise Refused("bad-args", "verdict legal VIEW-FEN | verdict impossible | verdict rejected REASON")
-    board.set_view(" ".join(w[1:]), now, verdict=w[0])
-    return "ok verdict " + w[0]
-
-
-def c_announce(board, w, now):
-    # What the umpire said, for the LEDs: a design per message (docs/protocol.md).
-    usage = "announce impossible | capture SQ | promotion SQ | check white|black DIR | answer yes|no | end white|black|draw"
-    k = board.krieg
-    if k is None:
-        raise Refused("not-kriegspiel", "the board is not a Kriegspiel player's")
-    from firmware.krieg import DIRECTIONS
-    from firmware.rules.kriegspiel import colour
-
-    kind = w[0] if w else ""
-    arg = None
-    try:
-        if kind == "impossible" and len(w) == 1:
-            pass
-        elif kind in ("capture", "promotion") and len(w) == 2:
-            board.tracker.geo.parse(w[1])
-            arg = w[1]
-        elif kind == "check" and len(w) == 3 and (w[2] in DIRECTIONS or _leap(w[2])):
-            arg = (colour(w[1]), w[2])
-        elif kind == "answer" and len(w) == 2 and w[1] in ("yes", "no"):
-            arg = w[1]
-        elif kind == "end" and len(w) == 2:
-            arg = None if w[1] == "draw" else colour(w[1])
-        else:
-            raise ValueError(usage)
-    except ValueError:
-        raise Refused("bad-args", usage)
-    k.announce(kind, arg, now)
-    board.tracker.dirty = True
-    return "ok announce " + kind
-
-
-def _leap(word):
-    # leap-A-B, 1 <= A < B <= 11
-    parts = word.split("-")
-    if len(parts) != 3 or parts[0] != "leap" or not parts[1].isdigit() or not parts[2].isdigit():
-        return False
-    return 0 < int(parts[1]) < int(parts[2]) < 12
+    return handler
 
 
 def c_sim(board, w, now):
@@ -271,10 +213,10 @@ COMMANDS = {
     "since": c_since,
     "leds": c_leds,
     "claim": c_claim,
-    "battle": c_battle,
-    "krieg": c_krieg,
-    "view": c_view,
-    "verdict": c_verdict,
-    "announce": c_announce,
+    "battle": _mode("c_battle"),
+    "krieg": _mode("c_krieg"),
+    "view": _mode("c_view"),
+    "verdict": _mode("c_verdict"),
+    "announce": _mode("c_announce"),
     "sim": c_sim,
 }
