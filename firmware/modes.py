@@ -10,7 +10,7 @@ one of them arrives: a board playing an ordinary game never holds this code.
 
 from firmware.app import _player, _view
 from firmware.protocol import Refused, _args
-from firmware.rules import FenError, GAMES, fen_shape_ok, new_position
+from firmware.rules import FenError, fen_shape_ok, new_position
 from firmware.rules.board import WHITE, BLACK
 
 
@@ -117,16 +117,22 @@ def arranged(board, now_ms):
 
 def start_krieg(board, gid, side, fen, now_ms):
     """Become side's board in a Kriegspiel game, holding the view FEN's men only."""
+    from firmware.rules import kriegspiel
+
     try:
         player = _player(side)
     except ValueError as e:
         raise Refused("bad-args", str(e))
+    # Checked before the current game's tables are let go: a refusal costs nothing.
+    if gid not in kriegspiel.GAMES:
+        raise Refused("unknown-game", "Kriegspiel is played in %s" % ", ".join(kriegspiel.GAMES))
+    if not fen_shape_ok(gid, fen):
+        raise Refused("bad-fen", "not a FEN of %s (fields or ranks)" % gid)
     head = "K %s %s %s" % (gid, side, fen)
     board._begin(gid, lambda: checked_view(gid, fen, player.colour), head, fen, player, now_ms)
 
+
 def checked_view(gid, fen, side):
-    if gid not in GAMES:
-        raise Refused("unknown-game", gid)
     if not fen_shape_ok(gid, fen):
         raise Refused("bad-fen", "not a FEN of %s (fields or ranks)" % gid)
     try:

@@ -434,7 +434,7 @@ def test_a_players_board_refuses_what_only_the_umpire_decides(match):
                        ("claim declare", "bad-claim"), ("krieg chess green 4K3/8/8/8/8/8/8/8 w - - 0 1", "bad-args"),
                        ("krieg chess white 4k3/8/8/8/8/8/8/4K3 w - - 0 1", "bad-fen"),
                        ("krieg chess white 4k3/8/8/8/8/8/8/8 w - - 0 1", "bad-fen"),
-                       ("krieg hundred white 4K5/10/10/10/10/10/10/10/10/10 w - - 0 1", "bad-fen"),
+                       ("krieg hundred white 4K5/10/10/10/10/10/10/10/10/10 w - - 0 1", "unknown-game"),
                        ("verdict maybe", "bad-args"), ("verdict rejected", "bad-args")):
         before = w.r.send("state")
         assert w.r.send(line).startswith("error " + word), line

@@ -1,7 +1,8 @@
 """Bad protocol lines, made by a seeded generator (the same on CPython and MicroPython)."""
 
 CMDS = ("new", "move", "promote", "position", "since", "brightness", "claim", "undo", "sim",
-        "state", "ping", "game", "moves", "history", "leds", "version")
+        "state", "ping", "game", "moves", "history", "leds", "version",
+        "battle", "krieg", "view", "verdict", "announce")
 BAD_FIXED = (
     b"brightness 256", b"brightness -1", b"brightness x", b"since -5", b"since 1e9", b"since",
     b"move", b"move z9z9", b"move e2e9", b"move e2e5", b"move e2e4e7e5", b"promote",
@@ -11,11 +12,16 @@ BAD_FIXED = (
     b"sim lift q99", b"sim lift e5", b"sim place e4", b"sim wait", b"sim wait -3",
     b"sim wait 99999999", b"sim cut", b"sim cut x", b"sim frobnicate",
     b"ping pong", b"state now", b"version 2", b"leds all", b"history 3", b"game on",
+    b"battle", b"battle purple", b"battle white black", b"krieg", b"krieg chess", b"krieg chess white 8/8",
+    b"krieg chess green 4K3/8/8/8/8/8/8/8 w - - 0 1", b"krieg chess white 4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    b"krieg shogi white 4K3/8/8/8/8/8/8/8 w - - 0 1", b"view", b"view 8/8", b"verdict", b"verdict legal",
+    b"verdict maybe", b"verdict impossible", b"announce", b"announce capture d5", b"announce check white file",
 )
 
 TRUNCATABLE = (
     b"brightness 256", b"brightness -1", b"since -5", b"since 1e9", b"sim wait x99",
     b"sim lift q99", b"promote zz", b"claim nothing", b"position garbage", b"sim frobnicate",
+    b"verdict maybe", b"announce nothing", b"krieg shogi white x",
 )
 
 
