@@ -333,6 +333,7 @@ class Board:
             self.pos = new_position(DEFAULT_GAME)
             self.game = DEFAULT_GAME
         self._follow(self.pos, setup=True, now_ms=now_ms)
+        self.tracker.resync(now_ms)  # the same game goes on: its last move stays lit
 
     def new_game(self, gid, fen, now_ms):
         if gid not in GAMES:

@@ -128,6 +128,11 @@ def start_krieg(board, gid, side, fen, now_ms):
         raise Refused("unknown-game", "Kriegspiel is played in %s" % ", ".join(kriegspiel.GAMES))
     if not fen_shape_ok(gid, fen):
         raise Refused("bad-fen", "not a FEN of %s (fields or ranks)" % gid)
+    board_field = fen.split()[0]
+    if board_field.lower() != board_field and board_field.upper() != board_field:
+        raise Refused("bad-fen", "a player's view holds one army")
+    if (board_field.upper() == board_field) != (player.colour == WHITE):
+        raise Refused("bad-fen", "that view holds the other army")
     head = "K %s %s %s" % (gid, side, fen)
     board._begin(gid, lambda: checked_view(gid, fen, player.colour), head, fen, player, now_ms)
 
