@@ -97,6 +97,8 @@ def words(a: dict[str, object], lang: str = "en") -> str:
         return ("Отказ: " if ru else "Refused by your board: ") + str(a["reason"])
     if t == "resigned":
         return f"{who} сдались." if ru else f"{who} resigns."
+    if t == "opening_played":
+        return "Дебют сыгран." if ru else "The traditional opening is played."
     if t == "setup_conflict":
         return "Расстановка недопустима." if ru else "Setup conflict: set up again."
     return json.dumps(a, ensure_ascii=False)
@@ -319,6 +321,11 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
         def say(side: int, text: str) -> None:
             print(f"[{SIDES[side]}] {text}", file=out, flush=True)
 
+        opening = fen is None and game == "courier"
+        if opening:  # courier.md §4: the umpire plays the traditional opening
+            from firmware.app import AFTER_OPENING
+
+            fen = AFTER_OPENING["courier"]
         if fen is None and game != "chess":
             fen = new_position(game).fen()  # the screened setup is chess's (battle-setup.md)
         if fen is None:
@@ -348,6 +355,8 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             print("espeak-ng is not installed: the umpire stays silent (apt install espeak-ng)", file=out, flush=True)
         match = Match(Umpire(new_position(game, fen)), ends[WHITE], ends[BLACK], say, speaker,
                       min_delay_s=0.0 if sim else 0.3)
+        if opening:
+            match.ump.opening_played()
         match.start()
         if sim:
             for end in ends.values():

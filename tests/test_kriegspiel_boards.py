@@ -439,3 +439,15 @@ def test_a_players_board_refuses_what_only_the_umpire_decides(match):
         before = w.r.send("state")
         assert w.r.send(line).startswith("error " + word), line
         assert w.r.send("state") == before
+
+
+def test_kriegspiel_command_plays_courier_after_its_opening(tmp_path):
+    import subprocess
+
+    from test_cli import EBOARD
+
+    r = subprocess.run([EBOARD, "kriegspiel", "--sim", "--game", "courier", "--archive", str(tmp_path / "k.sqlite")],
+                       input="c1e3\nresign\n", capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert "[white] The traditional opening is played." in lines and "[black] White has moved." in lines

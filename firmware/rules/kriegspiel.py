@@ -405,6 +405,13 @@ class Umpire:
         moves = [r["attempt"] for r in self._record if r["legal"] and r["attempt"] != "ask"]
         return {"attempts": self._record, "moves": moves, "fen": self.pos.fen()}
 
+    def opening_played(self):
+        """A fixed opening (Courier's four moves a side, courier.md §4) was played by the
+        umpire before the first attempt: public knowledge, announced as such (§9)."""
+        out = [{"type": "opening_played", "audience": "both"}]
+        self._tell(None, out)
+        return out
+
     def resign(self, side):
         """side resigns (§7): announced to both; the game is over."""
         self.over = True
