@@ -451,3 +451,23 @@ def test_kriegspiel_command_plays_courier_after_its_opening(tmp_path):
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert "[white] The traditional opening is played." in lines and "[black] White has moved." in lines
+
+
+def test_every_announcement_has_its_own_lights(match):
+    # On the checking side's board (no king lines), each message's margin pattern differs.
+    m, ends, _ = match()
+    w = ends[WHITE]
+    seen = {}
+    lines = ["announce impossible", "announce answer yes", "announce answer no", "announce end white",
+             "announce end draw", "announce capture d5", "announce promotion e8"]
+    lines += ["announce check white " + d for d in ("rank", "file", "long_diagonal", "short_diagonal",
+                                                    "diagonal", "knight", "leap-1-4")]
+    for line in lines:
+        end = LocalEnd(w.r.hw.journal_path + line.replace(" ", "_"))
+        end.request("krieg chess white 8/8/8/8/8/8/8/4K3 b - - 0 1")
+        end.hand("setup", "wait 100")
+        end.request(line)
+        seen.setdefault(bytes(end.r.board.frame), []).append(line)  # margin squares have no names
+    same = [v for v in seen.values() if len(v) > 1]
+    # knight and other leaps share one pattern: the class itself is in the view's words
+    assert same == [["announce check white knight", "announce check white leap-1-4"]], same
