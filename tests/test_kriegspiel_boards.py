@@ -48,17 +48,25 @@ class LocalEnd:
         return self.r.led_groups()
 
 
-@pytest.fixture
-def match(tmp_path):
-    def make(fen=START):
-        ends = {WHITE: LocalEnd(tmp_path / "w.journal"), BLACK: LocalEnd(tmp_path / "b.journal")}
-        views = {WHITE: [], BLACK: []}
-        m = Match(Umpire(new_position("chess", fen)), ends[WHITE], ends[BLACK], lambda s, t: views[s].append(t))
-        m.start()
+def new_match(tmp_path, fen=START, name="", say=None, set_up=True, **options):
+    """A chess Kriegspiel match between two in-process boards (journals named name+w/b),
+    started; set_up: the hands then put each board's army on it."""
+    ends = {WHITE: LocalEnd(tmp_path / (name + "w.journal")), BLACK: LocalEnd(tmp_path / (name + "b.journal"))}
+    m = Match(Umpire(new_position("chess", fen)), ends[WHITE], ends[BLACK], say or (lambda s, t: None), **options)
+    m.start()
+    if set_up:
         for e in ends.values():
             e.request("sim setup")
             e.request("sim wait 100")
         m.pump()
+    return m, ends
+
+
+@pytest.fixture
+def match(tmp_path):
+    def make(fen=START):
+        views = {WHITE: [], BLACK: []}
+        m, ends = new_match(tmp_path, fen, say=lambda s, t: views[s].append(t))
         return m, ends, views
     return make
 
@@ -160,14 +168,7 @@ def test_the_end_of_the_game_stays_lit_and_the_record_is_released(match):
 
 def white_transcript(tmp_path, hidden):
     # White plays the same; Black's hidden moves differ but sound the same to White.
-    name = "".join(hidden[0])
-    ends = {WHITE: LocalEnd(tmp_path / (name + "w.journal")), BLACK: LocalEnd(tmp_path / (name + "b.journal"))}
-    m = Match(Umpire(new_position("chess", START)), ends[WHITE], ends[BLACK], lambda s, t: None)
-    m.start()
-    for e in ends.values():
-        e.request("sim setup")
-        e.request("sim wait 100")
-    m.pump()
+    m, ends = new_match(tmp_path, name="".join(hidden[0]))
     w, b = ends[WHITE], ends[BLACK]
     script = [(w, "e2", "e4"), (b,) + hidden[0], (w, "d1", "h5"), (b,) + hidden[1], (w, "h5", "f7"),
               (b, "e8", "f7"), (w, "f7", None), (w, "g1", "f3")]
@@ -295,15 +296,9 @@ def test_kriegspiel_command_starts_from_the_screened_setup(tmp_path):
 # ---- the leak scenarios of kriegspiel.md §10.4 not in the JSON file --------------------------
 
 
-def other_board_bytes(tmp_path, name, fen, mover_steps, hidden_before=()):
+def other_board_bytes(tmp_path, name, fen, mover_steps):
     """What the non-moving player's board sent and lit while the mover did its steps."""
-    ends = {WHITE: LocalEnd(tmp_path / (name + "w.journal")), BLACK: LocalEnd(tmp_path / (name + "b.journal"))}
-    m = Match(Umpire(new_position("chess", fen)), ends[WHITE], ends[BLACK], lambda s, t: None)
-    m.start()
-    for e in ends.values():
-        e.request("sim setup")
-        e.request("sim wait 100")
-    m.pump()
+    m, ends = new_match(tmp_path, fen, name)
     mover = ends[m.ump.pos.us]
     other = ends[OTHER[m.ump.pos.us]]
     play(m, mover, *mover_steps)
@@ -315,9 +310,7 @@ def test_L17_the_promotion_piece_is_never_told(tmp_path):
     fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
     seen = set()
     for piece in ("q", "r"):  # both check along the rank; a knight would be a dead draw
-        ends = {WHITE: LocalEnd(tmp_path / (piece + "w.journal")), BLACK: LocalEnd(tmp_path / (piece + "b.journal"))}
-        m = Match(Umpire(new_position("chess", fen)), ends[WHITE], ends[BLACK], lambda s, t: None)
-        m.start()
+        m, ends = new_match(tmp_path, fen, piece, set_up=False)
         m.attempt(WHITE, "a7a8" + piece)
         seen.add((ends[BLACK].r.board.pos.fen(), json.dumps(m.ump.told[1]), tuple(ends[BLACK].r.out[2:])))
     assert len(seen) == 1
@@ -335,10 +328,7 @@ def test_L14_the_answer_is_yes_or_no_and_heard_only_when_asked(tmp_path):
     # One white pawn capture or two: the same words and lights for both players.
     outs = set()
     for fen in ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "4k3/8/8/3p1p2/4P3/8/8/4K3 w - - 0 1"):
-        ends = {WHITE: LocalEnd(tmp_path / (fen[9:12].replace("/", "") + "w.j")),
-                BLACK: LocalEnd(tmp_path / (fen[9:12].replace("/", "") + "b.j"))}
-        m = Match(Umpire(new_position("chess", fen)), ends[WHITE], ends[BLACK], lambda s, t: None)
-        m.start()
+        m, ends = new_match(tmp_path, fen, fen[9:12].replace("/", ""), set_up=False)
         assert not any("answer" in t for t in ends[WHITE].r.out)  # nothing unless asked
         m.ask(WHITE)
         outs.add((json.dumps(m.ump.told[0]), tuple(ends[WHITE].r.out[1:]), ends[WHITE].leds()))
@@ -392,10 +382,7 @@ def test_L21_every_answer_waits_the_same_time(tmp_path, monkeypatch):
     clock = [0.0]
     monkeypatch.setattr(time, "monotonic", lambda: clock[0])
     monkeypatch.setattr(time, "sleep", lambda s: clock.__setitem__(0, clock[0] + s))
-    ends = {WHITE: LocalEnd(tmp_path / "w.journal"), BLACK: LocalEnd(tmp_path / "b.journal")}
-    m = Match(Umpire(new_position("chess", "4k3/8/8/8/p7/8/8/R3K3 w - - 0 1")), ends[WHITE], ends[BLACK],
-              lambda s, t: None, min_delay_s=0.3)
-    m.start()
+    m, ends = new_match(tmp_path, "4k3/8/8/8/p7/8/8/R3K3 w - - 0 1", set_up=False, min_delay_s=0.3)
     judge = m.ump.attempt
     sent = []
 
