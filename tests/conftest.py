@@ -35,3 +35,16 @@ def random_positions(new, rnd, games, plies, pick=None):
                 break
             pos.push(pick(ms) if pick else rnd.choice(ms))
             yield pos
+
+
+def tuple_board(pos):
+    """A position's men as {(file, rank): ('w' | 'b', letter)}, 0-based: the naive second
+    generators' board, built from squares and letters only."""
+    lay = pos.game.layout
+    out = {}
+    for sq in lay.squares:
+        c = pos.cells[sq]
+        if c:
+            n = lay.name(sq)
+            out[(lay.letters.find(n[0]), int(n[1:]) - 1)] = ("w" if c & 32 else "b", pos.game.letter[c & 31])
+    return out

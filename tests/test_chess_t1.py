@@ -8,7 +8,7 @@ import re
 import sys
 
 import pytest
-from conftest import ROOT, RULES, random_positions
+from conftest import ROOT, RULES, random_positions, tuple_board
 
 from firmware.rules import new_position
 from firmware.rules.board import BLACK, WHITE
@@ -304,17 +304,6 @@ def naive_moves(board, side, used, wk_castle=True):
     return out
 
 
-def board_of(pos):
-    lay = pos.game.layout
-    out = {}
-    for sq in lay.squares:
-        c = pos.cells[sq]
-        if c:
-            n = lay.name(sq)
-            out[(FILES.find(n[0]), int(n[1]) - 1)] = ("w" if c & WHITE else "b", pos.game.letter[c & 31])
-    return out
-
-
 def test_core_agrees_with_a_naive_generator_on_random_positions():
     compared = 0
     for pos in random_positions(chess_t1.new, random.Random(11), 60, 80):
@@ -325,6 +314,6 @@ def test_core_agrees_with_a_naive_generator_on_random_positions():
         for m in pos.legal_moves():
             s = pos.move_str(m)
             core.add((s[:2], s[2:4], s[4:]))
-        assert core == naive_moves(board_of(pos), side, pos.used), pos.fen()
+        assert core == naive_moves(tuple_board(pos), side, pos.used), pos.fen()
         compared += 1
     assert compared > 1000

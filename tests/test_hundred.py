@@ -7,10 +7,9 @@ import random
 import sys
 
 import pytest
-from conftest import ROOT, RULES, random_positions
+from conftest import ROOT, RULES, random_positions, tuple_board
 
 from firmware.rules import new_position
-from firmware.rules.board import WHITE
 from firmware.rules.games import hundred as H
 from firmware.rules.games.grosschess import TREACH
 from firmware.rules.position import CASTLE, DOUBLE, EP, PROMO
@@ -391,13 +390,7 @@ class Naive:
 
 
 def naive_of(pos, cls=Naive):
-    lay = pos.game.layout
-    board = {}
-    for sq in lay.squares:
-        c = pos.cells[sq]
-        if c:
-            n = lay.name(sq)
-            board[(FILES.find(n[0]), int(n[1:]) - 1)] = ("w" if c & WHITE else "b", pos.game.letter[c & 31])
+    board = tuple_board(pos)
     fields = pos.fen().split()
     ep = None
     if fields[3] != "-":
