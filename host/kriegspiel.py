@@ -258,6 +258,35 @@ def random_array(colour: int, seed: int) -> str:
     return battle.field([(p if colour == WHITE else p.lower(), f, r) for p, f, r in placed])
 
 
+class ArmyHands:
+    """Virtual hands for a screened setup: each side's random array (seed, seed + 1),
+    placed man by man as a board asks for them, through request(line)."""
+
+    def __init__(self, seed: int) -> None:
+        from firmware.rules.battle import men
+
+        self.todo = {side: men(random_array(side, seed + (side == BLACK)), side) for side in (WHITE, BLACK)}
+
+    @staticmethod
+    def clear(request: Callable[[str], str]) -> None:
+        """Lift every piece off a virtual board."""
+        occ = request("sim occupancy").split()[-1]
+        for p, ch in enumerate(occ):
+            if ch == "1":
+                request(f"sim lift @{p}")
+
+    def place(self, request: Callable[[str], str], side: int, letter: str, wait_ms: int = 100) -> None:
+        """Put down side's next man of the letter the board asked for."""
+        todo = self.todo[side]
+        i = next(i for i, m in enumerate(todo) if m[0].upper() == letter)
+        _, f, r = todo.pop(i)
+        request(f"sim place {'abcdefgh'[f]}{r + 1}")
+        request(f"sim wait {wait_ms}")
+
+    def left(self, side: int) -> int:
+        return len(self.todo[side])
+
+
 def espeak() -> Callable[[str], None] | None:
     """A speaker like a human umpire (espeak-ng, Russian), or None if it is not installed."""
     exe = shutil.which("espeak-ng")
@@ -331,22 +360,13 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
         if fen is None:
             hands = None
             if sim:
-                arrays = {WHITE: random_array(WHITE, seed), BLACK: random_array(BLACK, seed + 1)}
-                from firmware.rules.battle import men
+                army = ArmyHands(seed)
 
-                todo = {side: men(arrays[side], side) for side in arrays}
-
-                def hands(side: int, letter: str) -> None:  # noqa: F811
-                    i = next(i for i, m in enumerate(todo[side]) if m[0].upper() == letter)
-                    _, f, r = todo[side].pop(i)
-                    ends[side].request(f"sim place {'abcdefgh'[f]}{r + 1}")
-                    ends[side].request("sim wait 100")
+                def hands(side: int, letter: str) -> None:
+                    army.place(ends[side].request, side, letter)
 
                 for end in ends.values():  # clear both boards first
-                    occ = end.request("sim occupancy").split()[-1]
-                    for p, ch in enumerate(occ):
-                        if ch == "1":
-                            end.request(f"sim lift @{p}")
+                    army.clear(end.request)
             print("Screened setup: each player sets up their army on their own board.", file=out, flush=True)
             fen = screened_setup(ends, say, hands, lambda: time.sleep(0.05))
 

@@ -127,26 +127,18 @@ class Session:
 
     def battle(self, seed: int = 0) -> None:
         """Battle chess: each side's army set up man by man as the board asks."""
-        from firmware.rules.battle import men
-        from host.kriegspiel import random_array
+        from host.kriegspiel import ArmyHands
 
         self.bridge.request("battle both")
         if not self.sim:
             self.snap.notes.append("set up White's army, then Black's, as the board asks (" + self.asked + ")")
             return
-        occ = self.bridge.request("sim occupancy").split()[-1]
-        for p, ch in enumerate(occ):  # the hands clear the board first
-            if ch == "1":
-                self.bridge.request(f"sim lift @{p}")
+        army = ArmyHands(seed)
+        army.clear(self.bridge.request)  # the hands clear the board first
         self.bridge.request("sim wait 100")
         for side in (WHITE, BLACK):
-            todo = men(random_array(side, seed + (side == BLACK)), side)
-            while todo:
-                letter = self.asked.split()[-1]
-                i = next(i for i, m in enumerate(todo) if m[0].upper() == letter)
-                _, f, r = todo.pop(i)
-                self.bridge.request(f"sim place {'abcdefgh'[f]}{r + 1}")
-                self.bridge.request("sim wait 60")
+            while army.left(side):
+                army.place(self.bridge.request, side, self.asked.split()[-1], 60)
         self.bridge.request("sim wait 500")
 
     def _need_sim(self, what: str) -> None:
