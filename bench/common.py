@@ -4,6 +4,8 @@ import sys
 
 from fuzzgen import Rand  # noqa: F401  (tests/mpy: one generator for tests and benchmarks)
 
+from firmware import protocol
+
 MICRO = sys.implementation.name == "micropython"
 if MICRO:
     from time import ticks_diff, ticks_us
@@ -33,9 +35,9 @@ def play_physically(board, m, wait):
     lifts, places = hand_moves(board.pos, m)
     for verb, cells in (("lift", lifts), ("place", places)):
         for cell in cells:
-            board.handle(("sim %s %s" % (verb, geo.name(geo.phys(cell)))).encode(), 0)
-            board.handle(b"sim wait 50", 0)
-    board.handle(("sim wait %d" % wait).encode(), 0)
+            protocol.handle(board, ("sim %s %s" % (verb, geo.name(geo.phys(cell)))).encode(), 0)
+            protocol.handle(board, b"sim wait 50", 0)
+    protocol.handle(board, ("sim wait %d" % wait).encode(), 0)
 
 
 def median(xs):

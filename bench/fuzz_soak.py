@@ -11,6 +11,7 @@ import sys
 from fuzzgen import Rand, bad_line, harmless
 
 from boards import sim
+from firmware import protocol
 from firmware.app import Board
 from firmware.main import LineReader
 
@@ -33,7 +34,7 @@ def count(line):
 board = Board(hw, count)
 board.boot(0)
 for line in (b"new lippo", b"sim setup", b"sim wait 100", b"move f3f5", b"sim setup", b"sim wait 100"):
-    board.handle(line, 0)
+    protocol.handle(board, line, 0)
 before = board.state_words() + board.leds_text()
 crashes = 0
 changes = 0
@@ -45,7 +46,7 @@ def on_line(line):
     global crashes, accepted
     try:
         n = replies[0]
-        board.handle(line, 0)
+        protocol.handle(board, line, 0)
         if harmless(line):
             accepted += 1
         if replies[0] != n + 1:

@@ -19,6 +19,7 @@ from common import Rand, play_physically
 from fuzzgen import lasting_move
 
 from boards import sim
+from firmware import protocol
 from firmware.app import Board
 
 JOURNAL = "/tmp/eboard-bench-heap.journal"
@@ -36,8 +37,8 @@ def main(plies):
     hw = sim.Hardware(journal_path=JOURNAL)
     board = Board(hw, lambda line: None)
     board.boot(0)
-    board.handle(b"sim setup", 0)
-    board.handle(b"sim wait 100", 0)
+    protocol.handle(board, b"sim setup", 0)
+    protocol.handle(board, b"sim wait 100", 0)
     rng = Rand(7)
     peak = 0
     gc.collect()
@@ -52,9 +53,9 @@ def main(plies):
         play_physically(board, m, 3000)
         if board.ply != before + 1:
             print("ply %d: the move was not made (state %d)" % (ply, board.tracker.state))
-            board.handle(("move " + board.pos.move_str(m)).encode(), 0)
-            board.handle(b"sim setup", 0)
-            board.handle(b"sim wait 100", 0)
+            protocol.handle(board, ("move " + board.pos.move_str(m)).encode(), 0)
+            protocol.handle(board, b"sim setup", 0)
+            protocol.handle(board, b"sim wait 100", 0)
         del ms
         gc.collect()
         live = gc.mem_alloc()

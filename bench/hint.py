@@ -16,6 +16,7 @@ from array import array
 from common import Rand, median, now_us, since_us
 
 from boards import sim
+from firmware import protocol
 from firmware.app import Board
 from firmware.debounce import LIFT, PLACE
 
@@ -43,12 +44,12 @@ def measure(gid, fens, times):
     hw = sim.Hardware(journal_path=JOURNAL)
     board = Board(hw, lambda line: None)
     board.boot(0)
-    board.handle(("new " + gid).encode(), 0)
+    protocol.handle(board, ("new " + gid).encode(), 0)
     n = 0
     for fen in fens:
-        board.handle(("position " + fen).encode(), 0)
-        board.handle(b"sim setup", 0)
-        board.handle(b"sim wait 100", 0)
+        protocol.handle(board, ("position " + fen).encode(), 0)
+        protocol.handle(board, b"sim setup", 0)
+        protocol.handle(board, b"sim wait 100", 0)
         tracker = board.tracker
         geo = tracker.geo
         pos = board.pos

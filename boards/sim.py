@@ -169,7 +169,9 @@ class Hardware:
             if words[0] == "wait":
                 self.auto_at = self.auto_clock + int(words[1])
             elif words[0] == "game":
-                board.handle(("new " + step[5:]).encode(), now_ms)
+                from firmware import protocol
+
+                protocol.handle(board, ("new " + step[5:]).encode(), now_ms)
                 self.matrix.show_position(board.pos, board.tracker.geo)
             elif words[0] in ("lift", "place"):
                 p = self.square(words[1], board.tracker.geo, words[0] == "lift")

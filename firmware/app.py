@@ -1,26 +1,25 @@
 """The board: the rules position, the tracker, the journal and the numbered messages.
 
 The shell (main.py) calls step() after every scan with the matrix rows and the time,
-and handle() for every line from the host; what the board says goes out through the
-outbox.  Nothing here touches hardware: `hw` is a profile object from boards/ with a
+and hands every line from the host to protocol.handle(), which calls the board's methods
+and then answer(); what the board says goes out through the outbox.  Nothing here touches hardware: `hw` is a profile object from boards/ with a
 matrix, leds, clock and a directory for the journal.
 """
 
 from array import array
+from os import urandom as _urandom
 
-from firmware import leds, protocol
+from firmware import leds
+from firmware.common import PROTOCOL, Refused, claim, is_uid, new_uid, player, view
 from firmware.debounce import Debouncer, LIFT
 from firmware.journal import Journal, JournalFull
 from firmware.outbox import Outbox
 import gc
 
 from firmware.rules import FenError, MoveError, GAMES, fen_shape_ok, forget_games, new_position
-from firmware.rules.board import WHITE, BLACK
 from firmware.debounce import ticks_diff
 from firmware.tracker import Tracker, CORRECTING, OVER, SETUP, STATES, pos_last
 
-VERSION = "0.1.0"
-PROTOCOL = 1
 LED_LETTERS = leds.CODES.encode()
 AFTER_OPENING = {
     "courier": "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1",
@@ -49,6 +48,9 @@ class Board:
         self.pos = None
         self.game = DEFAULT_GAME
         self.start_fen = None
+        self.uid = None  # the game's identity (8 hex digits), journaled with its first record
+        self.boot_id = 0  # this power-up's number (boot())
+        self.urandom = getattr(hw, "urandom", None) or _urandom
         self.seq_reserved = 0
         self.reservations = 0  # S records in the journal
         self.journal_ok = True
@@ -63,13 +65,23 @@ class Board:
     # ---- boot -------------------------------------------------------------------------
 
     def boot(self, now_ms):
-        """Resume the journaled game, or wait for a chess set-up; says hello."""
-        records = self.journal.load()
-        resumed = self._replay(records)
+        """Count this power-up, resume the journaled game (or begin the default game and
+        wait for its set-up); says hello, and whether the journal had to be set aside."""
+        self.boot_id = self._count_boot()
+        problem = self.journal.check()
+        if problem is None:
+            problem = self._resume()
+        aside = None
+        if problem is not None:
+            # Damage is not a power cut: this journal's game and its numbers cannot be
+            # trusted.  Kept for a person to look at; the board starts afresh (a new uid).
+            aside = self.journal.set_aside()
+            self.pos = None
+            self.krieg = None
+            self.outbox.seq = 0
+        resumed = self.pos is not None
         if not resumed:
-            self.pos = new_position(DEFAULT_GAME)
-            self.game = DEFAULT_GAME
-            self.start_fen = None
+            self._default_game()
         self.hw.matrix.scan(self.rows)
         self.debouncer.reset(self.rows)
         self.tracker.set_actual(self._occupancy())
@@ -77,74 +89,138 @@ class Board:
         # anything moved while it was off); one still being set up waits for it.
         self._follow(self.pos, setup=not resumed or self._fresh, now_ms=now_ms)
         self._reserve()
-        self._send("hello eboard %d %s %s" % (PROTOCOL, self.game, STATES[self.tracker.state]))
+        self._send("hello eboard %d %s %s %d" % (PROTOCOL, self.game, STATES[self.tracker.state], self.boot_id))
+        if problem is not None:
+            self._send("alert journal-damaged %s; set aside as %s" % (problem, _base(aside)))
         self._render()
+
+    def _count_boot(self):
+        # The power-up counter lives in a file of its own, never in the journal: a wiped
+        # or damaged journal leaves it counting; when it is lost too, a random start.
+        path = self.hw.journal_path
+        path = path[: path.rfind("/") + 1] + "boot"
+        n = None
+        try:
+            with open(path) as f:
+                n = (int(f.read().strip()) + 1) & 0x7FFFFFFF
+        except (OSError, ValueError):
+            pass
+        if n is None:
+            n = int(new_uid(self.urandom), 16) & 0x7FFFFFFF
+        try:
+            with open(path, "w") as f:
+                f.write("%d\n" % n)
+        except OSError:
+            pass  # a full flash: this boot's number is still told
+        return n
+
+    def _default_game(self):
+        # A board with no usable journal plays chess: a game like any other, with its
+        # own uid, journaled at once so that a power cut keeps it.
+        self.uid = new_uid(self.urandom)
+        self.game = DEFAULT_GAME
+        self.start_fen = None
+        self.ply = 0
+        self._fresh = True
+        self.pos = new_position(DEFAULT_GAME)
+        try:
+            self.journal.rewrite(["N %d %s %s -" % (self.outbox.seq, self.uid, DEFAULT_GAME)])
+        except OSError:
+            self._send("alert journal-full the flash is full: moves are no longer saved")
 
     def _follow(self, pos, setup, now_ms):
         # A Kriegspiel attempt put back is no takeback: the umpire has it already.
         self.tracker.takebacks = self.krieg is None
         self.tracker.start(pos, setup=setup, now_ms=now_ms)
 
-    def _replay(self, records, numbers=True):
-        # Rebuild the game from the journal; a record that no longer applies ends it.
-        # numbers: also take up the message numbering where it was (at boot only).
+    def _resume(self):
+        """Take up the journaled game: None if done (or the journal is empty), else what
+        is wrong with the journal.  Numbering goes on where it was."""
+        start = -1
+        i = 0
+        for rec in self.journal.records():
+            why = _malformed(rec)
+            if why is None and i == 0 and rec[0] not in "NK":
+                why = "does not begin a game"
+            if why is not None:
+                return "record %d %s" % (i, why)
+            if rec[0] in "NK":
+                start = i
+            i += 1
+        if start < 0:
+            return None  # an empty journal: a new board
+        try:
+            self._replay(start, numbers=True)
+        except (ValueError, IndexError, KeyError) as e:
+            self.pos = None
+            return "a record that does not apply (%s)" % e
+        return None
+
+    def _replay(self, start, numbers=False):
+        # Rebuild the game from the journal's records from number start (the last N or
+        # K); numbers: also take up the message numbering where it was (at boot only).
+        # ValueError (FenError, MoveError) or IndexError if a record does not apply.
         pos = None
         seq = 0
         ply = 0
         self._fresh = True
-        for rec in records:
+        i = 0
+        for rec in self.journal.records():
             words = rec.split(" ", 2)
+            if numbers:
+                seq = max(seq, int(words[1]))
+            i += 1
+            if i <= start:
+                continue
             kind = words[0]
-            try:
-                if kind == "N":
-                    fen = words[2] if len(words) > 2 and words[2] != "-" else None
-                    pos = new_position(words[1], fen)
-                    self.game = words[1]
-                    self.start_fen = fen
-                    self._fresh = True
-                    self.krieg = None
-                    ply = 0
-                elif kind == "K":  # a Kriegspiel player's board: K game colour view-FEN
-                    side, fen = words[2].split(" ", 1)
-                    pos = _view(words[1], fen)
-                    self.game = words[1]
-                    self.start_fen = fen
-                    self._fresh = True
-                    self.krieg = _player(side)
-                    ply = 0
-                elif pos is None:
-                    continue
-                elif kind == "M":
-                    pos.push_str(words[2])
-                    pos.trim()
-                    self._fresh = False
-                    ply += 1
-                elif kind == "U":
-                    pos.pop()
-                    ply -= 1
-                elif kind == "P":
-                    pos.set_fen(words[2])
-                    self.start_fen = words[2]
-                    self._fresh = False
-                    ply = 0
-                elif kind == "C":
-                    _claim(pos, words[2])
-                elif kind == "V":
-                    pos = _view(self.game, words[2])
-                    self._fresh = False
-                elif kind == "B":
-                    self._fresh = False
-                if kind != "N" and kind != "K":
-                    seq = max(seq, int(words[1]))
-            except (ValueError, IndexError):
-                break
+            if kind == "N":  # N seq uid game fen
+                uid, gid, fen = words[2].split(" ", 2)
+                fen = None if fen == "-" else fen
+                pos = None
+                pos = new_position(gid, fen)
+                self.game, self.uid, self.start_fen, self.krieg = gid, uid, fen, None
+                ply = 0
+            elif kind == "K":  # K seq uid game side view-FEN
+                uid, gid, side, fen = words[2].split(" ", 3)
+                pos = None
+                pos = view(gid, fen)
+                self.game, self.uid, self.start_fen, self.krieg = gid, uid, fen, player(side)
+                ply = 0
+            elif kind == "M":
+                pos.push_str(words[2])
+                pos.trim()
+                self._fresh = False
+                ply += 1
+            elif kind == "U":
+                pos.pop()
+                ply -= 1
+            elif kind == "P":  # P seq uid fen
+                uid, fen = words[2].split(" ", 1)
+                pos.set_fen(fen)
+                self.uid, self.start_fen = uid, fen
+                self._fresh = False
+                ply = 0
+            elif kind == "C":
+                claim(pos, words[2])
+            elif kind == "V":
+                pos = view(self.game, words[2])
+                self._fresh = False
+            elif kind == "B":
+                self._fresh = False
         if numbers:
             self.outbox.seq = seq
-        if pos is None:
-            return False
         self.pos = pos
         self.ply = ply
-        return True
+
+    def _last_head(self):
+        # The number of the journal's last N or K record: where the game being played
+        # begins (the one before it is kept only for a host that missed its end).
+        start = i = 0
+        for rec in self.journal.records():
+            if rec[0] == "N" or rec[0] == "K":
+                start = i
+            i += 1
+        return start
 
     def _reserve(self):
         # Sequence numbers survive a reset: a block of them is written down before any is
@@ -156,15 +232,18 @@ class Board:
         self._journal("S %d" % self.seq_reserved)
 
     def _compact(self):
-        # A board left on for days answers many requests: keep the journal to the game.
-        records = [r for r in self.journal.load() if not r.startswith("S ")]
-        records.append("S %d" % self.seq_reserved)
+        # A board left on for days answers many requests: keep the journal to the games.
+        def kept():
+            for rec in self.journal.records():
+                if rec[0] != "S":
+                    yield rec
+            yield "S %d" % self.seq_reserved
+
         try:
-            self.journal.rewrite(records)
+            self.journal.rewrite(kept())
             self.reservations = 0
         except OSError:
             pass  # the old journal is still whole: it just stays long
-
     def _journal(self, text):
         try:
             self.journal.append(text)
@@ -303,16 +382,18 @@ class Board:
         o = self.pos.outcome()
         if o is None:
             return
-        text = "end %s %s" % (o.reason, o.result())
+        text = "%s %s" % (o.reason, o.result())
         if o.points is not None:
             text += " %d %d" % o.points
-        self._send(text)
+        # Journaled before it is said, like a move: a host away then still learns it.
+        self._journal("E %d %s" % (self.outbox.seq + 1, text))
+        self._send("end " + text)
 
-    # ---- host commands (protocol.py parses; these act) --------------------------------------
+    # ---- host commands (protocol.py parses and answers; these act) -------------------------
 
-    def handle(self, line, now_ms):
-        """One line from the host -> exactly one reply message (and any events it causes)."""
-        reply = protocol.handle(self, line, now_ms)
+    def answer(self, reply, now_ms):
+        """Send the reply to a request (protocol.handle's last step), after making sure
+        the board still has a game."""
         if self.pos is None:
             self._recover(now_ms)
         self._send(reply)
@@ -320,26 +401,57 @@ class Board:
 
     def _recover(self, now_ms):
         # A game switch that ran out of memory even on its way back: try again with
-        # whatever memory is free now, else the default game; a board always has a game.
+        # whatever memory is free now, else a new default game; a board always has a game.
         forget_games(self.game)
         gc.collect()
         try:
-            self._replay(self.journal.load(), numbers=False)
-        except MemoryError:
+            self._replay(self._last_head())
+        except (MemoryError, ValueError, IndexError, KeyError):
             self.pos = None
         if self.pos is None:
             forget_games(DEFAULT_GAME)
             gc.collect()
+            self.uid = new_uid(self.urandom)
             self.pos = new_position(DEFAULT_GAME)
             self.game = DEFAULT_GAME
+            self.start_fen = None
+            self.krieg = None
+            self.ply = 0
+            try:
+                self._start_journal("N %d %s %s -" % (self.outbox.seq + 1, self.uid, DEFAULT_GAME))
+            except OSError:
+                pass
+            self._send("newgame %s %s -" % (DEFAULT_GAME, self.uid))
         self._follow(self.pos, setup=True, now_ms=now_ms)
         self.tracker.resync(now_ms)  # the same game goes on: its last move stays lit
 
+    def _start_journal(self, head):
+        # A new game's journal: the game being played (the previous one, for a host that
+        # missed its end), then the new game's first record and a block of numbers.
+        # JournalFull even without the old game: the board cannot begin a game.
+        def records(keep):
+            if keep:
+                start = self._last_head()
+                i = 0
+                for rec in self.journal.records():
+                    if i >= start and rec[0] != "S":
+                        yield rec
+                    i += 1
+            yield head
+            yield "S %d" % (self.outbox.seq + SEQ_BLOCK)
+
+        try:
+            self.journal.rewrite(records(True))
+        except JournalFull:
+            self.journal.rewrite(records(False))
+        self.seq_reserved = self.outbox.seq + SEQ_BLOCK
+        self.reservations = 0
+
     def new_game(self, gid, fen, now_ms):
         if gid not in GAMES:
-            raise protocol.Refused("unknown-game", gid)
+            raise Refused("unknown-game", gid)
         if fen is not None and not fen_shape_ok(gid, fen):
-            raise protocol.Refused("bad-fen", "not a FEN of %s (fields or ranks)" % gid)
+            raise Refused("bad-fen", "not a FEN of %s (fields or ranks)" % gid)
         if fen is None:
             # Courier chess's traditional opening (courier.md §4) is played by the board:
             # the game starts from the position after it.
@@ -347,62 +459,66 @@ class Board:
         self._begin(gid, lambda: new_position(gid, fen), "N %s %s" % (gid, fen or "-"), fen, None, now_ms)
 
     def _begin(self, gid, build, head, fen, player, now_ms):
-        # A new game (or Kriegspiel view): build() makes its position, head is its first
-        # journal record.  One game's tables at a time: the old game goes first.
+        # A new game (or Kriegspiel view): build() makes its position; head is its first
+        # journal record without its number and uid ("N chess -", "K chess white FEN").
+        # One game's tables at a time: the old game goes first.
         if gid != self.game:
             self.pos = self.tracker.pos = None
             forget_games(gid)
             gc.collect()
+        uid = new_uid(self.urandom)
+        kind, rest = head.split(" ", 1)
         try:
             pos = build()
-            self.journal.rewrite([head, "S %d" % (self.outbox.seq + SEQ_BLOCK)])
-        except (protocol.Refused, FenError, JournalFull, MemoryError) as e:
+            self._start_journal("%s %d %s %s" % (kind, self.outbox.seq + 1, uid, rest))
+        except (Refused, FenError, JournalFull, MemoryError) as e:
             if self.pos is None:  # back to the game the journal still holds
                 pos = None
                 forget_games(self.game)
                 gc.collect()
-                self._replay(self.journal.load(), numbers=False)
+                self._replay(self._last_head())
                 self.tracker.pos = self.pos
             if isinstance(e, FenError):
-                raise protocol.Refused("bad-fen", str(e))
+                raise Refused("bad-fen", str(e))
             if isinstance(e, JournalFull):
-                raise protocol.Refused("journal-full", "the flash is full")
+                raise Refused("journal-full", "the flash is full")
             raise
-        self.seq_reserved = self.outbox.seq + SEQ_BLOCK
-        self.reservations = 0
         self.pos = pos
         self.game = gid
+        self.uid = uid
         self.start_fen = fen
         self.ply = 0
         self.krieg = player
         self.arranging = None
-        self._send("newgame %s %s" % (gid, fen or "-"))
+        self._send("newgame %s %s %s" % (gid, uid, fen or "-"))
         self._follow(pos, setup=True, now_ms=now_ms)
 
     def _not_kriegspiel(self, what):
         if self.krieg is not None:
-            raise protocol.Refused("kriegspiel", "%s: the umpire decides on a Kriegspiel player's board" % what)
+            raise Refused("kriegspiel", "%s: the umpire decides on a Kriegspiel player's board" % what)
 
     def set_position(self, fen, now_ms):
+        """The host sets the position: for the record, a new game with a uid of its own."""
         self._not_kriegspiel("position")
         self.arranging = None
         try:
             self.pos.set_fen(fen)
         except FenError as e:
-            raise protocol.Refused("bad-fen", str(e))
-        self._journal("P %d %s" % (self.outbox.seq + 1, fen))
+            raise Refused("bad-fen", str(e))
+        self.uid = new_uid(self.urandom)
+        self._journal("P %d %s %s" % (self.outbox.seq + 1, self.uid, fen))
         self.ply = 0
         self.start_fen = fen
-        self._send("position %s" % fen)
+        self._send("position %s %s" % (self.uid, fen))
         self.tracker.resync(now_ms)
 
     def host_move(self, text, now_ms):
         if self.tracker.state == OVER:
-            raise protocol.Refused("game-over", "the game has ended")
+            raise Refused("game-over", "the game has ended")
         try:
             m = self.pos.parse_move(text)
         except MoveError as e:
-            raise protocol.Refused("illegal-move", str(e))
+            raise Refused("illegal-move", str(e))
         self.moved(m)
         self.tracker.resync(now_ms)
         return text
@@ -411,7 +527,7 @@ class Board:
         self._not_kriegspiel("undo")
         m = pos_last(self.pos)
         if m is None:
-            raise protocol.Refused("nothing-to-undo", "no move has been made")
+            raise Refused("nothing-to-undo", "no move has been made")
         self.took_back(m)
         self.tracker.resync(now_ms)
 
@@ -422,7 +538,7 @@ class Board:
         self._check_end()
 
     def game_words(self):
-        return "%s %s" % (self.game, self.start_fen or "-")
+        return "%s %s %s" % (self.game, self.uid, self.start_fen or "-")
 
     def state_words(self):
         t = self.tracker
@@ -432,35 +548,53 @@ class Board:
     def history(self):
         """The move strings of the game so far, read back from the journal."""
         moves = []
-        for rec in self.journal.load():
-            words = rec.split(" ", 2)
-            if words[0] in ("N", "P"):
+        for rec in self.journal.records():
+            kind = rec[0]
+            if kind == "N" or kind == "K" or kind == "P":
                 moves = []
-            elif words[0] == "M":
-                moves.append(words[2])
-            elif words[0] == "U" and moves:
+            elif kind == "M":
+                moves.append(rec.split(" ", 2)[2])
+            elif kind == "U" and moves:
                 moves.pop()
         return moves
 
     def since(self, n):
         """Re-send the events said after number n: those kept in RAM, and before them
-        the moves and takebacks of the journal.  Returns how many lines were sent."""
+        what the journal holds (its games' starts, moves, takebacks and ends, the
+        previous game's too).  Returns how many lines were sent."""
         kept, low = self.outbox.kept_since(n)
         sent = 0
         if n + 1 < low:
             ply = 0
-            for rec in self.journal.load():
-                words = rec.split(" ", 2)
-                if words[0] == "N" or words[0] == "P":
+            for rec in self.journal.records():
+                kind, seq, rest = (rec + " ").split(" ", 2)
+                rest = rest.rstrip(" ")
+                if kind == "N" or kind == "K" or kind == "P":
                     ply = 0
-                elif words[0] == "M":
+                elif kind == "M":
                     ply += 1
-                    line = "%s move %d %s" % (words[1], ply, words[2])
-                elif words[0] == "U":
-                    line = "%s undo %d %s" % (words[1], ply, words[2] if len(words) > 2 else "-")
+                if not n < int(seq) < low:
+                    if kind == "U":
+                        ply -= 1
+                    continue
+                line = None
+                if kind == "N":  # uid game fen -> newgame game uid fen
+                    uid, gid, fen = rest.split(" ", 2)
+                    line = "newgame %s %s %s" % (gid, uid, fen)
+                elif kind == "K":  # uid game side fen
+                    uid, gid, _, fen = rest.split(" ", 3)
+                    line = "newgame %s %s %s" % (gid, uid, fen)
+                elif kind == "P":
+                    line = "position " + rest
+                elif kind == "M":
+                    line = "move %d %s" % (ply, rest)
+                elif kind == "U":
+                    line = "undo %d %s" % (ply, rest or "-")
                     ply -= 1
-                if words[0] in ("M", "U") and n < int(words[1]) < low:
-                    self.outbox.write(line)
+                elif kind == "E":
+                    line = "end " + rest
+                if line is not None:
+                    self.outbox.write("%s %s" % (seq, line))
                     sent += 1
         for line in kept:
             # Events only: an old reply would pass for the answer to this request.
@@ -477,28 +611,23 @@ class Board:
         return buf.decode()
 
 
-def _view(gid, fen):
-    # Kriegspiel's modules load only on a Kriegspiel player's board.
-    from firmware.rules.kriegspiel import new_view
-
-    return new_view(gid, fen)
 
 
-def _player(side):
-    from firmware.krieg import Player
-    from firmware.rules.kriegspiel import colour
-
-    return Player(colour(side))
+JOURNAL_FIELDS = {"N": 5, "K": 6, "P": 4, "B": 2, "M": 3, "U": 3, "C": 3, "V": 3, "E": 4, "S": 2}
 
 
-def _claim(pos, what):
-    """Carry out a lippo claim (protocol `claim`, journal record C); MoveError if refused."""
-    if what == "perpetual":
-        pos.claim_perpetual()
-    elif what == "declare":
-        pos.declare_end()
-    elif what == "demand":
-        # §6: the side to move demands it of the side that just moved illegally
-        pos.demand_president_move(pos.us ^ (WHITE | BLACK))
-    else:
-        raise MoveError("no claim %r" % what)
+def _malformed(rec):
+    """None for a journal record this firmware writes, else what is wrong with it."""
+    words = rec.split(" ")
+    need = JOURNAL_FIELDS.get(words[0])
+    if need is None:
+        return "is not a journal record"
+    if len(words) < need or not words[1].isdigit():
+        return "is short"
+    if need >= 4 and words[0] in "NKP" and not is_uid(words[2]):
+        return "has no game uid"
+    return None
+
+
+def _base(path):
+    return path[path.rfind("/") + 1 :]

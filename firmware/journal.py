@@ -1,16 +1,26 @@
 """The game, journaled to flash after every move, so a power cut loses nothing.
 
-A journal is a file of records: a 2-byte length, the record's text, and its CRC-32.  A
-record torn by a power cut (short, or with a bad CRC) ends the journal: it and anything
-after it are dropped, and the file is cut back to the last good record.
+A journal is a file of records: a 2-byte length, the record's text, and its CRC-32.  It is
+read as a stream, one record at a time (a record is at most MAX_RECORD bytes), so a journal
+of any size, or of any garbage, costs a boot no more memory than one record.
 
-Records (text):  N <game> <fen>        a new game (or "-" for the start position)
-                 B <seq>               the pieces stood ready: the game began
-                 M <seq> <move>        a move, with the sequence number of its message
-                 U <seq> <move>        the last move taken back
-                 C <seq> <claim>       a lippo claim (perpetual, declare, demand)
-                 P <seq> <fen>         the host set a position
-                 S <seq>               sequence numbers up to here may have been used
+A bad record (short, too long, a bad CRC, not ASCII) that is the last thing in the file is
+the torn record of a power cut: it is cut off and the game goes on.  A bad record with
+anything after it is damage: the board (app.py) sets the journal aside and says so.
+
+Records (text), protocol 2:
+                 N <seq> <uid> <game> <fen>     a new game ("-": its start position)
+                 K <seq> <uid> <game> <side> <view fen>   a Kriegspiel player's board
+                 P <seq> <uid> <fen>            the host set a position: a new game (uid)
+                 B <seq>                        the pieces stood ready: the game began
+                 M <seq> <move>                 a move, with the sequence number of its message
+                 U <seq> <move>                 the last move taken back
+                 C <seq> <claim>                a lippo claim (perpetual, declare, demand)
+                 V <seq> <view fen>             a Kriegspiel player's new view
+                 E <seq> <reason> <result> [<white points> <black points>]   the game ended
+                 S <seq>                        sequence numbers up to here may have been used
+The journal holds the game being played and the one before it (from its N, K or P on), so
+that a host away across a game's end and a new game can still fetch both (`since`).
 """
 
 import os
@@ -20,6 +30,9 @@ try:
     from binascii import crc32
 except ImportError:  # pragma: no cover - every port we use has it
     from zlib import crc32
+
+MAX_RECORD = 512  # bytes of text in one record: far above any record the board writes
+COPY_CHUNK = 256  # bytes moved at a time when the file is cut back
 
 
 class JournalFull(OSError):
@@ -32,42 +45,115 @@ class Journal:
     def __init__(self, path):
         self.path = path
         self.size = 0  # bytes of good records
+        self.problem = None  # after check(): what was wrong with the file (None: nothing)
 
-    def load(self):
-        """The good records (a list of str); cuts a torn tail off the file."""
-        out = []
-        good = 0
+    def records(self):
+        """Yields the text of each good record, in order, reading the file as a stream;
+        stops at the first bad one.  Afterwards self.end is the good records' size and
+        self.bad None (the file ended cleanly) or (offset, why)."""
+        self.end = 0
+        self.bad = None
         try:
             f = open(self.path, "rb")
         except OSError:
-            self.size = 0
-            return out
+            return
         with f:
-            data = f.read()
-        i = 0
-        while i + 2 <= len(data):
-            (n,) = struct.unpack("<H", data[i : i + 2])
-            end = i + 2 + n + 4
-            if end > len(data):
-                break
-            body = data[i + 2 : i + 2 + n]
-            (crc,) = struct.unpack("<I", data[i + 2 + n : end])
-            if crc32(body) & 0xFFFFFFFF != crc:
-                break
+            i = 0
+            while True:
+                head = f.read(2)
+                if not head:
+                    break
+                if len(head) < 2:
+                    self.bad = (i, "a short length")
+                    break
+                (n,) = struct.unpack("<H", head)
+                if n > MAX_RECORD:
+                    self.bad = (i, "a record of %d bytes" % n)
+                    break
+                rest = f.read(n + 4)
+                if len(rest) < n + 4:
+                    self.bad = (i, "a short record")
+                    break
+                body = rest[:n]
+                (crc,) = struct.unpack("<I", rest[n:])
+                if crc32(body) & 0xFFFFFFFF != crc:
+                    self.bad = (i, "a bad checksum")
+                    break
+                ok = True
+                for b in body:
+                    if b < 32 or b > 126:
+                        ok = False
+                        break
+                if not ok:
+                    self.bad = (i, "a record that is not text")
+                    break
+                i += n + 6
+                self.end = i
+                yield body.decode()
+
+    def check(self):
+        """Read the whole journal: None if it is usable (a torn last record is cut off),
+        else a line saying what is wrong (the file is left as it is)."""
+        count = 0
+        for _ in self.records():
+            count += 1
+        self.size = self.end
+        if self.bad is None:
+            return None
+        at, why = self.bad
+        try:
+            total = os.stat(self.path)[6]
+        except OSError:
+            total = at
+        # A torn append leaves a prefix of one record: nothing can follow it.
+        n = MAX_RECORD
+        if why != "a short length" and why[:9] != "a record ":
+            with open(self.path, "rb") as f:
+                f.seek(at)
+                (n,) = struct.unpack("<H", f.read(2))
+        if why == "a short length" or why == "a short record" or (why == "a bad checksum" and at + n + 6 == total):
+            self._cut(at)
+            return None
+        return "%s after %d good records (byte %d of %d)" % (why, count, at, total)
+
+    def set_aside(self):
+        """Rename the journal (an unusable one) to <path>.bad; the board starts a new one."""
+        aside = self.path + ".bad"
+        try:
+            os.remove(aside)
+        except OSError:
+            pass
+        try:
+            os.rename(self.path, aside)
+        except OSError:
             try:
-                out.append(body.decode())
-            except UnicodeError:
-                break
-            i = end
-            good = end
-        if good != len(data):
-            self._cut(data[:good])
-        self.size = good
+                os.remove(self.path)
+            except OSError:
+                pass
+        self.size = 0
+        return aside
+
+    def load(self):
+        """The good records, as a list (tests and tools; the board streams them)."""
+        out = list(self.records())
+        self.size = self.end
         return out
 
-    def _cut(self, data):
-        with open(self.path, "wb") as f:
-            f.write(data)
+    def _cut(self, size):
+        # Keep the first size bytes: copied in small chunks to a new file, then renamed
+        # over the old one (no truncate() on MicroPython; no whole file in RAM).
+        tmp = self.path + ".new"
+        with open(self.path, "rb") as src:
+            with open(tmp, "wb") as dst:
+                left = size
+                while left > 0:
+                    chunk = src.read(min(COPY_CHUNK, left))
+                    if not chunk:
+                        break
+                    dst.write(chunk)
+                    left -= len(chunk)
+        os.rename(tmp, self.path)
+        self.size = size
 
     def append(self, text):
         """Add one record; JournalFull if the flash is full (the file is left as it was)."""
@@ -85,19 +171,21 @@ class Journal:
     def _restore(self):
         # A failed append may leave a partial record: cut it off again.
         try:
-            with open(self.path, "rb") as f:
-                data = f.read(self.size)
-            self._cut(data)
+            self._cut(self.size)
         except OSError:
             pass
 
     def rewrite(self, texts):
-        """Replace the journal by these records, atomically (a new file, then a rename)."""
+        """Replace the journal by these records (any iterable, which may read this very
+        journal), atomically: a new file, then a rename."""
         tmp = self.path + ".new"
-        data = b"".join(_record(t) for t in texts)
+        size = 0
         try:
             with open(tmp, "wb") as f:
-                f.write(data)
+                for t in texts:
+                    rec = _record(t)
+                    f.write(rec)
+                    size += len(rec)
         except OSError as e:
             try:
                 os.remove(tmp)
@@ -107,7 +195,7 @@ class Journal:
                 raise JournalFull(28, "flash full")
             raise
         os.rename(tmp, self.path)
-        self.size = len(data)
+        self.size = size
 
 
 def _record(text):

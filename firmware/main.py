@@ -9,6 +9,7 @@ import sys
 
 from firmware.app import Board
 from firmware.debounce import ticks_diff
+from firmware import protocol
 from firmware.protocol import MAX_LINE
 
 SCAN_MS = 10
@@ -76,7 +77,7 @@ def run(argv=None):
 
     def on_line(line):
         try:
-            board.handle(line, hw.clock.now())
+            protocol.handle(board, line, hw.clock.now())
         except Exception as e:  # our bug: report it, and keep the board alive
             sys.print_exception(e)
             board.outbox.send("error internal %s" % e)

@@ -8,8 +8,7 @@ one of them arrives: a board playing an ordinary game never holds this code.
   announce ...                 an umpire's announcement, for the LEDs
 """
 
-from firmware.app import _player, _view
-from firmware.protocol import Refused, _args
+from firmware.common import Refused, check_args as _args, player as _player, view as _view
 from firmware.rules import FenError, fen_shape_ok, new_position
 from firmware.rules.board import WHITE, BLACK
 

@@ -1,15 +1,15 @@
 """The serial protocol: one request line from the host -> one reply (docs/protocol.md).
 
-Every line the board sends starts with its sequence number.  A reply is "ok <command>
-..." or "error <word> <detail>"; a malformed or unknown line gets an error and changes
-nothing, and no line ever stops the loop.
+The one door for requests: the loop (main.py) hands every line to handle(), which parses
+it, calls the board (app.Board) and has the board send the reply.  Every line the board
+sends starts with its sequence number.  A reply is "ok <command> ..." or "error <word>
+<detail>"; a malformed or unknown line gets an error and changes nothing, and no line
+ever stops the loop.
 """
 
+from firmware.common import PROTOCOL, VERSION, Refused, check_args as _args, claim, whole as _int
+
 MAX_LINE = 256
-
-
-class Refused(Exception):
-    """A request the board will not carry out: (error word, detail)."""
 
 
 def _words(line):
@@ -22,6 +22,12 @@ def _words(line):
 
 
 def handle(board, line, now_ms):
+    """One request line (bytes, no newline): carried out, and exactly one reply sent
+    (after any events it causes)."""
+    board.answer(reply_to(board, line, now_ms), now_ms)
+
+
+def reply_to(board, line, now_ms):
     """bytes (no newline) -> the reply text."""
     try:
         words = _words(line)
@@ -38,21 +44,6 @@ def handle(board, line, now_ms):
         return "error no-memory the request was too big"
 
 
-def _args(words, lo, hi, usage):
-    if not lo <= len(words) <= hi:
-        raise Refused("bad-args", usage)
-
-
-def _int(word, lo, hi, what):
-    try:
-        v = int(word)
-    except ValueError:
-        raise Refused("bad-args", "%s must be a whole number" % what)
-    if not lo <= v <= hi:
-        raise Refused("bad-args", "%s must be %d to %d" % (what, lo, hi))
-    return v
-
-
 def c_ping(board, w, now):
     _args(w, 0, 0, "ping")
     return "ok pong"
@@ -60,9 +51,7 @@ def c_ping(board, w, now):
 
 def c_version(board, w, now):
     _args(w, 0, 0, "version")
-    from firmware.app import PROTOCOL, VERSION
-
-    return "ok version %d %s %s %s" % (PROTOCOL, VERSION, board.hw.name, board.hw.board_id())
+    return "ok version %d %s %s %s %d" % (PROTOCOL, VERSION, board.hw.name, board.hw.board_id(), board.boot_id)
 
 
 def c_new(board, w, now):
@@ -141,14 +130,13 @@ def c_leds(board, w, now):
 def c_claim(board, w, now):
     _args(w, 1, 1, "claim perpetual|declare|demand")
     if board.game != "lippo" or board.krieg is not None:
-        raise Refused("bad-claim", "claims are lippo's (§6, §14, §15), made to the umpire in Kriegspiel")
-    from firmware.app import _claim
+        raise Refused("bad-claim", "claims are lippo's (sections 6, 14 and 15), made to the umpire in Kriegspiel")
     from firmware.rules import MoveError
 
     if w[0] not in ("perpetual", "declare", "demand"):
         raise Refused("bad-args", "claim perpetual|declare|demand")
     try:
-        _claim(board.pos, w[0])
+        claim(board.pos, w[0])
     except MoveError as e:
         raise Refused("bad-claim", str(e))
     board.claimed(w[0], now)

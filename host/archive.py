@@ -1,8 +1,13 @@
 """The game archive: every board message and every game, in SQLite (WAL), as it happens.
 
-A board message is stored under (board, seq) once: a message sent again after a reconnect
-changes nothing, so no move is ever stored twice.  Every message is committed as it
-arrives, so a host killed at any point keeps everything received before.
+A board's game has an identity of its own, its uid (protocol 2): games are found by it,
+never by sequence numbers across games.  A board message is stored under (board, game
+uid, seq) once: a message sent again after a reconnect changes nothing.  Moves are stored
+by (archive game, ply) and never overwritten by a different move: a move that disagrees
+with the stored one forks the record into a new archive game.  Every message is committed
+as it arrives, so a host killed at any point keeps everything received before.
+
+Schema 2 (from 1: games.uid added; events keyed by (board, uid, seq), old rows uid '').
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games(
@@ -30,7 +35,8 @@ CREATE TABLE IF NOT EXISTS games(
     white TEXT NOT NULL DEFAULT '?',
     black TEXT NOT NULL DEFAULT '?',
     event TEXT NOT NULL DEFAULT 'Casual game',
-    site TEXT NOT NULL DEFAULT '?'
+    site TEXT NOT NULL DEFAULT '?',
+    uid TEXT
 );
 CREATE TABLE IF NOT EXISTS moves(
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -46,12 +52,31 @@ CREATE TABLE IF NOT EXISTS kriegspiel(
 );
 CREATE TABLE IF NOT EXISTS events(
     board TEXT NOT NULL,
+    uid TEXT NOT NULL DEFAULT '',
     seq INTEGER NOT NULL,
     at TEXT NOT NULL,
     game_id INTEGER,
     text TEXT NOT NULL,
-    PRIMARY KEY(board, seq)
+    PRIMARY KEY(board, uid, seq)
 );
+CREATE INDEX IF NOT EXISTS games_uid ON games(board, uid);
+CREATE INDEX IF NOT EXISTS events_game ON events(game_id, seq);
+"""
+# Schema 1 -> 2, in one transaction: the uid column, and events re-keyed by game uid.
+MIGRATE_1_2 = """
+ALTER TABLE games ADD COLUMN uid TEXT;
+CREATE TABLE events2(
+    board TEXT NOT NULL,
+    uid TEXT NOT NULL DEFAULT '',
+    seq INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    game_id INTEGER,
+    text TEXT NOT NULL,
+    PRIMARY KEY(board, uid, seq)
+);
+INSERT INTO events2(board, uid, seq, at, game_id, text) SELECT board, '', seq, at, game_id, text FROM events;
+DROP TABLE events;
+ALTER TABLE events2 RENAME TO events;
 """
 
 
@@ -75,6 +100,7 @@ class GameRow:
     black: str
     event: str
     site: str
+    uid: str | None = None
 
 
 def default_path() -> Path:
@@ -114,14 +140,32 @@ class Archive:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(SCHEMA)
+            self.db.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is not None and row[0] == "1":
+                self._migrate_1_2()
+                row = ("2",)
+            self.db.executescript(SCHEMA)
             if row is None:
                 self.db.execute("INSERT INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
             elif row[0] != str(SCHEMA_VERSION):
                 raise ArchiveError(f"{self.path} has archive schema {row[0]}; this eboard reads {SCHEMA_VERSION}")
         except sqlite3.Error as e:
             raise _translate(e, self.path) from None
+
+        self.forks: dict[int, int] = {}  # archive game -> the game its record forked into
+
+    def _migrate_1_2(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for stmt in MIGRATE_1_2.split(";"):
+                if stmt.strip():
+                    self.db.execute(stmt)
+            self.db.execute("UPDATE meta SET value='2' WHERE key='schema'")
+            self.db.execute("COMMIT")
+        except sqlite3.Error:
+            self.db.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         self.db.close()
@@ -134,14 +178,15 @@ class Archive:
 
     # ---- writing ------------------------------------------------------------------------
 
-    def new_game(self, board: str, game: str, fen: str | None, **tags: str) -> int:
-        """A new game on a board; the board's unfinished game before it is closed."""
+    def new_game(self, board: str, game: str, fen: str | None, uid: str | None = None, **tags: str) -> int:
+        """A new game on a board (uid: the board's identity of it); the board's
+        unfinished game before it is closed."""
         self._run(
             "UPDATE games SET ended=?, reason=COALESCE(reason, 'abandoned') WHERE board=? AND ended IS NULL",
             (_now(), board),
         )
         cur = self._run(
-            "INSERT INTO games(board, game, fen, started, white, black, event, site) VALUES(?,?,?,?,?,?,?,?)",
+            "INSERT INTO games(board, game, fen, started, white, black, event, site, uid) VALUES(?,?,?,?,?,?,?,?,?)",
             (
                 board,
                 game,
@@ -151,6 +196,7 @@ class Archive:
                 tags.get("black", "?"),
                 tags.get("event", "Casual game"),
                 tags.get("site", "?"),
+                uid,
             ),
         )
         assert cur.lastrowid is not None
@@ -162,17 +208,26 @@ class Archive:
         ).fetchone()
         return GameRow(*row) if row else None
 
-    def record(self, board: str, seq: int, text: str, game_id: int | None) -> bool:
-        """Store one board message; False if it was stored before (a message sent again)."""
+    def game_by_uid(self, board: str, uid: str) -> GameRow | None:
+        """The board's archived game of that uid (the latest, if its record forked)."""
+        row = self._run("SELECT * FROM games WHERE board=? AND uid=? ORDER BY id DESC LIMIT 1", (board, uid)).fetchone()
+        return GameRow(*row) if row else None
+
+    def record(self, board: str, seq: int, text: str, game_id: int | None, uid: str = "") -> bool:
+        """Store one board message of game uid; False if it was stored before (a message
+        sent again).  A move that disagrees with the stored one forks the game: the new
+        archive game is then in self.forks[game_id]."""
         try:
             self.db.execute("BEGIN IMMEDIATE")
             cur = self.db.execute(
-                "INSERT OR IGNORE INTO events(board, seq, at, game_id, text) VALUES(?,?,?,?,?)",
-                (board, seq, _now(), game_id, text),
+                "INSERT OR IGNORE INTO events(board, uid, seq, at, game_id, text) VALUES(?,?,?,?,?,?)",
+                (board, uid, seq, _now(), game_id, text),
             )
             fresh = cur.rowcount == 1
             if fresh and game_id is not None:
-                self._apply(game_id, seq, text)
+                filed = self._apply(game_id, seq, text)
+                if filed != game_id:
+                    self.db.execute("UPDATE events SET game_id=? WHERE board=? AND uid=? AND seq=?", (filed, board, uid, seq))
             self.db.execute("COMMIT")
             return fresh
         except sqlite3.Error as e:
@@ -182,12 +237,17 @@ class Archive:
                 pass
             raise _translate(e, self.path) from None
 
-    def _apply(self, game_id: int, seq: int, text: str) -> None:
+    def _apply(self, game_id: int, seq: int, text: str) -> int:
+        """Apply a message to its game; returns the game it was filed in (a fork's)."""
         words = text.split()
         if words[0] == "move" and len(words) >= 3 and words[1].isdigit():
+            ply = int(words[1])
+            old = self.db.execute("SELECT move FROM moves WHERE game_id=? AND ply=?", (game_id, ply)).fetchone()
+            if old is not None and old[0] != words[2]:
+                game_id = self._fork(game_id, ply)
             self.db.execute(
-                "INSERT OR REPLACE INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,?,?)",
-                (game_id, int(words[1]), words[2], seq, _now()),
+                "INSERT OR IGNORE INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,?,?)",
+                (game_id, ply, words[2], seq, _now()),
             )
         elif words[0] == "undo" and len(words) >= 2 and words[1].isdigit():
             self.db.execute("DELETE FROM moves WHERE game_id=? AND ply>=?", (game_id, int(words[1])))
@@ -198,6 +258,22 @@ class Archive:
                 "UPDATE games SET ended=?, reason=?, result=?, white_points=?, black_points=? WHERE id=?",
                 (_now(), words[1], words[2], w, b, game_id),
             )
+        return game_id
+
+    def _fork(self, game_id: int, ply: int) -> int:
+        # The board's record and the archive's part ways at ply: the archived game stays
+        # as it is; a new game gets the plies before it (and what comes next).
+        row = self.db.execute("SELECT board, game, fen, uid FROM games WHERE id=?", (game_id,)).fetchone()
+        self.db.execute("UPDATE games SET ended=COALESCE(ended, ?), reason=COALESCE(reason, 'diverged') WHERE id=?",
+                        (_now(), game_id))
+        cur = self.db.execute("INSERT INTO games(board, game, fen, started, uid) VALUES(?,?,?,?,?)",
+                              (row[0], row[1], row[2], _now(), row[3]))
+        fork = cur.lastrowid
+        assert fork is not None
+        self.db.execute("INSERT INTO moves(game_id, ply, move, seq, at) "
+                        "SELECT ?, ply, move, seq, at FROM moves WHERE game_id=? AND ply<?", (fork, game_id, ply))
+        self.forks[game_id] = fork
+        return fork
 
     def add_kriegspiel(self, board: str, game: str, fen: str | None, record: dict[str, object],
                        result: str, reason: str) -> int:
@@ -220,25 +296,28 @@ class Archive:
         return json.loads(row[0]) if row else None
 
     def add_moves(self, game_id: int, moves: list[str]) -> None:
-        """Moves known from the board's own history (a game found in progress)."""
+        """Moves known from the board's own history (a game found in progress): only
+        onto plies not stored yet (the caller checks that they extend the record)."""
         for ply, move in enumerate(moves, 1):
             self._run(
                 "INSERT OR IGNORE INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,NULL,?)",
                 (game_id, ply, move, _now()),
             )
 
-    def has_event(self, board: str, seq: int) -> bool:
-        return self._run("SELECT 1 FROM events WHERE board=? AND seq=?", (board, seq)).fetchone() is not None
+    def has_event(self, board: str, seq: int, uid: str = "") -> bool:
+        row = self._run("SELECT 1 FROM events WHERE board=? AND uid=? AND seq=?", (board, uid, seq)).fetchone()
+        return row is not None
+
+    def game_last_seq(self, game_id: int) -> int:
+        """The highest message number stored for the archive game (0: none)."""
+        row = self._run("SELECT MAX(seq) FROM events WHERE game_id=?", (game_id,)).fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
 
     def is_empty(self, game_id: int) -> bool:
         """No move and no message recorded for the game yet."""
         moves = self._run("SELECT 1 FROM moves WHERE game_id=? LIMIT 1", (game_id,)).fetchone()
         events = self._run("SELECT 1 FROM events WHERE game_id=? LIMIT 1", (game_id,)).fetchone()
         return moves is None and events is None
-
-    def last_seq(self, board: str) -> int:
-        row = self._run("SELECT MAX(seq) FROM events WHERE board=?", (board,)).fetchone()
-        return int(row[0]) if row and row[0] is not None else 0
 
     # ---- reading ------------------------------------------------------------------------
 

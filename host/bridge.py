@@ -1,9 +1,15 @@
 """The bridge: follows one board over its serial link and archives everything it says.
 
-On connect (and on every reconnect) it asks the board which game it is playing and its
-moves, matches them with the archive, and asks for every message after the last one
-stored (`since`): a dropped link, a pulled cable or a killed host loses no move, and the
-archive's (board, seq) key stores none twice.
+The host's rule of protocol 2 (docs/protocol.md): a board's moves are filed under the
+game's uid, never under sequence numbers across games.  On connect, on every reconnect and
+on every `hello` (the board was reset) the bridge asks `game`: a uid it knows goes on with
+that archived game, an unknown one is a new archive game.  Then it asks for every message
+after the last one stored for that game (`since`), which the board replays from RAM and
+from its journal (the previous game's end and the new game's start too), and checks the
+board's `history` against the archived moves: one that does not extend them is never
+merged (a new archive game, and a line in words).  A dropped link, a pulled cable, a
+killed host or a board reset loses no move, and the (board, uid, seq) key stores none
+twice.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ class Bridge:
         key: str | None = None,
         on_change: Callable[[int, str], None] | None = None,
         timeout_s: float = 5.0,
+        on_note: Callable[[str], None] | None = None,
     ) -> None:
         self.port = port
         self.archive = archive
@@ -34,8 +41,12 @@ class Bridge:
         self.on_change = on_change
         self.timeout_s = timeout_s
         self.link: BoardLink | None = None
+        self.on_note = on_note  # a line in words for the person at the host
         self.game_id: int | None = None
+        self.uid = ""  # the board's uid of the game being filed
+        self.boot: int | None = None  # the board's power-up number, from its version line
         self.reconnects = 0
+        self._rehello = False  # the board said hello: catch up again
         self._next_try = 0.0
         self._held: list[tuple[int, str]] | None = None  # events that came during catch-up
 
@@ -49,6 +60,7 @@ class Bridge:
             if self.key is None:
                 # Messages are filed under the board's own id: a port name is reused.
                 self.key = version[4] if len(version) > 4 else self.port
+            self.boot = int(version[5]) if len(version) > 5 and version[5].isdigit() else None
             self.link = link
             self._catch_up()
         except (LinkError, BridgeTimeout, BoardError):
@@ -58,29 +70,48 @@ class Bridge:
 
     def _catch_up(self) -> None:
         assert self.link is not None
+        self._rehello = False
         # Which game is the board playing?  Events that arrive while we ask are held until
         # we know, then filed like any other.
         self._held = []
         try:
-            game, start = self.link.request("game").split()[1:3]
+            words = self.link.request("game").split(" ", 3)
         finally:
             held, self._held = self._held, None
-        fen = None if start == "-" else start
-        self.game_id = None
-        cur = self.archive.current_game(self.key)
-        if cur is not None and cur.game == game and cur.fen == fen:
-            self.game_id = cur.id  # the game we were following: go on with it
-        if self.game_id is None:
-            self.game_id = self.archive.new_game(self.key, game, fen)
+        if len(words) < 4:
+            raise BoardError("bad-reply", "game: " + " ".join(words))
+        game, uid, start = words[1], words[2], words[3]
+        self._switch(game, uid, None if start == "-" else start)
         for seq, text in held:
             self._on_event(seq, text)
-        # Everything said since the last message stored, in order (a message stored
-        # before is skipped) ...
-        self.link.request("since %d" % self.archive.last_seq(self.key))
-        # ... and the moves the board made while no host listened, older than what it
-        # keeps in RAM.
+        # Everything said since the last message stored for this game, in order (a
+        # message stored before is skipped; the journal's replay may switch games on the
+        # way: the previous game's end, then this one's start) ...
         assert self.game_id is not None
-        self.archive.add_moves(self.game_id, self.link.request("history").split()[1:])
+        self.link.request("since %d" % self.archive.game_last_seq(self.game_id))
+        # ... and the board's own record of its game, which must extend the archived one.
+        history = self.link.request("history").split()[1:]
+        stored = self.archive.moves(self.game_id)
+        if history[: len(stored)] != stored:
+            old = self.game_id
+            row = self.archive.game(str(old))
+            self.game_id = self.archive.new_game(self.key, row.game, row.fen, uid=self.uid)
+            self._note(
+                f"board {self.key}: its game {self.uid} no longer matches archive game {old} "
+                f"(the board has {len(history)} moves, the archive {len(stored)}, apart from move "
+                f"{_first_difference(history, stored) + 1}): filed as a new archive game {self.game_id}"
+            )
+        self.archive.add_moves(self.game_id, history)
+
+    def _switch(self, game: str, uid: str, fen: str | None) -> None:
+        """File what follows under the board's game uid: its archived game, or a new one."""
+        row = self.archive.game_by_uid(self.key, uid)
+        self.uid = uid
+        self.game_id = row.id if row is not None else self.archive.new_game(self.key, game, fen, uid=uid)
+
+    def _note(self, text: str) -> None:
+        if self.on_note is not None:
+            self.on_note(text)
 
     def close(self) -> None:
         if self.link is not None:
@@ -115,8 +146,12 @@ class Bridge:
         assert self.link is not None
         try:
             self.link.poll(wait_s)
+            if self._rehello:
+                self._catch_up()
         except (LinkError, OSError):
             self._lost()
+        except (BridgeTimeout, BoardError):
+            self._lost()  # a board that reset again in the middle: start over
 
     def request(self, line: str) -> str:
         """A request to the board (reconnecting first if needed); BoardError if refused."""
@@ -126,7 +161,10 @@ class Bridge:
                 continue
             assert self.link is not None
             try:
-                return self.link.request(line)
+                reply = self.link.request(line)
+                if self._rehello:  # the board was reset meanwhile
+                    self._catch_up()
+                return reply
             except (LinkError, OSError):
                 self._lost()
         raise LinkError(f"{self.port}: the board does not answer")
@@ -138,17 +176,36 @@ class Bridge:
         words = text.split()
         if not words:
             return
-        if self.archive.has_event(self.key, seq):
+        if words[0] == "hello":
+            self._rehello = True  # the board was reset: ask its game again (poll does)
+        uid = self.uid
+        if words[0] == "newgame" and len(words) >= 4:
+            uid = words[2]
+        elif words[0] == "position" and len(words) >= 3:
+            uid = words[1]
+        if self.archive.has_event(self.key, seq, uid):
+            if uid != self.uid:  # a replayed start of a game we have: file what follows there
+                self._switch(words[1] if words[0] == "newgame" else self._game_kind(), uid, None)
             return  # said before: a reconnect's replay
-        if words[0] == "newgame" and len(words) >= 3:
-            fen = None if words[2] == "-" else " ".join(words[2:])
-            cur = self.archive.current_game(self.key)
-            fresh = cur is not None and cur.game == words[1] and cur.fen == fen and self.archive.is_empty(cur.id)
-            # (a game opened on connect for this very newgame is not opened twice)
-            self.game_id = cur.id if fresh and cur is not None else self.archive.new_game(self.key, words[1], fen)
-        elif words[0] == "position" and len(words) >= 2 and self.game_id is not None:
-            game = self.archive.game(str(self.game_id)).game
-            self.game_id = self.archive.new_game(self.key, game, " ".join(words[1:]))
-        self.archive.record(self.key, seq, text, self.game_id)
+        if words[0] == "newgame" and len(words) >= 4:
+            self._switch(words[1], uid, None if words[3] == "-" else " ".join(words[3:]))
+        elif words[0] == "position" and len(words) >= 3:
+            self._switch(self._game_kind(), uid, " ".join(words[2:]))
+        self.archive.record(self.key, seq, text, self.game_id, self.uid)
+        if self.game_id is not None and self.game_id in self.archive.forks:
+            old = self.game_id
+            self.game_id = self.archive.forks.pop(old)
+            self._note(f"board {self.key}: move {words[1]} disagrees with archive game {old}: "
+                       f"filed as a new archive game {self.game_id}")
         if self.on_change is not None:
             self.on_change(seq, text)
+
+    def _game_kind(self) -> str:
+        return self.archive.game(str(self.game_id)).game if self.game_id is not None else "chess"
+
+
+def _first_difference(a: list[str], b: list[str]) -> int:
+    n = 0
+    while n < len(a) and n < len(b) and a[n] == b[n]:
+        n += 1
+    return n

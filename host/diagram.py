@@ -65,6 +65,7 @@ def svg(pos, frame: bytes, geo, title: str) -> str:  # type: ignore[no-untyped-d
 
 def readme_picture() -> str:
     from boards import sim
+    from firmware import protocol
     from firmware.app import Board
 
     with tempfile.TemporaryDirectory() as d:
@@ -73,7 +74,7 @@ def readme_picture() -> str:
         board.boot(0)
         fen = "kmhagdpgahmk/eontlffltnoe/ussss1sssssu/12/5s6/12/12/5S6/12/USSSS1SSSSSU/EONTLFFLTNOE/KMHAGDPGAHMK w KQkq - 0 3"
         for line in ("new lippo " + fen, "sim setup", "sim wait 100", "sim lift h1", "sim wait 50"):
-            board.handle(line.encode(), hw.clock.now())
+            protocol.handle(board, line.encode(), hw.clock.now())
         return svg(board.pos, bytes(board.frame), board.tracker.geo, "Lippo's 12 x 12 game: White's Gas on h1 is lifted")
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import serial
 
-PROTOCOL = 1
+PROTOCOL = 2
 
 
 class BoardError(Exception):
@@ -50,6 +50,8 @@ class BoardLink:
         self.on_event = on_event
         self.on_noise = on_noise
         self.last_seq = 0
+        self.board_id = ""  # from the version line (hello())
+        self.boot: int | None = None  # the board's power-up number (protocol 2)
         self._buf = b""
         try:
             self.ser = serial.Serial(port, 115200, timeout=0.05, exclusive=True)
@@ -138,7 +140,9 @@ class BoardLink:
                 self.on_event(seq, text)
 
     def hello(self, timeout_s: float = 3.0) -> str:
-        """Check that a board of our protocol answers; returns its version line."""
+        """Check that a board of our protocol answers; returns its version line
+        ("version 2 <firmware> <profile> <board id> <boot>"), and keeps its board id and
+        power-up number in board_id and boot."""
         # A newline first ends whatever half line another program (mpremote, a reset)
         # left in the board's buffer; the error it may earn is not our reply.
         self.ser.write(b"\nversion\n")
@@ -155,4 +159,6 @@ class BoardLink:
         words = text.split()
         if len(words) < 3 or words[2] != str(PROTOCOL):
             raise LinkError(f"{self.port}: the board speaks protocol {words[2:3]}, this host {PROTOCOL}")
+        self.board_id = words[5] if len(words) > 5 else ""
+        self.boot = int(words[6]) if len(words) > 6 and words[6].isdigit() else None
         return text[3:]

@@ -108,15 +108,16 @@ def test_courier_promotes_to_a_ferz_only_and_has_no_en_passant():
 
 def test_the_board_plays_courier_s_opening_for_the_players(tmp_path):
     from boards import sim
+    from firmware import protocol
     from firmware.app import Board
 
     hw = sim.Hardware(journal_path=str(tmp_path / "j.bin"))
     out = []
     b = Board(hw, out.append)
     b.boot(0)
-    b.handle(b"new courier", 0)
+    protocol.handle(b, b"new courier", 0)
     assert b.pos.fen() == courier.AFTER_OPENING and b.history() == []
     assert new_position("courier").fen() == courier.START
-    b.handle(b"sim setup", 0)
-    b.handle(b"sim wait 100", 0)
+    protocol.handle(b, b"sim setup", 0)
+    protocol.handle(b, b"sim wait 100", 0)
     assert any(line.endswith("start courier") for line in out)

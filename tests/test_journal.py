@@ -4,6 +4,7 @@ from the last good record."""
 import pytest
 
 from boards import sim
+from firmware import protocol
 from firmware.app import Board
 from firmware.journal import Journal, JournalFull
 
@@ -20,10 +21,10 @@ def boot(path, occ=None):
 
 def play(b, hw, *moves):
     for uci in moves:
-        b.handle(f"sim lift {uci[:2]}".encode(), 0)
-        b.handle(b"sim wait 50", 0)
-        b.handle(f"sim place {uci[2:4]}".encode(), 0)
-        b.handle(b"sim wait 500", 0)
+        protocol.handle(b, f"sim lift {uci[:2]}".encode(), 0)
+        protocol.handle(b, b"sim wait 50", 0)
+        protocol.handle(b, f"sim place {uci[2:4]}".encode(), 0)
+        protocol.handle(b, b"sim wait 500", 0)
 
 
 @pytest.mark.parametrize("cut", [1, 2, 5, 9])
@@ -31,7 +32,7 @@ def test_a_torn_last_record_is_dropped(tmp_path, cut):
     path = tmp_path / "journal.bin"
     b, hw, _ = boot(path)
     for line in ("new chess", "sim setup", "sim wait 100"):
-        b.handle(line.encode(), 0)
+        protocol.handle(b, line.encode(), 0)
     play(b, hw, "e2e4", "e7e5")
     size_before = path.stat().st_size
     play(b, hw, "g1f3")
@@ -47,7 +48,7 @@ def test_a_torn_last_record_is_dropped(tmp_path, cut):
     assert [r.split()[2] for r in records if r.startswith("M")] == ["e2e4", "e7e5"]
     assert records[-1].startswith("S ")
     # the knight already stands on f3: the board sees that move done, and makes it again
-    b2.handle(b"sim wait 600", 0)
+    protocol.handle(b2, b"sim wait 600", 0)
     assert b2.history() == ["e2e4", "e7e5", "g1f3"]
 
 
@@ -67,7 +68,7 @@ def test_a_full_flash_is_reported_and_the_journal_stays_whole(tmp_path, monkeypa
     path = tmp_path / "journal.bin"
     b, hw, out = boot(path)
     for line in ("new chess", "sim setup", "sim wait 100"):
-        b.handle(line.encode(), 0)
+        protocol.handle(b, line.encode(), 0)
     good = path.read_bytes()
 
     def full(self, text):

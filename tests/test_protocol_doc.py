@@ -6,6 +6,7 @@ import pytest
 from conftest import ROOT
 
 from boards import sim
+from firmware import protocol
 from firmware.app import Board
 
 DOC = (ROOT / "docs" / "protocol.md").read_text()
@@ -49,5 +50,5 @@ def test_protocol_example(block, tmp_path):
     for request, expected in steps:
         n = len(out)
         if request is not None:
-            board.handle(request.encode(), hw.clock.now())
+            protocol.handle(board, request.encode(), hw.clock.now())
         _match(expected, out[n:] if request is not None else out)

@@ -125,7 +125,7 @@ def test_a_power_cut_over_the_link_loses_no_move(board):
     board.restart()
     with BoardLink(board.port) as link:
         events = link.poll(2.0)
-        assert any(text.startswith("hello eboard 1 chess") for _, text in events)
+        assert any(text.startswith("hello eboard 2 chess") for _, text in events)
         assert link.request("history") == "history e2e4"
         link.request(f"since {last - 10}")
         assert link.request("state").split()[3] == "1"  # state GAME STATE PLY FEN

@@ -6,6 +6,7 @@ it must never record a wrong move.  Runs on CPython and on MicroPython."""
 from fuzzgen import Rand, lasting_move
 
 from boards import sim
+from firmware import protocol
 from firmware.app import Board
 from firmware.tracker import OVER, hand_moves
 
@@ -18,14 +19,14 @@ class Noisy:
         self.board = Board(self.hw, lambda line: None)
         self.board.boot(0)
         for line in ("new " + gid, "sim setup", "sim wait 100"):
-            self.board.handle(line.encode(), 0)
+            protocol.handle(self.board, line.encode(), 0)
         self.rng = Rand(seed)
         self.faults = 0
         self.recoveries = 0
         self.expected = []
 
     def do(self, line):
-        self.board.handle(line.encode(), 0)
+        protocol.handle(self.board, line.encode(), 0)
 
     def touch(self, verb, p, ms):
         occ = self.hw.matrix.occ

@@ -20,6 +20,7 @@ A script is one step a line ('#' starts a comment):
 
 from boards import sim
 from firmware import leds
+from firmware import protocol
 from firmware.app import Board
 from firmware.tracker import STATES
 
@@ -42,7 +43,7 @@ class Runner:
 
     def send(self, line):
         n = len(self.out)
-        self.board.handle(line.encode(), self.hw.clock.now())
+        protocol.handle(self.board, line.encode(), self.hw.clock.now())
         for text in self.out[n:]:
             words = text.split(" ", 2)
             if len(words) > 1 and words[1] in ("ok", "error"):

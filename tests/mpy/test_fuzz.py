@@ -5,12 +5,14 @@ reply, an error unless it came out a harmless request, and the game never change
 from fuzzgen import Rand, bad_line, harmless
 from mpytest import check, fresh_board
 
+from firmware import protocol
+
 LINES = 10000
 
 out = []
 board, hw = fresh_board("fuzz", out)
 for line in (b"new chess", b"sim setup", b"sim wait 100", b"sim lift e2", b"sim wait 50", b"sim place e4", b"sim wait 500"):
-    board.handle(line, 0)
+    protocol.handle(board, line, 0)
 
 
 def snapshot():
@@ -24,7 +26,7 @@ errors = 0
 for i in range(LINES):
     line = bad_line(rng)
     n = len(out)
-    board.handle(line, hw.clock.now())
+    protocol.handle(board, line, hw.clock.now())
     replies = [t for t in out[n:] if t.split(" ", 2)[1] in ("ok", "error")]
     check(len(replies) == 1, "line %d %r: %d replies" % (i, line, len(replies)))
     word = replies[0].split(" ", 2)[1]
@@ -37,7 +39,7 @@ for i in range(LINES):
         del out[:]
 check(snapshot() == before, "the game changed")
 check(board.history() == ["e2e4"], "the journal changed")
-board.handle(b"ping", 0)
+protocol.handle(board, b"ping", 0)
 check(out[-1].endswith("ok pong"), "the board stopped answering")
 print("lines %d, errors %d, harmless accepted %d" % (LINES, errors, LINES - errors))
 print("ok")

@@ -7,17 +7,19 @@ import gc
 import micropython
 from mpytest import check, fresh_board
 
+from firmware import protocol
+
 ok = False  # globals assigned inside the measured stretch must exist before it
 after = before = 0
 for gid in ("chess", "lippo", "checkers12"):
     board, hw = fresh_board("idle-" + gid)
     for line in ("new " + gid, "sim setup", "sim wait 100"):
-        board.handle(line.encode(), hw.clock.now())
+        protocol.handle(board, line.encode(), hw.clock.now())
     check(board.tracker.state == 1, gid + " did not start")
     for lift in (None, "b1" if gid != "checkers12" else "a3"):
         if lift:
-            board.handle(("sim lift " + lift).encode(), hw.clock.now())
-            board.handle(b"sim wait 100", hw.clock.now())
+            protocol.handle(board, ("sim lift " + lift).encode(), hw.clock.now())
+            protocol.handle(board, b"sim wait 100", hw.clock.now())
         clock = hw.clock
 
         def scans():

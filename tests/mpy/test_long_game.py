@@ -7,11 +7,13 @@ import gc
 from fuzzgen import Rand, lasting_move
 from mpytest import check, fresh_board
 
+from firmware import protocol
+
 board, hw = fresh_board("long")
 
 
 def do(line):
-    board.handle(line.encode(), hw.clock.now())
+    protocol.handle(board, line.encode(), hw.clock.now())
 
 
 do("new lippo")

@@ -1,0 +1,77 @@
+"""What the board's upper floors share: the version numbers, the refusal of a request and
+its argument checks, identities, and the helpers that build a Kriegspiel player's board.
+
+Imports point down: app.py, protocol.py and modes.py import this; it imports only the
+rules core (and that lazily, for the Kriegspiel modules).
+"""
+
+import os
+from binascii import hexlify
+
+VERSION = "0.1.0"
+PROTOCOL = 2
+
+
+class Refused(Exception):
+    """A request the board will not carry out: (error word, detail)."""
+
+
+def check_args(words, lo, hi, usage):
+    if not lo <= len(words) <= hi:
+        raise Refused("bad-args", usage)
+
+
+def whole(word, lo, hi, what):
+    """word -> an int in [lo, hi]; Refused("bad-args") otherwise."""
+    try:
+        v = int(word)
+    except ValueError:
+        raise Refused("bad-args", "%s must be a whole number" % what)
+    if not lo <= v <= hi:
+        raise Refused("bad-args", "%s must be %d to %d" % (what, lo, hi))
+    return v
+
+
+def new_uid(urandom=os.urandom):
+    """A game's identity: 8 lowercase hex digits, random."""
+    return hexlify(urandom(4)).decode()
+
+
+def is_uid(word):
+    if len(word) != 8:
+        return False
+    for c in word:
+        if c not in "0123456789abcdef":
+            return False
+    return True
+
+
+def view(gid, fen):
+    """A Kriegspiel player's view position (its modules load only on such a board)."""
+    from firmware.rules.kriegspiel import new_view
+
+    return new_view(gid, fen)
+
+
+def player(side):
+    """A Kriegspiel player (firmware/krieg.py) of side "white" or "black"; ValueError else."""
+    from firmware.krieg import Player
+    from firmware.rules.kriegspiel import colour
+
+    return Player(colour(side))
+
+
+def claim(pos, what):
+    """Carry out a lippo claim (protocol `claim`, journal record C); MoveError if refused."""
+    from firmware.rules import MoveError
+    from firmware.rules.board import WHITE, BLACK
+
+    if what == "perpetual":
+        pos.claim_perpetual()
+    elif what == "declare":
+        pos.declare_end()
+    elif what == "demand":
+        # §6: the side to move demands it of the side that just moved illegally
+        pos.demand_president_move(pos.us ^ (WHITE | BLACK))
+    else:
+        raise MoveError("no claim %r" % what)
