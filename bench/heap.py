@@ -33,7 +33,7 @@ def main(plies):
     # The board as it powers up into a Lippo game: the journal says so.
     from firmware.journal import Journal
 
-    Journal(JOURNAL).rewrite(["N lippo -"])
+    Journal(JOURNAL).rewrite(["N 0 00000001 lippo -"])
     hw = sim.Hardware(journal_path=JOURNAL)
     board = Board(hw, lambda line: None)
     board.boot(0)

@@ -102,7 +102,7 @@ class Hardware:
         self.clock = Clock(realtime)
         self.journal_path = journal_path
         self.realtime = realtime
-        self.autoplay = []
+        self.auto_file = None  # the autoplay script, read as it runs
         self.auto_at = 0
         self.auto_clock = 0
 
@@ -144,25 +144,36 @@ class Hardware:
     def load_autoplay(self, path):
         """A script of hands for a board with no one at it (eboard serve's tests): the
         steps of replay-sensors (lift SQ, place SQ, wait MS) and "game GAME [FEN]", run
-        as the board's clock passes.  False if there is no such file."""
+        as the board's clock passes.  False if there is no such file.  The script is read
+        a line at a time as it runs: held whole, a long one left no room for lippo's
+        tables under a board's heap (bench/heap.py measures it)."""
         try:
-            with open(path) as f:
-                self.autoplay = [line.split("#", 1)[0].strip() for line in f]
+            self.auto_file = open(path)
         except OSError:
             return False
         self.auto_at = 0
         return True
 
+    def _next_step(self):
+        # The script's next step ("" for a blank line), None at its end.
+        line = self.auto_file.readline()
+        if not line:
+            self.auto_file.close()
+            self.auto_file = None
+            return None
+        return line.split("#", 1)[0].strip()
+
     def tick(self, board, now_ms):
         """Before each scan: the autoplay's steps that are due.  Its clock runs SCAN_MS a
         scan, whatever the wall clock does: a machine too busy to scan on time slows the
         hands down with it, instead of making a lift and a place fall into one scan."""
-        steps = self.autoplay
-        if not steps:
+        if self.auto_file is None:
             return
         self.auto_clock += SCAN_MS
-        while steps and self.auto_clock >= self.auto_at:
-            step = steps.pop(0)
+        while self.auto_file is not None and self.auto_clock >= self.auto_at:
+            step = self._next_step()
+            if step is None:
+                return
             words = step.split()
             if not words:
                 continue

@@ -78,7 +78,7 @@ def repl(stdin, raw=False, interrupted=True):
             _exit(EXIT_REBOOT)
         elif b == 13 or b == 10:
             _out("\r\n")
-            _friendly(bytes(line).decode(), env)
+            _friendly(bytes(line), env)
             line = bytearray()
             _out(">>> ")
         elif b == 8 or b == 127:
@@ -90,7 +90,14 @@ def repl(stdin, raw=False, interrupted=True):
             _out(chr(b))
 
 
-def _friendly(src, env):
+def _friendly(line, env):
+    # A line of any bytes: one that is not UTF-8 is an error, as on a real board, and
+    # the REPL goes on.
+    try:
+        src = line.decode()
+    except UnicodeError:
+        _out("UnicodeError: the line is not UTF-8\r\n")
+        return
     if not src.strip():
         return
     try:

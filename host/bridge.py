@@ -178,6 +178,8 @@ class Bridge:
             return
         if words[0] == "hello":
             self._rehello = True  # the board was reset: ask its game again (poll does)
+            if len(words) > 5 and words[5].isdigit():
+                self.boot = int(words[5])
         uid = self.uid
         if words[0] == "newgame" and len(words) >= 4:
             uid = words[2]

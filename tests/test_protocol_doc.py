@@ -36,6 +36,8 @@ def test_the_doc_has_examples():
 def test_protocol_example(block, tmp_path):
     hw = sim.Hardware(journal_path=str(tmp_path / "journal.bin"))
     hw.board_id = lambda: "sim-000000000000"  # a fixed id for the example
+    randoms = iter([41] + list(range(0x5EED0001, 0x5EED0100)))  # power-up 41 (no boot file yet), uids 5eed0001...
+    hw.urandom = lambda n: next(randoms).to_bytes(n, "big")
     out = []
     board = Board(hw, out.append)
     board.boot(0)
