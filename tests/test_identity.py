@@ -176,17 +176,23 @@ def test_the_host_away_across_an_end_and_a_new_game_archives_both(tmp_path):
         heads = [i for i, r in enumerate(records) if r[0] == "N"]
         return [r for r in records[heads[-1]:] if r[0] == "M"] if heads else []
 
-    with VirtualBoard(d, realtime=True) as vb:
-        serve = subprocess.Popen(args + ["--port", vb.port], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        until(lambda: any(m == FOOLS_MATE[:1] for _, m in archived()), "game A's first move")
-        serve.send_signal(signal.SIGKILL)
-        serve.communicate()
-        # A, then B in the journal (it keeps the game before), and B played to its end
-        until(lambda: len(b_moves()) == len(second), "the board to play game B")
-        serve = subprocess.Popen(args + ["--port", vb.port], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        got = until(lambda: (lambda g: g if len(g) == 2 and g[1][1] == second else None)(archived()), "the archive")
-        serve.send_signal(signal.SIGINT)
-        out, err = serve.communicate(timeout=30)
+    serve = None
+    try:
+        with VirtualBoard(d, realtime=True) as vb:
+            serve = subprocess.Popen(args + ["--port", vb.port], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            until(lambda: any(m == FOOLS_MATE[:1] for _, m in archived()), "game A's first move")
+            serve.send_signal(signal.SIGKILL)
+            serve.communicate()
+            # A, then B in the journal (it keeps the game before), and B played to its end
+            until(lambda: len(b_moves()) == len(second), "the board to play game B")
+            serve = subprocess.Popen(args + ["--port", vb.port], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            got = until(lambda: (lambda g: g if len(g) == 2 and g[1][1] == second else None)(archived()), "the archive")
+            serve.send_signal(signal.SIGINT)
+            out, err = serve.communicate(timeout=30)
+    finally:
+        if serve is not None and serve.poll() is None:
+            serve.kill()
+            serve.communicate()
     (a, a_moves), (b, b_moves_stored) = got
     assert a_moves == FOOLS_MATE and (a.result, a.reason) == ("0-1", "checkmate")
     assert b_moves_stored == second and b.result == "*"
