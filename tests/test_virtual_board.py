@@ -167,3 +167,17 @@ def test_new_lippo_fits_beside_a_long_autoplay_script(tmp_path):
             said += [text for _, text in link.poll(0.5)]
         assert any(t.startswith("newgame lippo") for t in said), said[-5:]
         assert link.request("game").split()[1] == "lippo"
+
+
+def test_every_message_is_printable_ascii(board):
+    # docs/protocol.md: lines of printable ASCII.  A refused claim said "§" (issue #11).
+    with BoardLink(board.port) as link:
+        link.hello()
+        for line in ("claim declare", "new lippo", "claim perpetual", "krieg chess green x", "verdict maybe",
+                     "announce check white sideways", "since 0", "game", "version", "history"):
+            link.ser.write(line.encode() + b"\n")
+        link.ser.write(b"ping\n")
+        raw = link._buf + _read_until(link.ser, b"ok pong\n")
+    assert b"bad-claim" in raw and b"ok pong" in raw
+    for b in raw:
+        assert b in (10, 13) or 32 <= b <= 126, raw
