@@ -160,6 +160,9 @@ class Board:
         # Rebuild the game from the journal's records from number start (the last N or
         # K); numbers: also take up the message numbering where it was (at boot only).
         # ValueError (FenError, MoveError) or IndexError if a record does not apply.
+        # A collection first: the game's tables need the heap in one piece, not the
+        # scraps that compiling and reading the journal left (lippo did not fit without).
+        gc.collect()
         pos = None
         seq = 0
         ply = 0
