@@ -19,6 +19,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SCHEMA_VERSION = 2
+# Every message a board said, once: (board, game uid, seq) is its identity.
+EVENTS = """
+CREATE TABLE IF NOT EXISTS {name}(
+    board TEXT NOT NULL,
+    uid TEXT NOT NULL DEFAULT '',
+    seq INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    game_id INTEGER,
+    text TEXT NOT NULL,
+    PRIMARY KEY(board, uid, seq)
+);
+"""
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games(
@@ -50,30 +62,14 @@ CREATE TABLE IF NOT EXISTS kriegspiel(
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     record TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS events(
-    board TEXT NOT NULL,
-    uid TEXT NOT NULL DEFAULT '',
-    seq INTEGER NOT NULL,
-    at TEXT NOT NULL,
-    game_id INTEGER,
-    text TEXT NOT NULL,
-    PRIMARY KEY(board, uid, seq)
-);
+""" + EVENTS.format(name="events") + """
 CREATE INDEX IF NOT EXISTS games_uid ON games(board, uid);
 CREATE INDEX IF NOT EXISTS events_game ON events(game_id, seq);
 """
 # Schema 1 -> 2, in one transaction: the uid column, and events re-keyed by game uid.
 MIGRATE_1_2 = """
 ALTER TABLE games ADD COLUMN uid TEXT;
-CREATE TABLE events2(
-    board TEXT NOT NULL,
-    uid TEXT NOT NULL DEFAULT '',
-    seq INTEGER NOT NULL,
-    at TEXT NOT NULL,
-    game_id INTEGER,
-    text TEXT NOT NULL,
-    PRIMARY KEY(board, uid, seq)
-);
+""" + EVENTS.format(name="events2") + """
 INSERT INTO events2(board, uid, seq, at, game_id, text) SELECT board, '', seq, at, game_id, text FROM events;
 DROP TABLE events;
 ALTER TABLE events2 RENAME TO events;

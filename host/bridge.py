@@ -95,7 +95,7 @@ class Bridge:
         if history[: len(stored)] != stored:
             old = self.game_id
             row = self.archive.game(str(old))
-            self.game_id = self.archive.new_game(self.key, row.game, row.fen, uid=self.uid)
+            self.game_id = self.archive.new_game(self._board(), row.game, row.fen, uid=self.uid)
             self._note(
                 f"board {self.key}: its game {self.uid} no longer matches archive game {old} "
                 f"(the board has {len(history)} moves, the archive {len(stored)}, apart from move "
@@ -105,9 +105,12 @@ class Bridge:
 
     def _switch(self, game: str, uid: str, fen: str | None) -> None:
         """File what follows under the board's game uid: its archived game, or a new one."""
-        row = self.archive.game_by_uid(self.key, uid)
+        row = self.archive.game_by_uid(self._board(), uid)
         self.uid = uid
-        self.game_id = row.id if row is not None else self.archive.new_game(self.key, game, fen, uid=uid)
+        self.game_id = row.id if row is not None else self.archive.new_game(self._board(), game, fen, uid=uid)
+
+    def _board(self) -> str:
+        return self.key if self.key is not None else self.port
 
     def _note(self, text: str) -> None:
         if self.on_note is not None:
@@ -185,7 +188,7 @@ class Bridge:
             uid = words[2]
         elif words[0] == "position" and len(words) >= 3:
             uid = words[1]
-        if self.archive.has_event(self.key, seq, uid):
+        if self.archive.has_event(self._board(), seq, uid):
             if uid != self.uid:  # a replayed start of a game we have: file what follows there
                 self._switch(words[1] if words[0] == "newgame" else self._game_kind(), uid, None)
             return  # said before: a reconnect's replay
@@ -193,7 +196,7 @@ class Bridge:
             self._switch(words[1], uid, None if words[3] == "-" else " ".join(words[3:]))
         elif words[0] == "position" and len(words) >= 3:
             self._switch(self._game_kind(), uid, " ".join(words[2:]))
-        self.archive.record(self.key, seq, text, self.game_id, self.uid)
+        self.archive.record(self._board(), seq, text, self.game_id, self.uid)
         if self.game_id is not None and self.game_id in self.archive.forks:
             old = self.game_id
             self.game_id = self.archive.forks.pop(old)
