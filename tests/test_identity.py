@@ -251,3 +251,21 @@ def test_a_stored_move_is_never_overwritten_by_a_different_one(tmp_path):
     assert a.moves(g) == ["e2e4", "e7e5", "g1f3"]
     assert a.moves(fork) == ["e2e4", "c7c5"] and a.game(str(fork)).uid == "00000001"
     a.close()
+
+
+@needs_mpy
+def test_a_history_that_does_not_extend_the_archived_one_is_never_merged(followed):
+    # The host's rule: the same uid with other moves (a journal restored from another
+    # time, say) becomes a new archive game, and the host says so in words.
+    first = random_game("chess", 3, 21)
+    uid = followed.uid()
+    followed.play("chess", first)
+
+    def restored(path):
+        Journal(str(path)).rewrite([f"N 0 {uid} chess -", "B 1", "M 2 d2d4", "M 3 d7d5", "S 900"])
+
+    followed.power_cut(restored)
+    assert followed.uid() == uid
+    games = followed.games_with_moves()
+    assert [(g.uid, m) for g, m in games] == [(uid, first), (uid, ["d2d4", "d7d5"])]
+    assert len(followed.notes) == 1 and "no longer matches" in followed.notes[0], followed.notes
