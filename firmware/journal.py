@@ -112,7 +112,11 @@ class Journal:
                 f.seek(at)
                 (n,) = struct.unpack("<H", f.read(2))
         if why == "a short length" or why == "a short record" or (why == "a bad checksum" and at + n + 6 == total):
-            self._cut(at)
+            try:
+                self._cut(at)
+            except OSError:
+                pass  # a full flash: the torn bytes stay, the records before them are good
+            self.size = at
             return None
         return "%s after %d good records (byte %d of %d)" % (why, count, at, total)
 

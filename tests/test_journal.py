@@ -55,13 +55,20 @@ def test_a_torn_last_record_is_dropped(tmp_path, cut):
 def test_a_corrupt_record_ends_the_journal(tmp_path):
     path = tmp_path / "journal.bin"
     j = Journal(str(path))
-    j.rewrite(["N chess -", "S 64"])
+    j.rewrite(["N 0 0000abcd chess -", "S 64"])
     j.append("M 10 e2e4")
     j.append("M 12 e7e5")
-    data = bytearray(path.read_bytes())
-    data[-6] ^= 0x20  # one flipped bit in the last record's text
+    good = path.read_bytes()
+    data = bytearray(good)
+    data[-6] ^= 0x20  # one flipped bit in the last record's text: a torn last record
     path.write_bytes(bytes(data))
-    assert Journal(str(path)).load() == ["N chess -", "S 64", "M 10 e2e4"]
+    assert Journal(str(path)).load() == ["N 0 0000abcd chess -", "S 64", "M 10 e2e4"]
+    assert Journal(str(path)).check() is None and Journal(str(path)).load()[-1] == "M 10 e2e4"
+    data = bytearray(good)
+    data[30] ^= 0x20  # in the middle, records after it: damage, left as it is
+    path.write_bytes(bytes(data))
+    why = Journal(str(path)).check()
+    assert why.startswith("a bad checksum after 1 good records") and path.read_bytes() == bytes(data)
 
 
 def test_a_full_flash_is_reported_and_the_journal_stays_whole(tmp_path, monkeypatch):
