@@ -71,19 +71,20 @@ class Bridge:
     def _catch_up(self) -> None:
         assert self.link is not None
         self._rehello = False
-        # Which game is the board playing?  Events that arrive while we ask are held until
-        # we know, then filed like any other.
+        # Which game is the board playing?  Events that arrive while we ask (and since a
+        # hello) are held until we know, then filed like any other.
+        early = self._held or []
         self._held = []
         try:
             words = self.link.request("game").split(" ", 3)
         finally:
-            held, self._held = self._held, None
+            held, self._held = early + self._held, None
         if len(words) < 4:
             raise BoardError("bad-reply", "game: " + " ".join(words))
         game, uid, start = words[1], words[2], words[3]
         self._switch(game, uid, None if start == "-" else start)
         for seq, text in held:
-            self._on_event(seq, text)
+            self._file(seq, text)
         # Everything said since the last message stored for this game, in order (a
         # message stored before is skipped; the journal's replay may switch games on the
         # way: the previous game's end, then this one's start) ...
@@ -173,16 +174,25 @@ class Bridge:
         raise LinkError(f"{self.port}: the board does not answer")
 
     def _on_event(self, seq: int, text: str) -> None:
+        words = text.split()
+        if words and words[0] == "hello":
+            # The board was reset: what it says from now on may be another game's; it is
+            # held until poll (or request) has asked which game it plays.
+            self._rehello = True
+            if len(words) > 5 and words[5].isdigit():
+                self.boot = int(words[5])
+            if self._held is None:
+                self._held = []
         if self._held is not None:
             self._held.append((seq, text))
             return
+        self._file(seq, text)
+
+    def _file(self, seq: int, text: str) -> None:
+        """Store one message under the game it belongs to (switching games on a start)."""
         words = text.split()
         if not words:
             return
-        if words[0] == "hello":
-            self._rehello = True  # the board was reset: ask its game again (poll does)
-            if len(words) > 5 and words[5].isdigit():
-                self.boot = int(words[5])
         uid = self.uid
         if words[0] == "newgame" and len(words) >= 4:
             uid = words[2]
