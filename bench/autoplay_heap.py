@@ -78,7 +78,10 @@ def main(games):
         lippo_streamed = False
     print("script: %d games, %d bytes" % (games, size))
     print("held whole:      %s; new lippo beside it: %s" % (whole, "ok" if lippo_whole else "MemoryError"))
-    print("read as it runs: %6d bytes of heap; new lippo beside it: %s" % (streamed, "ok" if lippo_streamed else "MemoryError"))
+    print(
+        "read as it runs: %6d bytes of heap; new lippo beside it: %s"
+        % (streamed, "ok" if lippo_streamed else "MemoryError")
+    )
     print("heap size %d bytes" % (gc.mem_alloc() + gc.mem_free()))
 
 

@@ -147,8 +147,10 @@ def main(rounds: int) -> None:
     dt = time.monotonic() - t0
     lost, duplicated, spliced, results = totals
     print("faults: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + f"; boards {n}")
-    print(f"games {games}: moves lost {lost}, duplicated {duplicated}, spliced {spliced}; "
-          f"results lost {results} ({dt:.0f} s)")
+    print(
+        f"games {games}: moves lost {lost}, duplicated {duplicated}, spliced {spliced}; "
+        f"results lost {results} ({dt:.0f} s)"
+    )
 
 
 main(int(sys.argv[1]) if len(sys.argv) > 1 else 30)

@@ -30,8 +30,9 @@ class Followed:
         self.archive = Archive(tmp_path / "a.sqlite")
         self.said = []
         self.notes = []
-        self.bridge = Bridge(self.vb.port, self.archive, on_change=lambda seq, text: self.said.append(text),
-                             on_note=self.notes.append)
+        self.bridge = Bridge(
+            self.vb.port, self.archive, on_change=lambda seq, text: self.said.append(text), on_note=self.notes.append
+        )
         self.bridge.connect()
 
     def req(self, line):
@@ -176,7 +177,7 @@ def test_the_host_away_across_an_end_and_a_new_game_archives_both(tmp_path):
     def b_moves():
         records = Journal(str(d / "journal.bin")).load()
         heads = [i for i, r in enumerate(records) if r[0] == "N"]
-        return [r for r in records[heads[-1]:] if r[0] == "M"] if heads else []
+        return [r for r in records[heads[-1] :] if r[0] == "M"] if heads else []
 
     serve = None
     try:
