@@ -79,9 +79,10 @@ class Board:
             self.pos = None
             self.krieg = None
             self.outbox.seq = 0
+            forget_games(DEFAULT_GAME)  # the damaged journal's game may be half built
+            gc.collect()
         resumed = self.pos is not None
-        if not resumed:
-            self._default_game()
+        journaled = resumed or self._default_game()
         self.hw.matrix.scan(self.rows)
         self.debouncer.reset(self.rows)
         self.tracker.set_actual(self._occupancy())
@@ -92,6 +93,9 @@ class Board:
         self._send("hello eboard %d %s %s %d" % (PROTOCOL, self.game, STATES[self.tracker.state], self.boot_id))
         if problem is not None:
             self._send("alert journal-damaged %s; set aside as %s" % (problem, _base(aside)))
+        if not journaled:
+            self.journal_ok = False
+            self._send("alert journal-full the flash is full: moves are no longer saved")
         self._render()
 
     def _count_boot(self):
@@ -125,8 +129,9 @@ class Board:
         self.pos = new_position(DEFAULT_GAME)
         try:
             self.journal.rewrite(["N %d %s %s -" % (self.outbox.seq, self.uid, DEFAULT_GAME)])
+            return True
         except OSError:
-            self._send("alert journal-full the flash is full: moves are no longer saved")
+            return False  # boot() says so, after its hello
 
     def _follow(self, pos, setup, now_ms):
         # A Kriegspiel attempt put back is no takeback: the umpire has it already.
