@@ -7,6 +7,8 @@ needs no bounds check.  A cell is a square's index in that array ("sq" in all co
 a square's name is "e4".
 """
 
+from array import array
+
 from .compat import const
 
 N = const(12)  # files = ranks of the largest board
@@ -82,24 +84,32 @@ class Layout:
         blank = bytearray(SIZE)
         for i in range(SIZE):
             blank[i] = OFF
-        sqs = []
+        sqs = array("H", bytes(2 * files * ranks))  # half a tuple's RAM
+        i = 0
         for r in range(ranks):
             for f in range(files):
                 sq = index(f, r)
                 blank[sq] = EMPTY
-                sqs.append(sq)
+                sqs[i] = sq
+                i += 1
         self.blank = bytes(blank)  # an empty board of this game
-        self.squares = tuple(sqs)  # a1, b1, ... rank by rank
+        self.squares = sqs  # a1, b1, ... rank by rank
+
+    def __getattr__(self, attr):
+        # self.number, built on first use: most games never ask for it (450 bytes).
+        if attr != "number":
+            raise AttributeError(attr)
         num = bytearray(SIZE)
         for i in range(SIZE):
             num[i] = 255
-        for i, sq in enumerate(sqs):
-            num[sq] = i
+        for i in range(len(self.squares)):
+            num[self.squares[i]] = i
         self.number = bytes(num)  # cell -> 0-based square number (a1 = 0), 255 off the board
+        return self.number
 
     def name(self, sq):
         """Cell -> square name; ValueError if the cell is not a square of this game."""
-        if not 0 <= sq < SIZE or self.number[sq] == 255:
+        if not 0 <= sq < SIZE or self.blank[sq] == OFF:
             raise ValueError("not a square: %r" % sq)
         return self.letters[file_of(sq)] + str(rank_of(sq) + 1)
 

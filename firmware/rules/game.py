@@ -197,9 +197,21 @@ class Game:
                 bent[r] = bent.get(r, 0) | bit
             for d in self.slides[t]:
                 slides[d] = slides.get(d, 0) | bit
-        self.att_jumps = tuple((d, jumps[d]) for d in sorted(jumps))
+        # Flat (offset, type mask) pairs: a tuple of pairs took four times the RAM.
+        flat = []
+        for d in sorted(jumps):
+            flat += [d, jumps[d]]
+        self.att_jumps = _packed(flat)
         flat = []
         for r in sorted(bent):
             flat += [r[0], r[1], r[2], bent[r]]
-        self.att_bent = array("i", flat)
+        self.att_bent = _packed(flat)
         self.att_slides = tuple((d, slides[d]) for d in sorted(slides))
+
+
+def _packed(values):
+    """An array of ints, of 16-bit items if they all fit (half the RAM of 32-bit ones)."""
+    for v in values:
+        if not -32768 <= v < 32768:
+            return array("i", values)
+    return array("h", values)

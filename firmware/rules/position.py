@@ -59,6 +59,11 @@ def is_capture(m):
 class Position:
     """The state of one game: board, side to move, castling, en passant, clocks, history."""
 
+    # Move kinds (a bit each) whose effects() are exactly "the from cell empties, the to
+    # cell gets the moving piece": a board lights them without asking effects().  A game
+    # that gives these kinds other effects, or encodes moves otherwise, says 0.
+    PLAIN_KINDS = (1 << NORMAL) | (1 << DOUBLE)
+
     def __init__(self, game, fen=None):
         self.game = game
         self.cells = bytearray(game.layout.blank)
@@ -257,9 +262,10 @@ class Position:
         """True if a piece of colour `by` could capture on sq (were an enemy there)."""
         g = self.game
         cells = self.cells
-        for d, mask in g.att_jumps:
-            x = cells[sq - d]
-            if x & by and mask >> (x & 31) & 1:
+        aj = g.att_jumps
+        for i in range(0, len(aj), 2):
+            x = cells[sq - aj[i]]
+            if x & by and aj[i + 1] >> (x & 31) & 1:
                 return True
         ab = g.att_bent
         for i in range(0, len(ab), 4):
