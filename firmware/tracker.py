@@ -115,7 +115,7 @@ class Tracker:
         self.tentative = None
         self.pending = None
         self.choices = []
-        self.moves = pos.legal_moves()
+        self.moves = pos.legal_moves()[:]  # kept all turn: no spare room (RAM)
         self.outcome = pos.outcome()
         if self.outcome is not None:
             self.state = OVER

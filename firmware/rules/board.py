@@ -60,20 +60,6 @@ DIAG = ((1, 1), (-1, 1), (1, -1), (-1, -1))
 ALL8 = ORTHO + DIAG
 
 
-def _direction_table():
-    # Every offset k*d (d one of the 8 directions, 1 <= k < N) is unique on this
-    # stride, so an offset names the ray it lies on.  Index: offset + OFFSET_BIAS.
-    t = bytearray(2 * RAY_SPAN + 1)
-    for i, (dx, dy) in enumerate(ALL8):
-        for k in range(1, N):
-            t[delta(k * dx, k * dy) + RAY_SPAN] = i + 1
-    return bytes(t)
-
-
-RAY_SPAN = const(220)  # > (N - 1) * (STRIDE + 1)
-RAY_OF = _direction_table()  # offset + RAY_SPAN -> 1 + index in ALL8, or 0
-
-
 class Layout:
     """Where a game's squares sit in the padded array, and their names."""
 
