@@ -5,8 +5,6 @@ switch matrix and of the LED frame.  A game smaller than 12 x 12 uses the centre
 rectangle; the squares outside it are the margin, ignored by move tracking.
 """
 
-from array import array
-
 from firmware.rules.board import PAD, STRIDE, index
 
 N = 12
@@ -22,20 +20,19 @@ class Geometry:
         self.dy = (N - layout.ranks) // 2
         # phys(cell) is one sum: the offset from the padded array's rows to the board's
         self.off = (self.dy - PAD - 1) * N + self.dx
-        cells = array("H", bytes(2 * N * N))  # 288 bytes, where a tuple took 600
         squares = bytearray()
         for p in range(N * N):
-            f = p % N - self.dx
-            r = p // N - self.dy
-            if 0 <= f < layout.files and 0 <= r < layout.ranks:
-                cells[p] = index(f, r)
+            if self.cell(p) != MARGIN:
                 squares.append(p)
-        self._cells = cells
         self.game_squares = bytes(squares)  # the physical squares of the game, in order
 
     def cell(self, p):
         """Physical square -> game cell, or MARGIN."""
-        return self._cells[p]
+        f = p % N - self.dx
+        r = p // N - self.dy
+        if 0 <= f < self.layout.files and 0 <= r < self.layout.ranks:
+            return index(f, r)
+        return MARGIN
 
     def phys(self, cell):
         """Game cell -> physical square."""
@@ -43,7 +40,7 @@ class Geometry:
 
     def name(self, p):
         """Physical square -> the game's square name, or "off" in the margin."""
-        c = self._cells[p]
+        c = self.cell(p)
         return "off" if c == MARGIN else self.layout.name(c)
 
     def parse(self, name):

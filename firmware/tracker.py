@@ -446,6 +446,7 @@ class Tracker:
         """Make m; keep_after: keep the touches of events after that number (they belong
         to the next move already under way)."""
         self.pending = None
+        self.menu = None  # the promotion menu's table: made again when next needed (RAM)
         sq = self._move_squares(m)
         self.sink.moved(m)
         self.last = sq

@@ -186,7 +186,7 @@ class Game:
 
     def _attack_tables(self):
         # Reverse tables: a piece of type t at sq - d attacks sq when d is in its tables.
-        # att_bent is flat: (offset, via, via2, type mask) quadruples.
+        # att_bent is flat: (index of the route in bent, type mask) pairs, one a route.
         jumps = {}
         bent = {}
         slides = {}
@@ -197,7 +197,8 @@ class Game:
             b = self.bent
             for i in range(self.bent_at[t], self.bent_at[t + 1], 3):
                 r = (b[i], b[i + 1], b[i + 2])
-                bent[r] = bent.get(r, 0) | bit
+                at, mask = bent.get(r, (i, 0))
+                bent[r] = (at, mask | bit)
             for d in self.slides[t]:
                 slides[d] = slides.get(d, 0) | bit
         # Flat (offset, type mask) pairs: a tuple of pairs took four times the RAM.
@@ -207,7 +208,7 @@ class Game:
         self.att_jumps = _packed(flat)
         flat = []
         for r in sorted(bent):
-            flat += [r[0], r[1], r[2], bent[r]]
+            flat += bent[r]
         self.att_bent = _packed(flat)
         self.att_slides = tuple((d, slides[d]) for d in sorted(slides))
 

@@ -271,11 +271,13 @@ class Position:
             if x & by and aj[i + 1] >> (x & 31) & 1:
                 return True
         ab = g.att_bent
-        for i in range(0, len(ab), 4):
-            f = sq - ab[i]
+        b = g.bent
+        for j in range(0, len(ab), 2):
+            i = ab[j]
+            f = sq - b[i]
             x = cells[f]
-            if x & by and ab[i + 3] >> (x & 31) & 1:
-                if cells[f + ab[i + 1]] != OFF or cells[f + ab[i + 2]] != OFF:
+            if x & by and ab[j + 1] >> (x & 31) & 1:
+                if cells[f + b[i + 1]] != OFF or cells[f + b[i + 2]] != OFF:
                     return True
         for d, mask in g.att_slides:
             s = sq - d
