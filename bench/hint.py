@@ -1,9 +1,10 @@
 """Lift -> LED frame latency: every piece of the side to move in 100 Lippo and 100 chess
 positions from random games (each lift timed 3 times, the best kept, so that the host
-machine's scheduling does not pass for the firmware's time).  Run under the MicroPython
-unix port:
+machine's scheduling does not pass for the firmware's time).  Every lift starts from the
+position as set up, nothing touched before it (the board of a player about to move).
+Run under the MicroPython unix port:
 
-    MICROPYPATH=.:bench:tests/mpy micropython -X heapsize=512K bench/hint.py [GAME ...]
+    MICROPYPATH=.:bench:tests/mpy micropython -X heapsize=512K bench/hint.py [-n N] [GAME ...]
 
 (CPython works too, for comparison.)  An RP2040 runs MicroPython some 50-100 times slower
 than this machine's unix port: multiply the figures accordingly.
@@ -64,6 +65,7 @@ def measure(gid, fens, times):
                     best = min(best, since_us(t0))
                     hw.matrix.set(p, True)
                     board._on_switch(PLACE, p, 0)
+                    tracker.resync(0)  # the next lift starts a clean turn: nothing touched
                 times[n] = best
                 n += 1
     return times[:n]
@@ -82,7 +84,11 @@ def main(games=("lippo", "chess"), n=100):
         )
 
 
-# bench/hint.py [GAME ...]: the games to time (default: lippo and chess, 100 positions
-# each; other games 20 positions each)
+# bench/hint.py [-n N] [GAME ...]: the games to time (default: lippo and chess, 100
+# positions each; games named, 20 positions each unless -n says)
 _args = sys.argv[1:]
-main(tuple(_args), 20) if _args else main()
+_n = 0
+if _args and _args[0] == "-n":
+    _n = int(_args[1])
+    _args = _args[2:]
+main(tuple(_args) if _args else ("lippo", "chess"), _n or (20 if _args else 100))

@@ -1,10 +1,12 @@
 """Raw switch scans -> debounced lift/place events, one square at a time.
 
-A square's change is reported once its raw state has held for settle_ms: reed contact
-bounce (a few ms) and a piece wobbling on its square never get through, and a square a
-sliding piece crosses in less than settle_ms is never seen.  Timings are passed in, so
-this runs the same on the board, in the simulator and in the tests.  Nothing is
-allocated per scan.
+A square's change is reported once its raw state has held for its settle time: reed
+contact bounce (a few ms) and a piece wobbling on its square never get through.  A place
+must hold settle_ms (40), so a square a sliding piece crosses in less is never seen; a
+lift only lift_settle_ms (30), because a lift is what lights the hints and the player
+waits for them (a piece crossing a square closes its switch: the opening after it is no
+lift, the square was never reported closed).  Timings are passed in, so this runs the
+same on the board, in the simulator and in the tests.  Nothing is allocated per scan.
 """
 
 from array import array
@@ -20,7 +22,8 @@ except ImportError:  # CPython
 
 
 N = const(12)
-SETTLE_MS = 40  # a change must hold this long (>= 4 scans at 100 Hz)
+SETTLE_MS = 40  # a place must hold this long (>= 4 scans at 100 Hz)
+LIFT_SETTLE_MS = 30  # a lift this long (>= 3 scans at 100 Hz; lift read to LEDs < 50 ms)
 LIFT = 0
 PLACE = 1
 
@@ -28,12 +31,14 @@ PLACE = 1
 class Debouncer:
     """Feed it each scan (12 row masks, bit c = column c closed) with the time."""
 
-    def __init__(self, emit, settle_ms=SETTLE_MS):
+    def __init__(self, emit, settle_ms=SETTLE_MS, lift_settle_ms=LIFT_SETTLE_MS):
         self.emit = emit  # emit(kind, p, now_ms): bound once, here
         self.settle_ms = settle_ms
+        self.lift_settle_ms = lift_settle_ms
         self.last = array("H", bytes(2 * N))  # the previous raw scan
         self.stable = array("H", bytes(2 * N))  # what was last reported
-        self.since = array("l", [0 for _ in range(N * N)])  # when each square last changed
+        # when each square last changed, in ms modulo 2**16: a settle time is far shorter
+        self.since = array("H", bytes(2 * N * N))
         self.busy = False  # some square differs from its reported state
 
     def reset(self, rows):
@@ -54,7 +59,7 @@ class Debouncer:
             if moved:
                 for c in range(N):
                     if moved >> c & 1:
-                        since[r * N + c] = now_ms
+                        since[r * N + c] = now_ms & 0xFFFF
                 last[r] = raw
             if raw != stable[r]:
                 busy = True
@@ -63,6 +68,7 @@ class Debouncer:
             return
         # Two passes, lifts before places: a quick move settles as lift then place.
         for kind in range(2):  # LIFT = 0, PLACE = 1
+            settle = self.lift_settle_ms if kind == LIFT else self.settle_ms
             for r in range(N):
                 diff = last[r] ^ stable[r]
                 if not diff:
@@ -70,6 +76,6 @@ class Debouncer:
                 for c in range(N):
                     if diff >> c & 1 and (last[r] >> c & 1) == kind:
                         p = r * N + c
-                        if ticks_diff(now_ms, since[p]) >= self.settle_ms:
+                        if (now_ms - since[p]) & 0xFFFF >= settle:
                             stable[r] ^= 1 << c
                             self.emit(kind, p, now_ms)

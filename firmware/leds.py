@@ -50,24 +50,39 @@ MA_PER_CHANNEL = 20  # a WS2812 channel at full scale
 IDLE_MA_PER_LED = 1  # a WS2812 lit or not
 
 
+from array import array
+
+_WORDS = array("I", bytes(4 * len(PALETTE)))  # each class's word at the frame's scale
+
+
 def encode(frame, brightness, words, budget_ma):
     """A frame of classes -> 24-bit GRB words (shifted left by 8, as the PIO program
     takes them) in LED-chain order.  brightness 0..255 scales the palette; if the frame
     would draw more than budget_ma, it is dimmed further to fit.  Returns the current
     the frame draws in mA (an estimate: 20 mA a channel at full scale)."""
-    total = 0
+    # Per class, not per LED: count the classes, scale the palette once, then one table
+    # lookup an LED (this runs between a lift and its first LED edge).
+    counts = _WORDS
+    for i in range(len(PALETTE)):
+        counts[i] = 0
     for p in range(N):
-        c = PALETTE[frame[p]]
-        total += c[0] + c[1] + c[2]
+        counts[frame[p]] += 1
+    total = 0
+    for i in range(len(PALETTE)):
+        c = PALETTE[i]
+        total += counts[i] * (c[0] + c[1] + c[2])
     ma = IDLE_MA_PER_LED * N + total * brightness * MA_PER_CHANNEL // (255 * 255)
     scale = brightness
     if ma > budget_ma and total:
         scale = (budget_ma - IDLE_MA_PER_LED * N) * 255 * 255 // (total * MA_PER_CHANNEL)
         ma = budget_ma
-    for p in range(N):
-        c = PALETTE[frame[p]]
+    table = _WORDS
+    for i in range(len(PALETTE)):
+        c = PALETTE[i]
         r = c[0] * scale // 255
         g = c[1] * scale // 255
         b = c[2] * scale // 255
-        words[SERPENTINE[p]] = (g << 16 | r << 8 | b) << 8
+        table[i] = (g << 16 | r << 8 | b) << 8
+    for p in range(N):
+        words[SERPENTINE[p]] = table[frame[p]]
     return ma

@@ -9,13 +9,13 @@ class Outbox:
     def __init__(self, write, first_seq=1):
         self.write = write  # write(line): the serial link's writer, bound once
         self.seq = first_seq - 1
-        self.ring = [None] * KEEP  # (seq, line) slots
+        self.ring = [None] * KEEP  # the line numbered i in slot i % KEEP (no tuple: RAM)
 
     def send(self, text):
         """Number text, send it, keep it; returns its sequence number."""
         self.seq += 1
         line = "%d %s" % (self.seq, text)
-        self.ring[self.seq % KEEP] = (self.seq, line)
+        self.ring[self.seq % KEEP] = line
         self.write(line)
         return self.seq
 
@@ -24,9 +24,9 @@ class Outbox:
         out = []
         low = self.seq + 1
         for i in range(self.seq - KEEP + 1, self.seq + 1):
-            slot = self.ring[i % KEEP] if i > 0 else None
-            if slot is not None and slot[0] == i:
+            line = self.ring[i % KEEP] if i > 0 else None
+            if line is not None and line.startswith("%d " % i):
                 low = min(low, i)
                 if i > n:
-                    out.append(slot[1])
+                    out.append(line)
         return out, low

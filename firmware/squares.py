@@ -5,7 +5,7 @@ switch matrix and of the LED frame.  A game smaller than 12 x 12 uses the centre
 rectangle; the squares outside it are the margin, ignored by move tracking.
 """
 
-from firmware.rules.board import index, file_of, rank_of
+from firmware.rules.board import PAD, STRIDE, index
 
 N = 12
 MARGIN = 0  # cell_of() of a margin square: cell 0 is never a square of any game
@@ -18,28 +18,29 @@ class Geometry:
         self.layout = layout
         self.dx = (N - layout.files) // 2
         self.dy = (N - layout.ranks) // 2
-        cells = []
+        # phys(cell) is one sum: the offset from the padded array's rows to the board's
+        self.off = (self.dy - PAD - 1) * N + self.dx
+        squares = bytearray()
         for p in range(N * N):
-            f = p % N - self.dx
-            r = p // N - self.dy
-            if 0 <= f < layout.files and 0 <= r < layout.ranks:
-                cells.append(index(f, r))
-            else:
-                cells.append(MARGIN)
-        self._cells = tuple(cells)
-        self.game_squares = tuple(p for p in range(N * N) if cells[p] != MARGIN)
+            if self.cell(p) != MARGIN:
+                squares.append(p)
+        self.game_squares = bytes(squares)  # the physical squares of the game, in order
 
     def cell(self, p):
         """Physical square -> game cell, or MARGIN."""
-        return self._cells[p]
+        f = p % N - self.dx
+        r = p // N - self.dy
+        if 0 <= f < self.layout.files and 0 <= r < self.layout.ranks:
+            return index(f, r)
+        return MARGIN
 
     def phys(self, cell):
         """Game cell -> physical square."""
-        return (rank_of(cell) + self.dy) * N + file_of(cell) + self.dx
+        return cell // STRIDE * N + cell % STRIDE + self.off
 
     def name(self, p):
         """Physical square -> the game's square name, or "off" in the margin."""
-        c = self._cells[p]
+        c = self.cell(p)
         return "off" if c == MARGIN else self.layout.name(c)
 
     def parse(self, name):

@@ -15,7 +15,7 @@ effects: the tracker knows no game.
 from array import array
 
 from firmware import leds
-from firmware.rules.board import EMPTY, WHITE, BLACK
+from firmware.rules.board import EMPTY, WHITE, BLACK, STRIDE
 from firmware.rules.compat import const
 from firmware.rules.position import CASTLE, kind_of
 from firmware.squares import Geometry, MARGIN, N
@@ -59,6 +59,7 @@ class Tracker:
         self.tentative_ev = 0
         self.diff = bytearray(N * N)
         self.n_diff = 0
+        self.diff_ok = False  # diff[:n_diff] holds the squares where actual != expected
         self.buf = array("H", bytes(2 * 200))  # effects() scratch: up to 100 pairs
         self.hint = []  # moves lit for the player (reused)
         self.hint_from = -1  # physical square of the lifted piece the hint is for
@@ -97,6 +98,7 @@ class Tracker:
     def set_actual(self, occupancy):
         """The switches' state without events (power-up): a 144-byte 0/1 occupancy."""
         self.actual[:] = occupancy
+        self.diff_ok = False
 
     def _new_turn(self):
         pos = self.pos
@@ -106,13 +108,14 @@ class Tracker:
         for p in geo.game_squares:
             if pos.cells[geo.cell(p)] != EMPTY:
                 exp[p] = 1
+        self.diff_ok = False
         for p in range(N * N):
             self.touched[p] = 0
         self.ev = 0
         self.tentative = None
         self.pending = None
         self.choices = []
-        self.moves = pos.legal_moves()
+        self.moves = pos.legal_moves()[:]  # kept all turn: no spare room (RAM)
         self.outcome = pos.outcome()
         if self.outcome is not None:
             self.state = OVER
@@ -134,14 +137,36 @@ class Tracker:
 
     def on_lift(self, p, now_ms):
         self.actual[p] = 0
+        self._changed(p)
         self.ev += 1
         self.touched[p] = self.ev
         self._event(p, now_ms, True)
 
     def on_place(self, p, now_ms):
         self.actual[p] = 1
+        self._changed(p)
         self.ev += 1
         self._event(p, now_ms, False)
+
+    def _changed(self, p):
+        # One switch changed: its square enters or leaves the diff (kept in square
+        # order), instead of comparing all 144 squares again at every event.
+        if not self.diff_ok or self.geo.cell(p) == MARGIN:
+            return
+        diff = self.diff
+        n = self.n_diff
+        i = 0
+        while i < n and diff[i] < p:
+            i += 1
+        if i < n and diff[i] == p:  # back as expected: out of the diff
+            for j in range(i, n - 1):
+                diff[j] = diff[j + 1]
+            self.n_diff = n - 1
+        elif self.actual[p] != self.expected[p]:
+            for j in range(n, i, -1):
+                diff[j] = diff[j - 1]
+            diff[i] = p
+            self.n_diff = n + 1
 
     def on_tick(self, now_ms):
         """Called after every scan: makes a pending move once its calm is over."""
@@ -189,14 +214,17 @@ class Tracker:
         self.dirty = True
         geo = self.geo
         act = self.actual
-        exp = self.expected
         diff = self.diff
-        n = 0
-        for p in geo.game_squares:
-            if act[p] != exp[p]:
-                diff[n] = p
-                n += 1
-        self.n_diff = n
+        if not self.diff_ok:
+            exp = self.expected
+            n = 0
+            for p in geo.game_squares:
+                if act[p] != exp[p]:
+                    diff[n] = p
+                    n += 1
+            self.n_diff = n
+            self.diff_ok = True
+        n = self.n_diff
         del self.hint[:]
         self.hint_from = -1
         if self.state == SETUP:
@@ -234,10 +262,11 @@ class Tracker:
             if pos.cells[cell] & pos.us:
                 pos.moves_from(cell, self.hint)
                 plain = True
-                for m in self.hint:
-                    if pos.takes(m) and self.touched[geo.phys(pos.move_to(m))]:
-                        plain = False
-                        break
+                if self.ev > 1:  # only this lift touched the board yet: nothing to look at
+                    for m in self.hint:
+                        if pos.takes(m) and self.touched[geo.phys(pos.move_to(m))]:
+                            plain = False
+                            break
                 if plain and self.hint:
                     self.hint_from = diff[0]
                     self.state = MOVING
@@ -417,6 +446,7 @@ class Tracker:
         """Make m; keep_after: keep the touches of events after that number (they belong
         to the next move already under way)."""
         self.pending = None
+        self.menu = None  # the promotion menu's table: made again when next needed (RAM)
         sq = self._move_squares(m)
         self.sink.moved(m)
         self.last = sq
@@ -524,11 +554,19 @@ class Tracker:
         # MOVING (or an ambiguous PENDING): the moves that could follow.
         buf = self.buf
         us = pos.us
+        off = geo.off
+        cells = pos.cells
+        plain = pos.PLAIN_KINDS if self.hint_from >= 0 else 0
         for m in self.hint:
+            if plain >> (m >> 19 & 15) & 1:
+                # A plain move of the piece in the hand: its destination, no more.
+                cell = m >> 9 & 511
+                frame[cell // STRIDE * N + cell % STRIDE + off] = leds.CAPTURE if cells[cell] else leds.DEST
+                continue
             k = pos.effects(m, buf)
             for j in range(k):
                 cell = buf[2 * j]
-                p = geo.phys(cell)
+                p = cell // STRIDE * N + cell % STRIDE + off  # geo.phys(cell), inline: the hot loop
                 before = pos.cells[cell]
                 after = buf[2 * j + 1]
                 if self.hint_from >= 0:

@@ -7,6 +7,8 @@ needs no bounds check.  A cell is a square's index in that array ("sq" in all co
 a square's name is "e4".
 """
 
+from array import array
+
 from .compat import const
 
 N = const(12)  # files = ranks of the largest board
@@ -58,20 +60,6 @@ DIAG = ((1, 1), (-1, 1), (1, -1), (-1, -1))
 ALL8 = ORTHO + DIAG
 
 
-def _direction_table():
-    # Every offset k*d (d one of the 8 directions, 1 <= k < N) is unique on this
-    # stride, so an offset names the ray it lies on.  Index: offset + OFFSET_BIAS.
-    t = bytearray(2 * RAY_SPAN + 1)
-    for i, (dx, dy) in enumerate(ALL8):
-        for k in range(1, N):
-            t[delta(k * dx, k * dy) + RAY_SPAN] = i + 1
-    return bytes(t)
-
-
-RAY_SPAN = const(220)  # > (N - 1) * (STRIDE + 1)
-RAY_OF = _direction_table()  # offset + RAY_SPAN -> 1 + index in ALL8, or 0
-
-
 class Layout:
     """Where a game's squares sit in the padded array, and their names."""
 
@@ -82,24 +70,32 @@ class Layout:
         blank = bytearray(SIZE)
         for i in range(SIZE):
             blank[i] = OFF
-        sqs = []
+        sqs = array("H", bytes(2 * files * ranks))  # half a tuple's RAM
+        i = 0
         for r in range(ranks):
             for f in range(files):
                 sq = index(f, r)
                 blank[sq] = EMPTY
-                sqs.append(sq)
+                sqs[i] = sq
+                i += 1
         self.blank = bytes(blank)  # an empty board of this game
-        self.squares = tuple(sqs)  # a1, b1, ... rank by rank
+        self.squares = sqs  # a1, b1, ... rank by rank
+
+    def __getattr__(self, attr):
+        # self.number, built on first use: most games never ask for it (450 bytes).
+        if attr != "number":
+            raise AttributeError(attr)
         num = bytearray(SIZE)
         for i in range(SIZE):
             num[i] = 255
-        for i, sq in enumerate(sqs):
-            num[sq] = i
+        for i in range(len(self.squares)):
+            num[self.squares[i]] = i
         self.number = bytes(num)  # cell -> 0-based square number (a1 = 0), 255 off the board
+        return self.number
 
     def name(self, sq):
         """Cell -> square name; ValueError if the cell is not a square of this game."""
-        if not 0 <= sq < SIZE or self.number[sq] == 255:
+        if not 0 <= sq < SIZE or self.blank[sq] == OFF:
             raise ValueError("not a square: %r" % sq)
         return self.letters[file_of(sq)] + str(rank_of(sq) + 1)
 

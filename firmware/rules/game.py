@@ -95,7 +95,7 @@ def _tables(moves):
         if len(vias) > 2:
             raise ValueError("more than two turning squares for one offset")
         routes += [d, vias[0], vias[-1]]
-    return tuple(jumps), routes, tuple(slides), tuple(blasts), is_pawn
+    return _packed(jumps), routes, _packed(slides), _packed(blasts), is_pawn
 
 
 class Castling:
@@ -153,7 +153,7 @@ class Game:
         self.royal = self.type_of(royal) if royal else 0
         self.castlings = ()
         self.castle_rook = 0  # the type that castles with the royal piece
-        self.castle_keep = bytes(b"\x0f" * 450)
+        self.castle_cells = ()  # (cell, castling bits) pairs: a right dies when its cell is left
         self.check_rules = False  # True: a move may not leave the own royal piece attacked
         self.double_ranks = (1, 6)  # 0-based rank of each side's double step (white, black)
         self.ep = True
@@ -171,35 +171,54 @@ class Game:
     def set_castlings(self, specs):
         """specs: (white, letter, king, king_to, rook, rook_to, empty, safe) per castling."""
         out = []
-        keep = bytearray(self.castle_keep)
+        lost = {}
         for i, s in enumerate(specs):
             c = Castling(self.layout, s[0], 1 << i, *s[1:])
             out.append(c)
             # A right dies when its king or rook leaves its square or is taken there.
-            keep[c.king] &= ~c.bit
-            keep[c.rook] &= ~c.bit
+            lost[c.king] = lost.get(c.king, 0) | c.bit
+            lost[c.rook] = lost.get(c.rook, 0) | c.bit
         self.castlings = tuple(out)
-        self.castle_keep = bytes(keep)
+        flat = []
+        for sq in sorted(lost):
+            flat += [sq, lost[sq]]
+        self.castle_cells = _packed(flat)
 
     def _attack_tables(self):
         # Reverse tables: a piece of type t at sq - d attacks sq when d is in its tables.
-        # att_bent is flat: (offset, via, via2, type mask) quadruples.
+        # att_bent is flat: (index of the route in bent, type mask) pairs, one a route.
         jumps = {}
         bent = {}
         slides = {}
         for t in range(1, len(self.letter)):
             bit = 1 << t
-            for d in self.jumps[t] + self.blasts[t]:
+            for d in tuple(self.jumps[t]) + tuple(self.blasts[t]):
                 jumps[d] = jumps.get(d, 0) | bit
             b = self.bent
             for i in range(self.bent_at[t], self.bent_at[t + 1], 3):
                 r = (b[i], b[i + 1], b[i + 2])
-                bent[r] = bent.get(r, 0) | bit
+                at, mask = bent.get(r, (i, 0))
+                bent[r] = (at, mask | bit)
             for d in self.slides[t]:
                 slides[d] = slides.get(d, 0) | bit
-        self.att_jumps = tuple((d, jumps[d]) for d in sorted(jumps))
+        # Flat (offset, type mask) pairs: a tuple of pairs took four times the RAM.
+        flat = []
+        for d in sorted(jumps):
+            flat += [d, jumps[d]]
+        self.att_jumps = _packed(flat)
         flat = []
         for r in sorted(bent):
-            flat += [r[0], r[1], r[2], bent[r]]
-        self.att_bent = array("i", flat)
+            flat += bent[r]
+        self.att_bent = _packed(flat)
         self.att_slides = tuple((d, slides[d]) for d in sorted(slides))
+
+
+def _packed(values):
+    """An array of ints, of 16-bit items if they all fit (half the RAM of 32-bit ones);
+    an empty tuple (no RAM) if there are none."""
+    if not values:
+        return ()
+    for v in values:
+        if not -32768 <= v < 32768:
+            return array("i", values)
+    return array("h", values)

@@ -12,7 +12,7 @@ rules subclass Position and hook push/pop and the generator.
 """
 
 from .compat import const
-from .board import EMPTY, WHITE, BLACK, OFF, STRIDE, RAY_OF, RAY_SPAN, rank_of
+from .board import N, EMPTY, WHITE, BLACK, OFF, STRIDE, rank_of
 
 CAPTURE = const(1 << 18)
 NORMAL = const(0)
@@ -24,6 +24,9 @@ BLAST = const(5)
 BONUS = const(6)
 
 _SQ = const(511)
+# The 8 unit steps; a horizontal span is shorter than N, a vertical or diagonal one
+# longer, so one of these divides a king-to-pinner span to a quotient below N.
+_UNITS = (1, -1, STRIDE, -STRIDE, STRIDE + 1, STRIDE - 1, -STRIDE + 1, -STRIDE - 1)
 _KIND = const(19)
 _ARG = const(23)
 
@@ -58,6 +61,11 @@ def is_capture(m):
 
 class Position:
     """The state of one game: board, side to move, castling, en passant, clocks, history."""
+
+    # Move kinds (a bit each) whose effects() are exactly "the from cell empties, the to
+    # cell gets the moving piece": a board lights them without asking effects().  A game
+    # that gives these kinds other effects, or encodes moves otherwise, says 0.
+    PLAIN_KINDS = (1 << NORMAL) | (1 << DOUBLE)
 
     def __init__(self, game, fen=None):
         self.game = game
@@ -257,16 +265,19 @@ class Position:
         """True if a piece of colour `by` could capture on sq (were an enemy there)."""
         g = self.game
         cells = self.cells
-        for d, mask in g.att_jumps:
-            x = cells[sq - d]
-            if x & by and mask >> (x & 31) & 1:
+        aj = g.att_jumps
+        for i in range(0, len(aj), 2):
+            x = cells[sq - aj[i]]
+            if x & by and aj[i + 1] >> (x & 31) & 1:
                 return True
         ab = g.att_bent
-        for i in range(0, len(ab), 4):
-            f = sq - ab[i]
+        b = g.bent
+        for j in range(0, len(ab), 2):
+            i = ab[j]
+            f = sq - b[i]
             x = cells[f]
-            if x & by and ab[i + 3] >> (x & 31) & 1:
-                if cells[f + ab[i + 1]] != OFF or cells[f + ab[i + 2]] != OFF:
+            if x & by and ab[j + 1] >> (x & 31) & 1:
+                if cells[f + b[i + 1]] != OFF or cells[f + b[i + 2]] != OFF:
                     return True
         for d, mask in g.att_slides:
             s = sq - d
@@ -504,11 +515,14 @@ class Position:
         # A pinned piece may only move along the segment from the king to its pinner.
         tmp = []
         self._gen_piece(frm, t, tmp)
-        ray = RAY_OF[pinner - k + RAY_SPAN]
-        lo, hi = (k, pinner) if pinner > k else (pinner, k)
+        span = pinner - k
+        for d in _UNITS:
+            if span % d == 0 and 0 < span // d < N:
+                break
+        far = span // d
         for m in tmp:
-            to = m >> 9 & _SQ
-            if RAY_OF[to - k + RAY_SPAN] == ray and lo <= to <= hi:
+            j = (m >> 9 & _SQ) - k
+            if j % d == 0 and 0 < j // d <= far:
                 ms.append(m)
 
     def _king_moves(self, frm, t, ms, them):
@@ -572,7 +586,11 @@ class Position:
                                 cells[c.rook] = EMPTY
                             break
         self.ep = (frm + to) >> 1 if kind == DOUBLE else 0
-        self.castling &= g.castle_keep[frm] & g.castle_keep[to]
+        if self.castling:
+            cc = g.castle_cells  # (cell, the rights lost when it is left or taken on)
+            for i in range(0, len(cc), 2):
+                if cc[i] == frm or cc[i] == to:
+                    self.castling &= ~cc[i + 1]
         self._turn_done(captured or moved == g.pawn)
 
     def _turn_done(self, reset_clock):

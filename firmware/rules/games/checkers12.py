@@ -33,6 +33,8 @@ _FORWARD = ((delta(1, 1), delta(-1, 1)), (delta(1, -1), delta(-1, -1)))
 class CheckersPosition(Position):
     """A checkers position: its own generator and push/pop over the shared board and FEN."""
 
+    PLAIN_KINDS = 0  # moves are paths, not from/to/kind ints
+
     def _check_setup(self, cells, counts, kings, us):
         for sq in self.game.layout.squares:
             c = cells[sq]

@@ -40,6 +40,7 @@ PIECES = hundred.PIECES + (
 
 TREACH = 12  # move kind: the Queen's treacherous capture (arg: 1 + direction of her second step)
 _KNIGHT = tuple(delta(x, y) for x, y in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)))
+_BOX = tuple(delta(x, y) for y in range(-2, 3) for x in range(-2, 3) if x or y)  # two squares round
 
 GAME = hundred.build("grosschess", start=START, pieces=PIECES)
 PAWN_T = GAME.type_of("P")
@@ -138,28 +139,19 @@ class GrossPosition(HundredPosition):
         finally:
             self.us = saved
 
-    def _near(self, a, sq, t):
-        # A cheap first look: the short-range units reach two squares at most; Mars and
-        # Sagittarius further only along their lines.
-        dx = file_of(sq) - file_of(a)
-        dy = rank_of(sq) - rank_of(a)
-        if -2 <= dx <= 2 and -2 <= dy <= 2:
-            return True
-        if t == self.MARS:
-            return dx == 0 or dy == 0
-        if t == self.SAGITTARIUS:
-            return dx == dy or dx == -dy
-        return False
-
     def _more_attacks(self, sq, by):
         # The new units, by their own moves; and a treacherous second step onto sq.
         cells = self.cells
         new = (1 << self.QUEEN_V) | (1 << self.PRINCE) | (1 << self.MARS) | (1 << self.SAGITTARIUS) | (1 << self.OFFICER)
         if not cells[sq]:
             return False
-        for a in self.game.layout.squares:
+        # A new unit further than two squares away captures only by the slides of Mars
+        # and Sagittarius, which the game's attack tables have seen already: only the
+        # 24 squares round sq are looked at (not the whole board, at every check test).
+        for d in _BOX:
+            a = sq + d
             x = cells[a]
-            if x & by and new >> (x & 31) & 1 and self._near(a, sq, x & 31) and self._hits(a, sq):
+            if x & by and new >> (x & 31) & 1 and self._hits(a, sq):
                 return True
         queen = by | self.QUEEN_V
         for d in _D1:

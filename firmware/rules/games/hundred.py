@@ -63,7 +63,7 @@ def build(gid="hundred", files=10, ranks=10, letters="abcdefghik", pieces=PIECES
     g = Game(gid, files, ranks, letters, pieces, start, royal="K")
     g.set_castlings(castlings)
     g.castle_rook = g.type_of("R")
-    g.castle_keep = bytes(b"\x0f" * 450)  # rights are kept by hand (two castlings a game)
+    g.castle_cells = ()  # rights are kept by hand (two castlings a game)
     g.check_rules = True
     return g
 
@@ -372,12 +372,57 @@ class HundredPosition(ChessPosition):
         out = []
         if leave and only and only != k:
             return out
+        check = -1  # is the King attacked now? (-1: not asked yet)
         for m in self._with_thrones(self.pseudo_moves(only), k, them):
             if leave and m & 511 != k:
                 continue
-            if self._legal(m, them):
+            if self._plain(m, k):
+                if check < 0:
+                    check = 1 if self.attacked(k, them) else 0
+                far = self._far(m, k, check)
+            else:
+                far = 0
+            if far:
+                # Far from the King the move leaves its attackers as they are: legal
+                # exactly when the King is safe now (no make, test and unmake).
+                if not check:
+                    out.append(m)
+            elif self._legal(m, them):
                 out.append(m)
         return self._mark_ksteps(out, k)
+
+    def _plain(self, m, k):
+        # A move of a unit other than the King that changes its two squares only.
+        kind = m >> 19 & 15
+        return (kind == NORMAL or kind == DOUBLE or kind == PROMO) and m & 511 != k
+
+    def _far(self, m, k, check):
+        """True if the plain move m cannot change whether the King on k is attacked.
+        Whether a square is attacked depends on the 8 lines through it and on the squares
+        at most 2 away (leaps, bends, two-steps, the Queen's treachery).  Both squares
+        must be more than 3 squares from the King; a unit arriving can only block a
+        line, and one leaving opens a line only if it is the first unit on it from the
+        King.  In check (check true) both squares must also be off the lines."""
+        kf = k % STRIDE
+        kr = k // STRIDE
+        sq = m >> 9 & 511  # to, then from
+        for i in range(2):
+            f = sq % STRIDE - kf
+            r = sq // STRIDE - kr
+            if -3 <= f <= 3 and -3 <= r <= 3:
+                return False
+            if f == 0 or r == 0 or f == r or f == -r:
+                if check:
+                    return False
+                if i == 1:  # leaving a line: is another unit nearer the King on it?
+                    d = (STRIDE if r > 0 else -STRIDE if r < 0 else 0) + (1 if f > 0 else -1 if f < 0 else 0)
+                    s = k + d
+                    while s != sq and self.cells[s] == EMPTY:
+                        s += d
+                    if s == sq:
+                        return False
+            sq = m & 511
+        return True
 
     def _with_thrones(self, ms, k, them):
         # A King's first arrival on the enemy throne brings a pawn onto the own pawn rank:

@@ -88,19 +88,23 @@ def _promotion_table():
     # §13, A10: the two pieces the initial array puts on the arrival file (not the
     # Fougasse); on the g-file (the Presidents' file) any piece but President and Fougasse.
     # A Soldier is not offered: becoming a Soldier is declining (the plain move).
+    # One bytes for every file, and where each file's types start (13 offsets).
     back = "KMHAGDPGAHMK"
     second = "EONTLFFLTNOE"
-    out = []
+    types = bytearray()
+    at = bytearray([0])
     for f in range(12):
         if back[f] == "P":
             letters = "DGAHMKEONTLU"
         else:
             letters = back[f] + ("" if second[f] == "F" else second[f])
-        out.append(bytes(GAME.type_of(c) for c in letters))
-    return tuple(out)
+        for c in letters:
+            types.append(GAME.type_of(c))
+        at.append(len(types))
+    return bytes(types), bytes(at)
 
 
-PROMOTIONS = _promotion_table()
+_PROMO_TYPES, _PROMO_AT = _promotion_table()
 
 # Flag bits of LippoPosition.flags, per side index (0 White, 1 Black).
 BONUS_TAKEN = (1, 2)
@@ -174,7 +178,8 @@ class LippoPosition(Position):
     # ---- moves ---------------------------------------------------------------------
 
     def promotions(self, to):
-        return PROMOTIONS[file_of(to)]
+        f = file_of(to)
+        return _PROMO_TYPES[_PROMO_AT[f] : _PROMO_AT[f + 1]]
 
     def _gen_piece(self, frm, t, ms):
         n = len(ms)
