@@ -59,6 +59,7 @@ class Board:
         self.stuck_told = False
         self.krieg = None  # a krieg.Player when the board is one Kriegspiel player's
         self.arranging = None  # an arrange.Arranger during battle chess's screened setup
+        self.testing = None  # a selftest.SelfTest while the bring-up self-test has the board
 
     # ---- boot -------------------------------------------------------------------------
 
@@ -78,6 +79,11 @@ class Board:
         self._follow(self.pos, setup=not resumed or self._fresh, now_ms=now_ms)
         self._reserve()
         self._send("hello eboard %d %s %s" % (PROTOCOL, self.game, STATES[self.tracker.state]))
+        if self.rows[0] == 0x801 and self.rows[11] == 0x801 and sum(self.rows) == 0x1002:
+            # Magnets on the four corners alone: the self-test, started without a PC.
+            from firmware import selftest
+
+            selftest.start(self, now_ms)
         self._render()
 
     def _follow(self, pos, setup, now_ms):
@@ -189,6 +195,10 @@ class Board:
         """One scan: switches -> events -> tracker; then the LED frame if it changed."""
         self.hw.tick(self, now_ms)
         self.hw.matrix.scan(self.rows)
+        if self.testing is not None:  # the self-test has the switches and the LEDs
+            self.testing.step(self.rows, now_ms)
+            self._render()
+            return
         self.debouncer.feed(self.rows, now_ms)
         self.tracker.on_tick(now_ms)
         if self.krieg is not None and self.krieg.expire(now_ms):
@@ -249,7 +259,9 @@ class Board:
         return occ
 
     def _render(self):
-        if self.tracker.dirty and self.arranging is not None:
+        if self.testing is not None:
+            self.testing.render(self.frame)
+        elif self.tracker.dirty and self.arranging is not None:
             self.tracker.dirty = False
             self.arranging.render(self.frame)
         elif self.tracker.dirty:  # an idle scan draws nothing (and allocates nothing)
@@ -426,7 +438,7 @@ class Board:
 
     def state_words(self):
         t = self.tracker
-        state = "arranging" if self.arranging is not None else STATES[t.state]
+        state = "selftest" if self.testing is not None else "arranging" if self.arranging is not None else STATES[t.state]
         return "%s %s %d %s" % (self.game, state, self.ply, self.pos.fen())
 
     def history(self):
