@@ -122,6 +122,9 @@ log=$CACHE/build-$tag.log
 : >"$log"
 say "building mpy-cross, the rp2 port (RPI_PICO) and the 32-bit unix port in $MPY (log: $log)"
 make -j"$JOBS" -C "$MPY/mpy-cross" >>"$log" 2>&1 || die "mpy-cross did not build: see $log"
+# Frozen modules are recompiled only when a source is newer than its .mpy: start them afresh,
+# so a change of the manifest's options reaches them too (a few seconds).
+rm -rf "$MPY/ports/rp2/build-$tag/frozen_mpy" "$MPY/ports/unix/build-$tag-32/frozen_mpy"
 make -j"$JOBS" -C "$MPY/ports/rp2" BOARD=RPI_PICO BUILD="build-$tag" \
     FROZEN_MANIFEST="$ROOT/boards/pico-image/manifest.py" >>"$log" 2>&1 \
     || die "the rp2 port did not build: see $log"
