@@ -92,3 +92,13 @@ def test_requests_refuse_what_they_cannot_do(tmp_path):
     assert p.must("sim fault led @5") == "ok sim fault led @5"
     assert p.hw.leds.dead[5] == 1
     assert p.must("sim fault clear") == "ok sim fault clear" and not any(p.hw.leds.dead)
+
+
+def test_a_probe_that_reads_nothing_back_checks_no_lines():
+    # Every line reading low however it is driven is no board (its 3.3 V would be shorted):
+    # the pads are not read back (rp2040js does not), so only the scan is judged.
+    assert selftest.line_faults([0] * 25, [0] * 12) is None
+    good = [1 << i for i in range(24)] + [0]
+    good[4] |= 1 << (12 + 2)  # row 5 driven: column c high through a closed switch, c5
+    assert selftest.line_faults(good, [0, 0, 0, 0, 1 << 2] + [0] * 7) == []
+    assert selftest.line_faults(good, [0] * 12) == [("shorted", "row", "5", "column", "c")]
