@@ -438,7 +438,11 @@ class Board:
 
     def state_words(self):
         t = self.tracker
-        state = "selftest" if self.testing is not None else "arranging" if self.arranging is not None else STATES[t.state]
+        state = STATES[t.state]
+        if self.testing is not None:
+            state = "selftest"
+        elif self.arranging is not None:
+            state = "arranging"
         return "%s %s %d %s" % (self.game, state, self.ply, self.pos.fen())
 
     def history(self):

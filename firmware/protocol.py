@@ -175,7 +175,7 @@ def c_selftest(board, w, now):
 def c_sim(board, w, now):
     # The virtual board's own commands: a finger on the sensors, and its clock.
     if not w:
-        raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES")
+        raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES, sim fault ..., sim seen")
     hw = board.hw
     if w[0] in ("lift", "place"):
         _args(w, 2, 2, "sim %s SQ" % w[0])
@@ -206,7 +206,7 @@ def c_sim(board, w, now):
     if w[0] == "occupancy":
         _args(w, 1, 1, "sim occupancy")
         return "ok sim occupancy " + "".join("1" if b else "0" for b in hw.matrix.occ)
-    raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES")
+    raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES, sim fault ..., sim seen")
 
 
 COMMANDS = {
