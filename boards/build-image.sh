@@ -32,6 +32,12 @@ for a in "$@"; do
 done
 
 die() { echo "build-image.sh: $*" >&2; exit 1; }
+publish() {  # copy the results into build/, each replaced at once: a test may be running one
+    local f
+    for f in eboard-pico.uf2 micropython-32; do
+        cp "$1/$f" "$ROOT/build/.$f.tmp" && mv -f "$ROOT/build/.$f.tmp" "$ROOT/build/$f"
+    done
+}
 skip() { echo "build-image.sh: skipped: $*" >&2; exit 0; }
 say() { echo "build-image.sh: $*" >&2; }
 
@@ -56,17 +62,19 @@ fi
 
 # ---- the cache key: our frozen sources, this script, and the MicroPython source ----------
 mapfile -t files < <(cd "$ROOT" && { find firmware -name '*.py' -not -path '*/__pycache__/*'; \
-    echo boards/__init__.py; echo boards/pico.py; echo boards/sim.py; echo boards/simrepl.py; \
-    find boards/pico-image -name '*.py'; \
+    find boards -name '*.py' -not -path '*/__pycache__/*'; \
     echo boards/build-image.sh; } | LC_ALL=C sort)
 key=$( { echo "$src_id"; cd "$ROOT" && sha256sum "${files[@]}"; } | sha256sum | cut -c1-16)
 out=$CACHE/images/$key
 mkdir -p "$ROOT/build"
-if [ -f "$out/eboard-pico.uf2" ] && [ -x "$out/micropython-32" ]; then
-    cp "$out/eboard-pico.uf2" "$out/micropython-32" "$ROOT/build/"
-    say "build/eboard-pico.uf2 from the cache ($key)"
-    exit 0
-fi
+from_cache() {  # the results of these sources, if the cache has them: copied, and done
+    if [ -f "$out/eboard-pico.uf2" ] && [ -x "$out/micropython-32" ]; then
+        publish "$out"
+        say "build/eboard-pico.uf2 from the cache ($key)"
+        exit 0
+    fi
+}
+from_cache
 
 # ---- the toolchain --------------------------------------------------------------------
 toolchain_ok() {
@@ -94,6 +102,7 @@ fi
 mkdir -p "$CACHE"
 exec 9>"$CACHE/.lock"
 flock 9
+from_cache  # built meanwhile, by another run?
 if [ -z "$src" ]; then
     work=$CACHE/src-$tar_hash
     if [ ! -f "$work/.unpacked" ]; then
@@ -137,5 +146,5 @@ mkdir -p "$out.tmp"
 cp "$MPY/ports/rp2/build-$tag/firmware.uf2" "$out.tmp/eboard-pico.uf2"
 cp "$MPY/ports/unix/build-$tag-32/micropython" "$out.tmp/micropython-32"
 rm -rf "$out" && mv "$out.tmp" "$out"
-cp "$out/eboard-pico.uf2" "$out/micropython-32" "$ROOT/build/"
+publish "$out"
 say "built build/eboard-pico.uf2 ($(stat -c %s "$ROOT/build/eboard-pico.uf2") bytes) and build/micropython-32 ($key)"

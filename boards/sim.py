@@ -15,10 +15,11 @@ class Matrix:
     """144 reed switches whose state the test or the player sets.  With a path, the
     switches' state is kept in that file: pieces stay on a board whose power is cut."""
 
+    faults = None  # a simfaults.Faults once `sim fault` has planted one
+
     def __init__(self, path=None):
         self.occ = bytearray(N * N)
         self.path = path
-        self.faults = None  # a Faults once `sim fault` has planted one
         if path:
             try:
                 with open(path, "rb") as f:
@@ -50,9 +51,9 @@ class Matrix:
         """The self-test's line probe (boards/pico.py has the real one): echo[i] is the mask
         of the 24 lines (rows, then columns) high while line i alone is driven; echo[24]
         with none driven."""
-        f = self.faults or Faults()
-        for i in range(2 * N + 1):
-            echo[i] = f.levels(self.occ, i)
+        from boards import simfaults
+
+        simfaults.probe(self, echo)
 
     def set(self, p, closed):
         self.occ[p] = 1 if closed else 0
@@ -65,47 +66,15 @@ class Matrix:
         self._keep()
 
 
-class Faults:
-    """What a badly built board may have (`sim fault`): switches stuck closed or dead,
-    lines held high or low, lines shorted together.  The matrix then reads through them."""
-
-    def __init__(self):
-        self.switch = bytearray(N * N)  # 0 as built, 1 stuck closed, 2 dead (never closes)
-        self.high = 0  # lines (bit i: row i, bit 12 + c: column c) held high
-        self.low = 0  # lines held low
-        self.shorts = []  # (line, line)
-
-    def levels(self, occ, driven):
-        """The 24 lines' levels while line `driven` alone is driven high (24: none)."""
-        high = self.high | (1 << driven if driven < 2 * N else 0)
-        while True:
-            was = high
-            for a, b in self.shorts:
-                if (high >> a | high >> b) & 1:
-                    high |= 1 << a | 1 << b
-            for p in range(N * N):
-                s = self.switch[p]
-                if (s == 1 or (occ[p] and s == 0)) and high >> (p // N) & 1:
-                    high |= 1 << (N + p % N)  # row -> diode -> column, never back
-            high &= ~self.low
-            if high == was:
-                return high
-
-
 class Leds:
-    """Keeps the last frame shown; a dead LED (`sim fault led`) shows nothing."""
+    """Keeps the last frame shown; a dead LED (`sim fault led`) shows nothing (`sim seen`)."""
 
     def __init__(self):
         self.frame = bytearray(N * N)
         self.brightness = 0
         self.shows = 0
-        self.dead = bytearray(N * N)
 
-    def seen(self):
-        """What an eye sees: the frame's letters, "." where an LED is dead."""
-        from firmware.leds import CODES
-
-        return "".join("." if self.dead[p] else CODES[self.frame[p]] for p in range(N * N))
+    dead = None  # a bytearray (1: dead) once `sim fault led` plants one
 
     def show(self, frame, brightness):
         self.frame[:] = frame
@@ -224,38 +193,10 @@ class Hardware:
                     self.matrix.set(p, words[0] == "place")
 
     def sim_request(self, w):
-        """`sim fault ...` and `sim seen` (docs/protocol.md) -> the reply's words after
-        "sim"; ValueError (with the usage) for anything else."""
-        from firmware.selftest import parse_line, parse_square
+        """`sim fault ...` and `sim seen`: boards/simfaults.py, loaded on first use."""
+        from boards import simfaults
 
-        usage = "sim fault switch SQ closed|dead, sim fault line row N|column F high|low, sim fault short LINE LINE, sim fault led SQ, sim fault clear, sim seen"
-        if w == ["seen"]:
-            return "seen " + self.leds.seen()
-        if len(w) < 2 or w[0] != "fault":
-            raise ValueError(usage)
-        m = self.matrix
-        f = m.faults or Faults()
-        kind = w[1]
-        if kind == "switch" and len(w) == 4 and w[3] in ("closed", "dead"):
-            f.switch[parse_square(w[2])] = 1 if w[3] == "closed" else 2
-        elif kind == "line" and len(w) == 5 and w[4] in ("high", "low"):
-            bit = 1 << parse_line(w[2], w[3])
-            if w[4] == "high":
-                f.high |= bit
-            else:
-                f.low |= bit
-        elif kind == "short" and len(w) == 6:
-            f.shorts.append((parse_line(w[2], w[3]), parse_line(w[4], w[5])))
-        elif kind == "led" and len(w) == 3:
-            self.leds.dead[parse_square(w[2])] = 1
-        elif kind == "clear" and len(w) == 2:
-            f = None
-            self.leds.dead[:] = bytes(N * N)
-        else:
-            raise ValueError(usage)
-        if kind != "led":
-            m.faults = f
-        return " ".join(w)
+        return simfaults.request(self, w)
 
     def interrupted(self, board, stdin, write):
         """Ctrl-C on the link: like a real board, drop into the REPL (for mpremote)."""

@@ -34,6 +34,9 @@ STUCK_MS = 10000  # a lone square wrong this long is reported as a stuck switch
 class Board:
     """One electronic board: feed it scans and host lines; it answers through the outbox."""
 
+    testing = None  # a selftest.SelfTest while the bring-up self-test has the board (a class
+    # default: a board that never runs one keeps its instance dict as small as before)
+
     def __init__(self, hw, write):
         self.hw = hw
         self.outbox = Outbox(write)
@@ -59,7 +62,6 @@ class Board:
         self.stuck_told = False
         self.krieg = None  # a krieg.Player when the board is one Kriegspiel player's
         self.arranging = None  # an arrange.Arranger during battle chess's screened setup
-        self.testing = None  # a selftest.SelfTest while the bring-up self-test has the board
 
     # ---- boot -------------------------------------------------------------------------
 

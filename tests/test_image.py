@@ -36,6 +36,14 @@ def test_a_plain_clone_skips_the_image_with_one_line(tmp_path):
 
 
 @pytest.mark.skipif(not UF2.exists(), reason=NOT_BUILT)
+def test_a_second_build_of_the_same_sources_is_a_copy_from_the_cache():
+    first = subprocess.run([str(SCRIPT), "--ci"], capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert first.returncode == 0, first.stderr  # a copy too when ./run-tests.sh built it just now
+    again = subprocess.run([str(SCRIPT), "--ci"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert again.returncode == 0 and again.stderr.startswith("build-image.sh: build/eboard-pico.uf2 from the cache (")
+
+
+@pytest.mark.skipif(not UF2.exists(), reason=NOT_BUILT)
 def test_the_uf2_is_an_rp2040_image_holding_our_firmware():
     data = UF2.read_bytes()
     assert len(data) % 512 == 0

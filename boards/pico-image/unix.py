@@ -2,4 +2,4 @@
 # the same frozen firmware as the Pico's, and the virtual board's profile frozen beside it,
 # so that the tests can run the frozen firmware with nothing of it on the filesystem.
 include("eboard.py")
-package("boards", files=("sim.py", "simrepl.py"), base_path="../..")
+package("boards", files=("sim.py", "simrepl.py", "simfaults.py"), base_path="../..")

@@ -56,7 +56,7 @@ class Person(Runner):
         lit = 0
         while self.board.testing.phase == selftest.WALK:
             frame = self.must("leds").split()[2]
-            seen = self.hw.leds.seen()
+            seen = self.must("sim seen").split()[3]
             if frame.count("f") == 1:
                 p = frame.index("f")
                 lit += 1
@@ -79,7 +79,7 @@ class Person(Runner):
         dark, lit = self.watch_walk()
         while self.board.testing.phase != selftest.DARK:
             self.wait(10)
-        seen = self.hw.leds.seen()
+        seen = self.must("sim seen").split()[3]
         assert seen.count(".") == len(dark), "the dark phase shows the dead LEDs dark, the rest lit"
         for p in dark:
             self.touch(p)
