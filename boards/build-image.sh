@@ -6,6 +6,8 @@
 #                                          (EBOARD_MPY_TARBALL: another path to it)
 #   boards/build-image.sh MICROPYTHON      from a MicroPython checkout with its submodules
 #                                          (git submodule update --init, then make -C ports/rp2 submodules)
+#                                          pico-sdk fetches picotool from GitHub, unless
+#                                          PICOTOOL_FETCH_FROM_GIT_PATH names one built already
 #   boards/build-image.sh --ci             as the first, but a missing tarball or toolchain is a
 #                                          skip (one line saying why), not an error: ./run-tests.sh
 #
@@ -25,7 +27,7 @@ src=
 for a in "$@"; do
     case "$a" in
         --ci) ci=1 ;;
-        -h | --help) sed -n "2,15p" "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n "2,17p" "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "build-image.sh: unknown option $a" >&2; exit 2 ;;
         *) src=$a ;;
     esac
