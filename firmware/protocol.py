@@ -153,10 +153,17 @@ def _mode(name):
     return handler
 
 
+def c_selftest(board, w, now):
+    # The bring-up self-test: firmware/selftest.py, loaded on first use.
+    from firmware import selftest
+
+    return selftest.c_selftest(board, w, now)
+
+
 def c_sim(board, w, now):
     # The virtual board's own commands: a finger on the sensors, and its clock.
     if not w:
-        raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES")
+        raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES, sim fault ..., sim seen")
     hw = board.hw
     if w[0] in ("lift", "place"):
         _args(w, 2, 2, "sim %s SQ" % w[0])
@@ -179,10 +186,15 @@ def c_sim(board, w, now):
         _args(w, 2, 2, "sim cut BYTES")
         board.journal.cut_after = _int(w[1], 0, 1000, "bytes")
         return "ok sim cut %s" % w[1]
+    if w[0] in ("fault", "seen"):  # the self-test's faults, planted (boards/sim.py)
+        try:
+            return "ok sim " + hw.sim_request(w)
+        except ValueError as e:
+            raise Refused("bad-args", str(e))
     if w[0] == "occupancy":
         _args(w, 1, 1, "sim occupancy")
         return "ok sim occupancy " + "".join("1" if b else "0" for b in hw.matrix.occ)
-    raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES")
+    raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES, sim fault ..., sim seen")
 
 
 COMMANDS = {
@@ -206,5 +218,6 @@ COMMANDS = {
     "view": _mode("c_view"),
     "verdict": _mode("c_verdict"),
     "announce": _mode("c_announce"),
+    "selftest": c_selftest,
     "sim": c_sim,
 }
