@@ -6,6 +6,7 @@ dark), never the frame the firmware meant."""
 from scriptrun import Runner
 
 from boards import sim
+from firmware import protocol
 from firmware.app import Board
 
 N = 144
@@ -32,7 +33,7 @@ class Person(Runner):
             self.said.append(text)
 
     def send(self, line):
-        self.board.handle(line.encode(), self.hw.clock.now())
+        protocol.handle(self.board, line.encode(), self.hw.clock.now())
         return self.reply
 
     def wait(self, ms):

@@ -1,10 +1,13 @@
 # heapsize=256K (every game in turn, in one process, on a 64-bit port)
 """Every event script of tests/scripts, on the real interpreter (the same Board as CPython's)."""
 
+import gc
 import os
 
 from mpytest import check
 from scriptrun import ScriptError, run_script
+
+from firmware.rules import forget_games
 
 tmp = os.getenv("EBOARD_TMP") or "/tmp"
 names = sorted(n for n in os.listdir("tests/scripts") if n.endswith(".txt"))
@@ -15,6 +18,10 @@ for name in names:
         os.remove(journal)
     except OSError:
         pass
+    # Each script is a board powered up afresh: the last script's game tables go, as a
+    # reset clears a board's RAM (one process serves every script, to save start-ups).
+    forget_games(None)
+    gc.collect()
     with open("tests/scripts/" + name) as f:
         text = f.read()
     try:
