@@ -35,3 +35,19 @@ def fresh_board(name, out=None):
     board = Board(hw, out.append if out is not None else (lambda line: None))
     board.boot(0)
     return board, hw
+
+
+def boot_board(journal):
+    """A virtual board booted on the journal at that path, as it is: (board, what it said)."""
+    from boards import sim
+    from firmware.app import Board
+
+    out = []
+    board = Board(sim.Hardware(journal_path=journal), out.append)
+    board.boot(0)
+    return board, out
+
+
+def said(out, start):
+    """The lines said whose text (after the number) starts with start."""
+    return [line for line in out if line.split(" ", 1)[1].startswith(start)]

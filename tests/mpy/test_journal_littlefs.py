@@ -6,11 +6,9 @@ game resumed, and a full flash refused, on littlefs as on the unix port's files.
 import os
 
 import vfs
-from mpytest import check
+from mpytest import boot_board, check, said
 
-from boards import sim
 from firmware import protocol
-from firmware.app import Board
 
 
 class RamFlash:
@@ -44,15 +42,10 @@ vfs.mount(vfs.VfsLfs2(flash), "/flash")
 PATH = "/flash/journal.bin"
 
 
+
 def boot():
-    out = []
-    board = Board(sim.Hardware(journal_path=PATH), out.append)
-    board.boot(0)
-    return board, out
+    return boot_board(PATH)
 
-
-def said(out, start):
-    return [line for line in out if line.split(" ", 1)[1].startswith(start)]
 
 
 board, out = boot()
