@@ -9,6 +9,7 @@ Commands, one a line:
                   each man in turn; on the virtual board, the hands set up random arrays
   claim perpetual|declare|demand   lippo's claims         moves   the legal moves
   help            this text         quit    (or end of input)
+  help pieces     the key to the pieces: letters, names, points, how each moves
 """
 
 from __future__ import annotations
@@ -99,7 +100,11 @@ class Session:
         try:
             if cmd in ("quit", "exit", "q"):
                 return False
-            if cmd == "help":
+            if cmd == "help" and words[1:] == ["pieces"]:
+                from host.pieces import text
+
+                self.snap.notes.append(text(self.snap.game))
+            elif cmd == "help":
                 self.snap.notes.append(__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
             elif cmd in ("lift", "place", "wait") and len(words) == 2:
                 self._need_sim(cmd)
