@@ -22,6 +22,9 @@ from collections.abc import Sequence
 from firmware.rules import FenError, GAMES, new_position
 
 
+MAX_DEPTH = 99  # deeper than any count that ends; deeper still would exhaust Python's stack
+
+
 class CliError(Exception):
     """An error a person can act on: printed as one line, exit status 2."""
 
@@ -33,6 +36,29 @@ def _position(game: str, fen: str | None):  # type: ignore[no-untyped-def]
         return new_position(game, fen)
     except FenError as e:
         raise CliError(f"bad FEN for {game}: {e}") from None
+
+
+def _start(game: str | None, fen: str | None) -> None:
+    """Check a game and FEN given on the command line before any board hears of them:
+    CliError (naming the game the FEN would fit, if another does) if they do not go together."""
+    if game is not None and game not in GAMES:
+        raise CliError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+    if fen is None or game is None:
+        return
+    try:
+        new_position(game, fen)
+    except FenError as e:
+        fits = [g for g in GAMES if g != game and _fits(g, fen)]
+        hint = f" (it is a FEN of {fits[0]}: add --game {fits[0]})" if fits else ""
+        raise CliError(f"bad FEN for {game}: {e}{hint}") from None
+
+
+def _fits(game: str, fen: str) -> bool:
+    try:
+        new_position(game, fen)
+    except (FenError, ValueError):
+        return False
+    return True
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
@@ -47,8 +73,8 @@ def cmd_perft(args: argparse.Namespace) -> int:
         depth = int(args.depth)
     except ValueError:
         raise CliError(f"bad depth {args.depth!r}: a whole number from 0 up") from None
-    if depth < 0:
-        raise CliError(f"bad depth {depth}: a whole number from 0 up")
+    if not 0 <= depth <= MAX_DEPTH:
+        raise CliError(f"bad depth {depth}: a whole number from 0 to {MAX_DEPTH}")
     pos = _position(args.game, args.fen)
     if args.divide and depth > 0:
         for m in pos.legal_moves():
@@ -104,9 +130,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
     import tempfile
     import time
 
-    from host.link import BoardLink
+    from host.link import BoardError, BoardLink, LinkError
     from host.vboard import ROOT, VirtualBoard, VirtualBoardError
 
+    _start(args.game, args.fen)
+    if args.fen and not args.game:
+        raise CliError("--fen needs --game GAME: the game the position belongs to")
     board_dir = args.dir or tempfile.mkdtemp(prefix="eboard-sim-")
     try:
         # --fresh: a board with only its own filesystem (what flash.sh put there);
@@ -126,6 +155,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
             time.sleep(0.5)
     except KeyboardInterrupt:
         pass
+    except (BoardError, LinkError) as e:
+        raise CliError(f"virtual board: {e}") from None
     finally:
         vb.stop()
     return 0
@@ -141,8 +172,7 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
         lines = open(args.file, encoding="utf-8").read().splitlines()
     except OSError as e:
         raise CliError(f"cannot read {args.file}: {e.strerror}") from None
-    if args.game not in GAMES:
-        raise CliError(f"unknown game {args.game!r}; games: {', '.join(GAMES)}")
+    _start(args.game, args.fen)
     steps: list[tuple[int, str]] = []
     for i, raw in enumerate(lines, 1):
         line = raw.split("#", 1)[0].strip()
@@ -195,17 +225,22 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from host import play
     from host.archive import ArchiveError
-    from host.link import LinkError
+    from host.link import BoardError, LinkError
     from host.vboard import VirtualBoardError
 
     if not args.sim and not args.port:
         raise CliError("play needs --port PORT (a board on USB) or --sim (a virtual board)")
-    if args.game and args.game not in GAMES:
-        raise CliError(f"unknown game {args.game!r}; games: {', '.join(GAMES)}")
+    if args.fen and args.battle:
+        raise CliError("--battle starts from the screened set-up: it takes no --fen")
+    if args.fen and not args.game and not args.sim:
+        raise CliError("--fen needs --game GAME: the game the position belongs to")
+    _start(args.game or ("lippo" if args.sim else None), args.fen)
     try:
         return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle)
     except (play.PlayError, LinkError, ArchiveError, VirtualBoardError) as e:
         raise CliError(str(e)) from None
+    except BoardError as e:
+        raise CliError(f"board: {e}") from None
 
 
 def _archive(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -246,6 +281,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     from firmware.rules import MoveError, new_position
     from host.view import Snapshot, render
 
+    if args.delay < 0:
+        raise CliError(f"bad delay {args.delay}: seconds, 0 or more")
     a, g = _get_game(args)
     moves = a.moves(g.id)
     pos = new_position(g.game, g.fen)
@@ -291,6 +328,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args.port, args.archive, args.seconds)
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("eboard")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise CliError(message)
@@ -299,6 +345,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="eboard", description="Electronic 12 x 12 game board: rules and host tools.")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
+    p.add_argument("--version", action="version", version="eboard " + _version())
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     m = sub.add_parser("moves", help="list the legal moves of a position")
     m.add_argument("game", help="game id: " + ", ".join(GAMES))
@@ -372,6 +419,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     try:
+        if not argv:  # eboard alone: what it can do
+            sys.stdout.write(build_parser().format_help())
+            return 0
         args = build_parser().parse_args(argv)
         rc: int = args.func(args)
         return rc

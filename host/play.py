@@ -1,8 +1,9 @@
 """`eboard play`: a game on a board (or a virtual one) with the live view in the terminal.
 
 Commands, one a line:
-  e2e4            a move: on the virtual board the hands make it (lift, place); on a
-                  real board the host sends it, and the board shows how to make it
+  e2e4, Nf3, exd5, O-O, e8=Q    a move, as squares or SAN (several on a line: all or
+                  none): on the virtual board the hands make it (lift, place); on a real
+                  board the host sends it, and the board shows how to make it
   lift SQ, place SQ, wait MS     the virtual board's hands, one at a time
   new GAME [FEN]  a new game        undo    take back     promote X   choose a promotion
   battle          chess from a screened free setup (battle-setup.md): the board asks for
@@ -27,6 +28,7 @@ from firmware.tracker import hand_moves
 from host.archive import Archive
 from host.bridge import Bridge
 from host.link import BoardError, LinkError
+from host.notation import parse_line
 from host.view import Snapshot, render
 
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
@@ -122,7 +124,7 @@ class Session:
             elif cmd in ("promote", "claim") and len(words) == 2:
                 self.bridge.request(f"{cmd} {words[1]}")
             else:
-                self._move(cmd)
+                self._moves(line)
         except BoardError as e:
             self.snap.notes.append(f"board: {e}")
         except (PlayError, MoveError) as e:
@@ -150,15 +152,21 @@ class Session:
         if not self.sim:
             raise PlayError(f"{what}: only on a virtual board; on a real one, use your hands")
 
-    def _move(self, text: str) -> None:
+    def _moves(self, line: str) -> None:
+        """One or more moves typed on a line (SAN or squares): all made, or none."""
         st = self.bridge.request("state").split(" ", 4)
         pos = new_position(st[1], st[4])
         try:
-            m = pos.parse_move(text)
+            moves = parse_line(pos, line)
         except MoveError as e:
-            raise PlayError(f"{text}: {e} (type help for the commands)") from None
+            raise PlayError(f"{e} (type help for the commands)") from None
+        for m in moves:
+            self._move(pos, m)
+            pos.push(m)
+
+    def _move(self, pos, m: int) -> None:  # type: ignore[no-untyped-def]
         if not self.sim:
-            self.bridge.request(f"move {text}")
+            self.bridge.request(f"move {pos.move_str(m)}")
             return
         geo = Geometry(pos.game.layout)
         lifts, places = hand_moves(pos, m)
