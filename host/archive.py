@@ -55,6 +55,9 @@ CREATE TABLE IF NOT EXISTS events(
 """
 
 
+TAGS = {"white": "White", "black": "Black", "event": "Event", "site": "Site"}  # column -> PGN tag
+
+
 class ArchiveError(Exception):
     """The archive cannot be used: one line a person can act on."""
 
@@ -239,6 +242,15 @@ class Archive:
     def last_seq(self, board: str) -> int:
         row = self._run("SELECT MAX(seq) FROM events WHERE board=?", (board,)).fetchone()
         return int(row[0]) if row and row[0] is not None else 0
+
+    def set_tag(self, game_id: int, name: str, value: str) -> None:
+        """Set a game's White, Black, Event or Site (any case); ArchiveError for another name
+        or no such game."""
+        column = name.lower()
+        if column not in TAGS:
+            raise ArchiveError(f"no tag {name!r}: the tags that can be set are {', '.join(TAGS.values())}")
+        if self._run("UPDATE games SET " + column + "=? WHERE id=?", (value, game_id)).rowcount != 1:
+            raise ArchiveError(f"no game {game_id} in {self.path}")
 
     # ---- reading ------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@
     eboard sim [--game GAME]               a virtual board: its port on the first line
     eboard replay-sensors FILE --game GAME [--fen FEN]
                                            a sensor script through a virtual board
+    eboard tag ID NAME VALUE               set a game's White, Black, Event or Site
 
 Errors (unknown game, malformed FEN, bad depth) are one line on stderr and exit 2;
 --debug shows the traceback instead.
@@ -236,7 +237,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError("--fen needs --game GAME: the game the position belongs to")
     _start(args.game or ("lippo" if args.sim else None), args.fen)
     try:
-        return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle)
+        tags = {t: getattr(args, t) for t in ("white", "black", "event", "site") if getattr(args, t)}
+        return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle, tags=tags)
     except (play.PlayError, LinkError, ArchiveError, VirtualBoardError) as e:
         raise CliError(str(e)) from None
     except BoardError as e:
@@ -305,12 +307,21 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from host.pgn import export
+    from host.pgn import export, scoresheet
 
-    if not args.pgn:
-        raise CliError("export needs a format: --pgn")
+    if not args.pgn and not args.sheet:
+        raise CliError("export needs a format: --pgn, or --sheet white|black (a Kriegspiel player's scoresheet)")
     a, g = _get_game(args)
-    text = export(g, a.moves(g.id))
+    record = a.kriegspiel_record(g.id)
+    if args.sheet:
+        if record is None:
+            raise CliError(f"game {g.id} is not a Kriegspiel game: it has no scoresheets")
+        try:
+            text = scoresheet(record, args.sheet)
+        except ValueError as e:
+            raise CliError(f"game {g.id}: {e}") from None
+    else:
+        text = export(g, a.moves(g.id), record)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
@@ -319,6 +330,17 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise CliError(f"cannot write {args.output}: {e.strerror}") from None
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def cmd_tag(args: argparse.Namespace) -> int:
+    from host.archive import ArchiveError
+
+    a, g = _get_game(args)
+    try:
+        a.set_tag(g.id, args.name, args.value)
+    except ArchiveError as e:
+        raise CliError(str(e)) from None
     return 0
 
 
@@ -392,6 +414,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--fen")
     g.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (battle-setup.md)")
     g.add_argument("--archive", help="the SQLite archive (default: ~/.local/share/eboard/games.sqlite)")
+    for tag in ("white", "black", "event", "site"):
+        g.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")
     g.set_defaults(func=cmd_play)
     ls = sub.add_parser("games", help="list the archived games")
     ls.add_argument("--archive")
@@ -404,9 +428,16 @@ def build_parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("export", help="write an archived game out")
     ex.add_argument("id", help="a game id, or last")
     ex.add_argument("--pgn", action="store_true", help="as PGN")
+    ex.add_argument("--sheet", choices=("white", "black"), help="a Kriegspiel player's own scoresheet, as text")
     ex.add_argument("-o", "--output", help="a file (default: standard output)")
     ex.add_argument("--archive")
     ex.set_defaults(func=cmd_export)
+    tg = sub.add_parser("tag", help="set an archived game's White, Black, Event or Site (its PGN tags)")
+    tg.add_argument("id", help="a game id, or last")
+    tg.add_argument("name", help="White, Black, Event or Site")
+    tg.add_argument("value")
+    tg.add_argument("--archive")
+    tg.set_defaults(func=cmd_tag)
     sv = sub.add_parser("serve", help="follow several boards at once and archive their games")
     sv.add_argument("--port", action="append", required=True, help="a board's port (repeat for more)")
     sv.add_argument("--archive")

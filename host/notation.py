@@ -91,7 +91,10 @@ def san(pos: Any, m: int, moves: list[int] | None = None, marks: bool = True) ->
 
 
 def _norm(text: str) -> str:
-    t = text.strip().replace("0-0", "O-O").replace("o-o", "O-O")
+    t = text.strip()
+    if re.fullmatch(r"[0oO](-[0oO]){1,2}[+#!?]*", t):  # castling, typed any way
+        t = t.replace("0", "O").replace("o", "O")
+    t = t.replace("_", ",")  # PGN's stand-in for notation.md's comma
     for ch in "-x:=+#!?":
         t = t.replace(ch, "")
     return t

@@ -49,6 +49,8 @@ class Session:
         self.colour = colour
         self.snap = Snapshot(port=port)
         self.asked = ""  # the last man the board asked for in a screened setup
+        self.tags: dict[str, str] = {}  # PGN tags for every game played (--white, ...)
+        self.tagged: set[int | None] = {None}
         self.dirty = True
         self.bridge = Bridge(port, archive, on_change=self._changed)
         try:
@@ -69,6 +71,10 @@ class Session:
         self.snap.game, self.snap.state, self.snap.fen = st[1], st[2], st[4]
         self.snap.leds = self.bridge.request("leds").split()[1]
         self.snap.game_id = self.bridge.game_id
+        if self.tags and self.bridge.game_id not in self.tagged:  # --white, --black, ...
+            self.tagged.add(self.bridge.game_id)
+            for name, value in self.tags.items():
+                self.archive.set_tag(self.bridge.game_id, name, value)
         self.snap.moves = self.archive.moves(self.bridge.game_id) if self.bridge.game_id else []
 
     def show(self) -> None:
@@ -189,6 +195,7 @@ def run(
     inp: TextIO = sys.stdin,
     out: TextIO = sys.stdout,
     battle: bool = False,
+    tags: dict[str, str] | None = None,
 ) -> int:
     from host.vboard import VirtualBoard
 
@@ -201,6 +208,7 @@ def run(
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
     try:
         session = Session(port, archive, sim, out, colour)
+        session.tags = tags or {}
         if battle:
             session.battle()
         else:

@@ -203,7 +203,7 @@ def test_play_on_the_virtual_board_shows_and_archives(tmp_path):
     r = eboard("games", env={"EBOARD_DATA": str(data)})
     assert "chess" in r.stdout and "3 plies" in r.stdout
     r = eboard("export", "last", "--pgn", env={"EBOARD_DATA": str(data)})
-    assert "1. e2e4 e7e5 2. g1f3 *" in r.stdout
+    assert "1. e4 e5 2. Nf3 *" in r.stdout
 
 
 @needs_mpy
