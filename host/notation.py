@@ -174,6 +174,23 @@ def why(pos: Any, text: str) -> str:
     return f"{text}: no move of {side}'s goes to {names[-1]}"
 
 
+def san_list(gid: str, fen: str | None, moves: list[str]) -> list[str]:
+    """The SAN of a game's moves (its move strings) from fen; a move that does not replay,
+    and all after it, stay as they are."""
+    from firmware.rules import new_position
+
+    pos = new_position(gid, fen)
+    out = []
+    for text in moves:
+        try:
+            m = pos.parse_move(text)
+        except MoveError:
+            return out + moves[len(out):]
+        out.append(san(pos, m))
+        pos.push(m)
+    return out
+
+
 def parse_line(pos: Any, line: str) -> list[int]:
     """Several moves typed on one line (`e4 e5 Nf3`), all legal one after the other: the
     move ints; MoveError (naming the move and why) if any is not, and pos is left as it was."""
@@ -186,6 +203,8 @@ def parse_line(pos: Any, line: str) -> list[int]:
             try:
                 m = parse(pos, word)
             except MoveError as e:
+                if len(line.split()) == 1:
+                    raise
                 raise MoveError(f"move {len(out) + 1} of the line: {e}; nothing played") from None
             out.append(m)
             pos.push(m)
@@ -196,4 +215,4 @@ def parse_line(pos: Any, line: str) -> list[int]:
     return out
 
 
-__all__ = ["MoveError", "parse", "parse_line", "san", "why"]
+__all__ = ["MoveError", "parse", "parse_line", "san", "san_list", "why"]

@@ -15,7 +15,7 @@ from typing import Any
 from firmware.rules import MoveError, new_position
 from firmware.rules.board import WHITE
 from host.archive import GameRow
-from host.notation import parse, san
+from host.notation import parse, san_list
 
 VARIANTS = {
     "chess": "Standard",
@@ -50,19 +50,19 @@ def movetext(gid: str, fen: str | None, moves: list[str], comments: dict[int, li
     """The movetext words of moves (the game's move strings) from fen: move numbers, SAN,
     and comments[i] after ply i (0: before the first move)."""
     pos = new_position(gid, fen)
+    number, white_turn = pos.fullmove, pos.turn == WHITE
     words: list[str] = []
     comments = comments or {}
     for c in comments.get(0, []):
         words.append(_comment(c))
-    for i, text in enumerate(moves):
-        white_turn = pos.turn == WHITE
-        m = pos.parse_move(text)
+    for i, text in enumerate(san_list(gid, fen, moves)):
         if white_turn:
-            words.append(f"{pos.fullmove}.")
+            words.append(f"{number}.")
         elif i == 0 or comments.get(i):
-            words.append(f"{pos.fullmove}...")
-        words.append(san(pos, m).replace(",", "_"))
-        pos.push(m)
+            words.append(f"{number}...")
+        words.append(text.replace(",", "_"))
+        number += 0 if white_turn else 1
+        white_turn = not white_turn
         for c in comments.get(i + 1, []):
             words.append(_comment(c))
     return words

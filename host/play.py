@@ -28,7 +28,7 @@ from firmware.tracker import hand_moves
 from host.archive import Archive
 from host.bridge import Bridge
 from host.link import BoardError, LinkError
-from host.notation import parse_line
+from host.notation import parse_line, san_list
 from host.view import Snapshot, render
 
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
@@ -75,7 +75,10 @@ class Session:
             self.tagged.add(self.bridge.game_id)
             for name, value in self.tags.items():
                 self.archive.set_tag(self.bridge.game_id, name, value)
-        self.snap.moves = self.archive.moves(self.bridge.game_id) if self.bridge.game_id else []
+        self.snap.moves = []
+        if self.bridge.game_id:  # the moves in SAN, from the game's start
+            row = self.archive.game(str(self.bridge.game_id))
+            self.snap.moves = san_list(row.game, row.fen, self.archive.moves(self.bridge.game_id))
 
     def show(self) -> None:
         self.refresh()

@@ -197,7 +197,7 @@ def test_play_on_the_virtual_board_shows_and_archives(tmp_path):
     r = eboard("play", "--sim", "--game", "chess", input="e2e4\ne7e5\ng1f3\nlift b8\nquit\n", env={"EBOARD_DATA": str(data)}, timeout=120)
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert "chess on /dev/" in out and "moves: 1. e2e4 e7e5 2. g1f3" in out
+    assert "chess on /dev/" in out and "moves: 1. e4 e5 2. Nf3" in out
     assert " nf" in out  # the lifted knight's square is lit 'f' ...
     assert " .d" in out  # ... and its destinations 'd'
     r = eboard("games", env={"EBOARD_DATA": str(data)})
