@@ -33,6 +33,8 @@ class CliError(Exception):
 def _position(game: str, fen: str | None):  # type: ignore[no-untyped-def]
     if game not in GAMES:
         raise CliError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+    if fen is not None and not fen.strip():
+        raise CliError(f"bad FEN for {game}: it is empty")
     try:
         return new_position(game, fen)
     except FenError as e:
@@ -46,6 +48,8 @@ def _start(game: str | None, fen: str | None) -> None:
         raise CliError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
     if fen is None or game is None:
         return
+    if not fen.strip():
+        raise CliError(f"bad FEN for {game}: it is empty")
     try:
         new_position(game, fen)
     except FenError as e:
@@ -122,6 +126,7 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
 
         if args.game not in KRIEG_GAMES:
             raise CliError(f"Kriegspiel is played in {', '.join(KRIEG_GAMES)}, not {args.game!r}")
+        _start(args.game, args.fen)
         return run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game)
     except (LinkError, VirtualBoardError, ArchiveError) as e:
         raise CliError(str(e)) from None
@@ -145,6 +150,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         port = vb.start()
     except VirtualBoardError as e:
         raise CliError(str(e)) from None
+    except OSError as e:
+        raise CliError(f"cannot use {board_dir} for the virtual board: {e.strerror}") from None
     print(port, flush=True)
     try:
         if args.game and not args.fresh:

@@ -56,6 +56,10 @@ def test_perft_prints_the_count_last():
         (("show", "last", "--delay", "-1"), "bad delay"),
         (("play", "--sim", "--battle", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"), "takes no --fen"),
         (("nosuch",), "invalid choice"),
+        (("moves", "chess", "--fen", ""), "empty"),
+        (("kriegspiel", "--sim", "--fen", "bad"), "bad FEN for chess"),
+        (("sim", "--dir", "/proc/no/such"), "cannot use /proc/no/such"),
+        (("umpire", "chess", "--rules", "x"), "invalid choice"),
     ],
 )
 def test_errors_are_one_line_and_a_non_zero_exit(args, word):
