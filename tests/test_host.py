@@ -122,24 +122,6 @@ def test_archive_commands_errors(tmp_path, args, word):
     assert r.returncode == 2 and word in r.stderr and "Traceback" not in r.stderr
 
 
-def test_pgn_of_a_chess_game_reads_back_in_python_chess(tmp_path):
-    a = Archive(tmp_path / "a.sqlite")
-    moves = random_game("chess", 80, 3)
-    g = a.new_game("b1", "chess", None, white="Anna", black="Boris")
-    for i, m in enumerate(moves):
-        a.record("b1", i + 1, f"move {i + 1} {m}", g)
-    text = export(a.game(str(g)), a.moves(g))
-    game = chess.pgn.read_game(io.StringIO(text))
-    assert not game.errors
-    board = chess.Board()
-    for m in moves:
-        board.push_uci(m)
-    assert game.end().board().fen() == board.fen()
-    assert game.headers["White"] == "Anna" and game.headers["Variant"] == "Standard"
-    for tag in ["Event", "Site", "Date", "Round", "White", "Black", "Result"]:
-        assert tag in game.headers
-
-
 def test_pgn_of_a_lippo_game_has_its_start_and_points(tmp_path):
     a = Archive(tmp_path / "a.sqlite")
     g = a.new_game("b1", "lippo", None)

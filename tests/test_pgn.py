@@ -20,22 +20,9 @@ from firmware.rules.kriegspiel import Umpire
 from host.archive import Archive
 from host.notation import parse, parse_line, san
 from host.pgn import export, read_moves
+from test_host import random_game
 
 BIN = Path(sys.executable).parent
-
-
-def random_moves(gid, plies, seed, fen=None, keep=lambda pos, m: True):
-    rng = random.Random(seed)
-    pos = new_position(gid, fen)
-    out = []
-    for _ in range(plies):
-        ms = [m for m in pos.legal_moves() if keep(pos, m)]
-        if not ms:
-            break
-        m = rng.choice(ms)
-        out.append(pos.move_str(m))
-        pos.push(m)
-    return out
 
 
 def archived(tmp_path, gid, moves, fen=None, end=None, **tags):
@@ -121,7 +108,7 @@ def test_san_of_the_other_games_is_their_own_letters():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_chess_pgn_is_san_and_python_chess_reads_it_to_the_same_position(tmp_path, seed):
-    moves = random_moves("chess", 120, seed)
+    moves = random_game("chess", 120, seed)
     a, g = archived(tmp_path, "chess", moves, white="Anna", black="Boris", event="Club night")
     text = export(g, a.moves(g.id))
     game = chess.pgn.read_game(io.StringIO(text))
@@ -135,6 +122,9 @@ def test_chess_pgn_is_san_and_python_chess_reads_it_to_the_same_position(tmp_pat
     assert ours == [n.san() for n in game.mainline()]
     assert game.headers["White"] == "Anna" and game.headers["Event"] == "Club night"
     assert game.headers["Termination"] == "unterminated" and game.headers["Result"] == "*"
+    for tag in ["Event", "Site", "Date", "Round", "White", "Black", "Result"]:  # the Seven Tag Roster, first
+        assert tag in game.headers
+    assert list(game.headers)[:7] == ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
 
 
 def test_termination_takes_the_standard_values(tmp_path):
@@ -193,7 +183,7 @@ def test_courier_and_gardner_pgn_read_back_by_fairy_stockfish(tmp_path, gid, var
 
 @pytest.mark.parametrize("gid", GAMES)
 def test_every_game_s_pgn_reads_back_through_the_rules_core(tmp_path, gid):
-    moves = random_moves(gid, 60, 11)
+    moves = random_game(gid, 60, 11)
     a, g = archived(tmp_path, gid, moves)
     text = export(g, a.moves(g.id))
     assert '[Variant "' in text and "[SetUp" in text or gid == "chess"
