@@ -7,6 +7,7 @@ docs page; `eboard play` shows one game's key on `help pieces`.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from firmware.rules import GAMES, new_position
 
@@ -117,7 +118,7 @@ def reach(gid: str, letter: str, at: tuple[int, int]) -> set[tuple[int, int]] | 
     return best
 
 
-def diagram(letter: str, offsets: set[tuple[int, int]], blasts: set[tuple[int, int]] = frozenset()) -> list[str]:  # type: ignore[assignment]
+def diagram(letter: str, offsets: set[tuple[int, int]], blasts: set[tuple[int, int]]) -> list[str]:
     """Rows of a small board around the piece: its letter, `o` where it may go, `x` where
     it takes without moving, `.` elsewhere."""
     span = max([abs(c) for o in offsets | blasts for c in o] + [1])
@@ -137,7 +138,7 @@ def diagram(letter: str, offsets: set[tuple[int, int]], blasts: set[tuple[int, i
     return rows
 
 
-def _blasts(pos, t: int) -> set[tuple[int, int]]:  # type: ignore[no-untyped-def]
+def _blasts(pos: Any, t: int) -> set[tuple[int, int]]:
     from firmware.rules.board import STRIDE
 
     out = set()
