@@ -42,28 +42,15 @@ def _position(game: str, fen: str | None):  # type: ignore[no-untyped-def]
 
 
 def _start(game: str | None, fen: str | None) -> None:
-    """Check a game and FEN given on the command line before any board hears of them:
-    CliError (naming the game the FEN would fit, if another does) if they do not go together."""
-    if game is not None and game not in GAMES:
-        raise CliError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
-    if fen is None or game is None:
+    """Check a game and FEN given on the command line before any board hears of them."""
+    from host.start import check
+
+    if game is None:
         return
-    if not fen.strip():
-        raise CliError(f"bad FEN for {game}: it is empty")
     try:
-        new_position(game, fen)
-    except FenError as e:
-        fits = [g for g in GAMES if g != game and _fits(g, fen)]
-        hint = f" (it is a FEN of {fits[0]}: add --game {fits[0]})" if fits else ""
-        raise CliError(f"bad FEN for {game}: {e}{hint}") from None
-
-
-def _fits(game: str, fen: str) -> bool:
-    try:
-        new_position(game, fen)
-    except (FenError, ValueError):
-        return False
-    return True
+        check(game, fen)
+    except ValueError as e:
+        raise CliError(str(e)) from None
 
 
 def cmd_moves(args: argparse.Namespace) -> int:

