@@ -275,6 +275,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     import time
 
     from firmware.rules import MoveError, new_position
+    from host.notation import san_list
     from host.view import Snapshot, render
 
     if args.delay < 0:
@@ -285,12 +286,13 @@ def cmd_show(args: argparse.Namespace) -> int:
     played: list[str] = []
     snap = Snapshot(game=g.game, state="replay", fen=pos.fen(), moves=played, game_id=g.id, port=f"archive {a.path}")
     print(render(snap))
-    for m in moves:
+    sans = san_list(g.game, g.fen, moves)
+    for i, m in enumerate(moves):
         try:
             pos.push_str(m)
         except MoveError as e:
             raise CliError(f"game {g.id}: move {len(played) + 1} {m} does not replay: {e}") from None
-        played.append(m)
+        played.append(sans[i])
         snap.fen = pos.fen()
         if args.delay:
             time.sleep(args.delay)

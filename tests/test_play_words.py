@@ -31,3 +31,5 @@ def test_a_game_typed_in_san_with_refusals_in_words(tmp_path):
     r = subprocess.run([BIN / "eboard", "export", "last", "--pgn"], capture_output=True, text=True, env=env)
     assert '[White "Anna"]' in r.stdout and '[Event "Club"]' in r.stdout
     assert "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# {checkmate} 1-0" in r.stdout
+    r = subprocess.run([BIN / "eboard", "show", "last"], capture_output=True, text=True, env=env)
+    assert r.returncode == 0 and "last move: Qxf7#" in r.stdout and "result 1-0 (checkmate)" in r.stdout
