@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 from firmware.rules import GAMES, new_position
+from firmware.rules.board import WHITE
 
 # The spec of each game, in docs/rules/, and what its points column means.
 SPECS = {
@@ -81,20 +82,25 @@ def _fen(files: int, ranks: int, men: dict[tuple[int, int], str]) -> str:
     return "/".join(rows) + " w - - 0 1"
 
 
-def reach(gid: str, letter: str, at: tuple[int, int]) -> set[tuple[int, int]] | None:
+def reach(gid: str, letter: str, at: tuple[int, int], enemies: tuple[tuple[int, int], ...] = (),
+          captures: bool = False) -> set[tuple[int, int]] | None:
     """The offsets (files, ranks) a white `letter` standing alone at `at` (0-based) may move
-    to, by the rules core; None if no open board with it is a legal position.  The royal
-    pieces, which the position needs, stand where they get least in the way."""
+    to, by the rules core (captures: only its captures, with enemy men on the offsets
+    `enemies`); None if no open board with it is a legal position.  The royal pieces, which
+    the position needs, stand where they get least in the way."""
     pos = new_position(gid)
     g = pos.game
     lay = g.layout
     t = g.type_of(letter)
     royal = g.letter[g.royal] if g.royal and g.royal != t else ""
+    victim = next(g.letter[v].lower() for v in range(1, len(g.letter)) if v not in (g.royal, g.pawn))
     corners = [(f, r) for f in range(lay.files) for r in (0, lay.ranks - 1)]
     corners += [(f, r) for f in (0, lay.files - 1) for r in range(1, lay.ranks - 1)]
     best: set[tuple[int, int]] | None = None
     for spot in corners if royal else [None]:
         men = {at: letter}
+        for e in enemies:
+            men[(at[0] + e[0], at[1] + e[1])] = victim
         if spot is not None:
             other = (lay.files - 1 - spot[0], lay.ranks - 1 - spot[1])
             if spot in men or other in men or spot == other:
@@ -111,6 +117,8 @@ def reach(gid: str, letter: str, at: tuple[int, int]) -> set[tuple[int, int]] | 
         sq = lay.squares[at[1] * lay.files + at[0]]
         got = set()
         for m in q.moves_from(sq):
+            if captures and not q.takes(m):
+                continue
             name = lay.name(q.move_to(m))
             got.add((lay.letters.find(name[0]) - at[0], int(name[1:]) - 1 - at[1]))
         if best is None or len(got) > len(best):
@@ -120,7 +128,7 @@ def reach(gid: str, letter: str, at: tuple[int, int]) -> set[tuple[int, int]] | 
 
 def diagram(letter: str, offsets: set[tuple[int, int]], blasts: set[tuple[int, int]]) -> list[str]:
     """Rows of a small board around the piece: its letter, `o` where it may go, `x` where
-    it takes without moving, `.` elsewhere."""
+    it only captures (a pawn), or captures without moving (the Fougasse), `.` elsewhere."""
     span = max([abs(c) for o in offsets | blasts for c in o] + [1])
     rows = []
     for dy in range(span, -span - 1, -1):
@@ -148,6 +156,16 @@ def _blasts(pos: Any, t: int) -> set[tuple[int, int]]:
     return out
 
 
+def _home_rank(pos: Any, file: int) -> int:
+    """Where White's pawn starts on a file (0-based rank; grosschess's line zig-zags), or the
+    lowest rank of White's pawns."""
+    lay = pos.game.layout
+    ranks = [i // lay.files for i, sq in enumerate(lay.squares) if pos.cells[sq] == WHITE | pos.game.pawn]
+    on_file = [i // lay.files for i, sq in enumerate(lay.squares)
+               if pos.cells[sq] == WHITE | pos.game.pawn and i % lay.files == file]
+    return min(on_file or ranks or [1])
+
+
 def legend(gid: str) -> list[str]:
     """One game's key, as markdown lines: a table, then each piece's diagram."""
     pos = new_position(gid)
@@ -162,7 +180,7 @@ def legend(gid: str) -> list[str]:
     mid = ((lay.files - 1) // 2, (lay.ranks - 1) // 2)
     for t in range(1, len(g.letter)):
         letter = g.letter[t]
-        places = [("", (mid[0], 1 if t == g.pawn else mid[1]))]
+        places = [("", (mid[0], _home_rank(pos, mid[0]) if t == g.pawn else mid[1]))]
         if gid in ("hundred", "grosschess"):  # the e-file makes some pieces strong
             places = [("off the e-file", (3, places[0][1][1])), ("on the e-file", (4, places[0][1][1]))]
         drawn: list[tuple[str, set[tuple[int, int]]]] = []
@@ -182,6 +200,9 @@ def legend(gid: str) -> list[str]:
         out.append(f"**{letter}, {g.names[t]}** ({g.points[t]})" + (f": {NOTES[(gid, letter)]}" if (gid, letter) in NOTES else ""))
         out.append("")
         blasts = _blasts(pos, t)
+        if t == g.pawn:  # where it captures: enemy men on the three squares ahead
+            ahead = ((-1, 1), (0, 1), (1, 1))
+            blasts = (reach(gid, letter, places[0][1], ahead, captures=True) or set()) - drawn[0][1]
         for label, offsets in drawn:
             if not offsets and not blasts:
                 out.append(f"(no move on an open board{', ' + label if label else ''})")
@@ -204,8 +225,9 @@ def page() -> str:
         "Generated by `python -m host.pieces > docs/pieces.md` from the rules core "
         "(a test checks it is current); `help pieces` in `eboard play` shows the game on the board.",
         "Each diagram is drawn by the rules core: the piece (its letter) alone on an open board, "
-        "White's, moving up the page; `o` where it may move or capture, `x` where it captures "
-        "without moving. Pawns stand on their second rank. The specs are in [rules/](rules/); "
+        "White's, moving up the page; `o` where it may move or capture, `x` where it only "
+        "captures (pawns, with enemy men ahead) or captures without moving (the Fougasse). Pawns stand "
+        "on their start rank. The specs are in [rules/](rules/); "
         "letters as [rules/notation.md](rules/notation.md).",
         "",
     ]
