@@ -16,6 +16,9 @@ def test_diagrams_come_from_the_rules_core():
     assert (0, 6) in reach("lippo", "A", (5, 5))  # the Aeroplane leaps six
     # hundred.md §5.4: the Jester bends to g6 and i8 from g8 through h7; strong on the e-file.
     assert reach("hundred", "Z", (3, 4)) != reach("hundred", "Z", (4, 4))
+    ahead = ((-1, 1), (0, 1), (1, 1))
+    assert reach("chess", "P", (3, 1)) == {(0, 1), (0, 2)}
+    assert reach("chess", "P", (3, 1), ahead, captures=True) == {(-1, 1), (1, 1)}
 
 
 def test_every_game_has_a_key_with_every_letter():
