@@ -408,7 +408,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--sim", action="store_true", help="start a virtual board and play on it")
     g.add_argument("--game", help="start this game (default: go on with the board's game; lippo on --sim)")
     g.add_argument("--fen")
-    g.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (battle-setup.md)")
+    g.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (docs/rules/battle-setup.md)")
     g.add_argument("--archive", help="the SQLite archive (default: ~/.local/share/eboard/games.sqlite)")
     for tag in ("white", "black", "event", "site"):
         g.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")

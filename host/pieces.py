@@ -6,6 +6,7 @@ docs page; `eboard play` shows one game's key on `help pieces`.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -14,14 +15,14 @@ from firmware.rules.board import WHITE
 
 # The spec of each game, in docs/rules/, and what its points column means.
 SPECS = {
-    "chess": ("FIDE Laws", "usual values"),
-    "lippo": ("lippo.md §2, §4-§6", "Lippo's points (§2): what a capture scores"),
-    "checkers12": ("lippo.md §10", "men count one each"),
-    "courier": ("courier.md", "usual values"),
-    "gardner": ("minichess.md", "usual values"),
-    "hundred": ("hundred.md §5", "usual values"),
-    "grosschess": ("grosschess.md §1, §4", "values of grosschess.md §1"),
-    "chess-t1": ("chess-t1.md §2, §5", "strength in half units (§2): K 3 is 1½"),
+    "chess": ("", "FIDE Laws", "usual values"),
+    "lippo": ("lippo.md", "§2, §4-§6", "Lippo's points (§2): what a capture scores"),
+    "checkers12": ("lippo.md", "§10", "men count one each"),
+    "courier": ("courier.md", "", "usual values"),
+    "gardner": ("minichess.md", "", "usual values"),
+    "hundred": ("hundred.md", "§5", "usual values"),
+    "grosschess": ("grosschess.md", "§1, §4", "values of grosschess.md §1"),
+    "chess-t1": ("chess-t1.md", "§2, §5", "strength in half units (§2): K 3 is 1½"),
 }
 
 # What a diagram on an open board cannot show, in words (from the specs cited).
@@ -171,8 +172,9 @@ def legend(gid: str) -> list[str]:
     pos = new_position(gid)
     g = pos.game
     lay = g.layout
-    spec, points = SPECS[gid]
-    out = [f"## {gid}", "", f"Rules: {spec}; points: {points}.", "",
+    spec, where, points = SPECS[gid]
+    rules = (f"[docs/rules/{spec}](rules/{spec})" + (" " + where if where else "")) if spec else where
+    out = [f"## {gid}", "", f"Rules: {rules}; points: {points}.", "",
            "| letter | piece | points |", "|---|---|---|"]
     for t in range(1, len(g.letter)):
         out.append(f"| {g.letter[t]} | {g.names[t]} | {g.points[t]} |")
@@ -240,7 +242,8 @@ def page() -> str:
 def text(gid: str) -> str:
     """One game's key for the terminal (no markdown fences)."""
     lines = [ln for ln in legend(gid) if not ln.startswith("```") and not ln.startswith("|---")]
-    return "\n".join(ln.replace("**", "").replace("| ", "").replace(" |", "") for ln in lines).strip()
+    text = "\n".join(ln.replace("**", "").replace("| ", "").replace(" |", "") for ln in lines).strip()
+    return re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", text)  # markdown links: their text
 
 
 if __name__ == "__main__":

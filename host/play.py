@@ -6,8 +6,9 @@ Commands, one a line:
                   board the host sends it, and the board shows how to make it
   lift SQ, place SQ, wait MS     the virtual board's hands, one at a time
   new GAME [FEN]  a new game        undo    take back     promote X   choose a promotion
-  battle          chess from a screened free setup (battle-setup.md): the board asks for
-                  each man in turn; on the virtual board, the hands set up random arrays
+  battle          chess from a screened free setup (docs/rules/battle-setup.md): the board
+                  asks for each man in turn; on the virtual board, the hands set up
+                  random arrays
   claim perpetual|declare|demand   lippo's claims         moves   the legal moves
   help            this text         quit    (or end of input)
   help pieces     the key to the pieces: letters, names, points, how each moves
