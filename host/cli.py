@@ -8,6 +8,7 @@
     eboard sim [--game GAME]               a virtual board: its port on the first line
     eboard replay-sensors FILE --game GAME [--fen FEN]
                                            a sensor script through a virtual board
+    eboard tag ID NAME VALUE               set a game's White, Black, Event or Site
 
 Errors (unknown game, malformed FEN, bad depth) are one line on stderr and exit 2;
 --debug shows the traceback instead.
@@ -22,6 +23,9 @@ from collections.abc import Sequence
 from firmware.rules import FenError, GAMES, new_position
 
 
+MAX_DEPTH = 99  # deeper than any count that ends; deeper still would exhaust Python's stack
+
+
 class CliError(Exception):
     """An error a person can act on: printed as one line, exit status 2."""
 
@@ -29,10 +33,24 @@ class CliError(Exception):
 def _position(game: str, fen: str | None):  # type: ignore[no-untyped-def]
     if game not in GAMES:
         raise CliError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+    if fen is not None and not fen.strip():
+        raise CliError(f"bad FEN for {game}: it is empty")
     try:
         return new_position(game, fen)
     except FenError as e:
         raise CliError(f"bad FEN for {game}: {e}") from None
+
+
+def _start(game: str | None, fen: str | None) -> None:
+    """Check a game and FEN given on the command line before any board hears of them."""
+    from host.start import check
+
+    if game is None:
+        return
+    try:
+        check(game, fen)
+    except ValueError as e:
+        raise CliError(str(e)) from None
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
@@ -47,8 +65,8 @@ def cmd_perft(args: argparse.Namespace) -> int:
         depth = int(args.depth)
     except ValueError:
         raise CliError(f"bad depth {args.depth!r}: a whole number from 0 up") from None
-    if depth < 0:
-        raise CliError(f"bad depth {depth}: a whole number from 0 up")
+    if not 0 <= depth <= MAX_DEPTH:
+        raise CliError(f"bad depth {depth}: a whole number from 0 to {MAX_DEPTH}")
     pos = _position(args.game, args.fen)
     if args.divide and depth > 0:
         for m in pos.legal_moves():
@@ -95,6 +113,7 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
 
         if args.game not in KRIEG_GAMES:
             raise CliError(f"Kriegspiel is played in {', '.join(KRIEG_GAMES)}, not {args.game!r}")
+        _start(args.game, args.fen)
         return run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game)
     except (LinkError, VirtualBoardError, ArchiveError) as e:
         raise CliError(str(e)) from None
@@ -104,9 +123,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
     import tempfile
     import time
 
-    from host.link import BoardLink
+    from host.link import BoardError, BoardLink, LinkError
     from host.vboard import ROOT, VirtualBoard, VirtualBoardError
 
+    _start(args.game, args.fen)
+    if args.fen and not args.game:
+        raise CliError("--fen needs --game GAME: the game the position belongs to")
     board_dir = args.dir or tempfile.mkdtemp(prefix="eboard-sim-")
     try:
         # --fresh: a board with only its own filesystem (what flash.sh put there);
@@ -115,6 +137,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         port = vb.start()
     except VirtualBoardError as e:
         raise CliError(str(e)) from None
+    except OSError as e:
+        raise CliError(f"cannot use {board_dir} for the virtual board: {e.strerror}") from None
     print(port, flush=True)
     try:
         if args.game and not args.fresh:
@@ -126,6 +150,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
             time.sleep(0.5)
     except KeyboardInterrupt:
         pass
+    except (BoardError, LinkError) as e:
+        raise CliError(f"virtual board: {e}") from None
     finally:
         vb.stop()
     return 0
@@ -141,8 +167,7 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
         lines = open(args.file, encoding="utf-8").read().splitlines()
     except OSError as e:
         raise CliError(f"cannot read {args.file}: {e.strerror}") from None
-    if args.game not in GAMES:
-        raise CliError(f"unknown game {args.game!r}; games: {', '.join(GAMES)}")
+    _start(args.game, args.fen)
     steps: list[tuple[int, str]] = []
     for i, raw in enumerate(lines, 1):
         line = raw.split("#", 1)[0].strip()
@@ -195,17 +220,23 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from host import play
     from host.archive import ArchiveError
-    from host.link import LinkError
+    from host.link import BoardError, LinkError
     from host.vboard import VirtualBoardError
 
     if not args.sim and not args.port:
         raise CliError("play needs --port PORT (a board on USB) or --sim (a virtual board)")
-    if args.game and args.game not in GAMES:
-        raise CliError(f"unknown game {args.game!r}; games: {', '.join(GAMES)}")
+    if args.fen and args.battle:
+        raise CliError("--battle starts from the screened set-up: it takes no --fen")
+    if args.fen and not args.game and not args.sim:
+        raise CliError("--fen needs --game GAME: the game the position belongs to")
+    _start(args.game or ("lippo" if args.sim else None), args.fen)
     try:
-        return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle)
+        tags = {t: getattr(args, t) for t in ("white", "black", "event", "site") if getattr(args, t)}
+        return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle, tags=tags)
     except (play.PlayError, LinkError, ArchiveError, VirtualBoardError) as e:
         raise CliError(str(e)) from None
+    except BoardError as e:
+        raise CliError(f"board: {e}") from None
 
 
 def _archive(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -244,20 +275,24 @@ def cmd_show(args: argparse.Namespace) -> int:
     import time
 
     from firmware.rules import MoveError, new_position
+    from host.notation import san_list
     from host.view import Snapshot, render
 
+    if args.delay < 0:
+        raise CliError(f"bad delay {args.delay}: seconds, 0 or more")
     a, g = _get_game(args)
     moves = a.moves(g.id)
     pos = new_position(g.game, g.fen)
     played: list[str] = []
     snap = Snapshot(game=g.game, state="replay", fen=pos.fen(), moves=played, game_id=g.id, port=f"archive {a.path}")
     print(render(snap))
-    for m in moves:
+    sans = san_list(g.game, g.fen, moves)
+    for i, m in enumerate(moves):
         try:
             pos.push_str(m)
         except MoveError as e:
             raise CliError(f"game {g.id}: move {len(played) + 1} {m} does not replay: {e}") from None
-        played.append(m)
+        played.append(sans[i])
         snap.fen = pos.fen()
         if args.delay:
             time.sleep(args.delay)
@@ -268,12 +303,21 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from host.pgn import export
+    from host.pgn import export, scoresheet
 
-    if not args.pgn:
-        raise CliError("export needs a format: --pgn")
+    if not args.pgn and not args.sheet:
+        raise CliError("export needs a format: --pgn, or --sheet white|black (a Kriegspiel player's scoresheet)")
     a, g = _get_game(args)
-    text = export(g, a.moves(g.id))
+    record = a.kriegspiel_record(g.id)
+    if args.sheet:
+        if record is None:
+            raise CliError(f"game {g.id} is not a Kriegspiel game: it has no scoresheets")
+        try:
+            text = scoresheet(record, args.sheet)
+        except ValueError as e:
+            raise CliError(f"game {g.id}: {e}") from None
+    else:
+        text = export(g, a.moves(g.id), record)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
@@ -285,10 +329,30 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tag(args: argparse.Namespace) -> int:
+    from host.archive import ArchiveError
+
+    a, g = _get_game(args)
+    try:
+        a.set_tag(g.id, args.name, args.value)
+    except ArchiveError as e:
+        raise CliError(str(e)) from None
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from host.serve import serve
 
     return serve(args.port, args.archive, args.seconds)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("eboard")
+    except PackageNotFoundError:
+        return "(not installed)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -299,6 +363,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="eboard", description="Electronic 12 x 12 game board: rules and host tools.")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
+    p.add_argument("--version", action="version", version="eboard " + _version())
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     m = sub.add_parser("moves", help="list the legal moves of a position")
     m.add_argument("game", help="game id: " + ", ".join(GAMES))
@@ -343,8 +408,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--sim", action="store_true", help="start a virtual board and play on it")
     g.add_argument("--game", help="start this game (default: go on with the board's game; lippo on --sim)")
     g.add_argument("--fen")
-    g.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (battle-setup.md)")
+    g.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (docs/rules/battle-setup.md)")
     g.add_argument("--archive", help="the SQLite archive (default: ~/.local/share/eboard/games.sqlite)")
+    for tag in ("white", "black", "event", "site"):
+        g.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")
     g.set_defaults(func=cmd_play)
     ls = sub.add_parser("games", help="list the archived games")
     ls.add_argument("--archive")
@@ -357,9 +424,16 @@ def build_parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("export", help="write an archived game out")
     ex.add_argument("id", help="a game id, or last")
     ex.add_argument("--pgn", action="store_true", help="as PGN")
+    ex.add_argument("--sheet", choices=("white", "black"), help="a Kriegspiel player's own scoresheet, as text")
     ex.add_argument("-o", "--output", help="a file (default: standard output)")
     ex.add_argument("--archive")
     ex.set_defaults(func=cmd_export)
+    tg = sub.add_parser("tag", help="set an archived game's White, Black, Event or Site (its PGN tags)")
+    tg.add_argument("id", help="a game id, or last")
+    tg.add_argument("name", help="White, Black, Event or Site")
+    tg.add_argument("value")
+    tg.add_argument("--archive")
+    tg.set_defaults(func=cmd_tag)
     sv = sub.add_parser("serve", help="follow several boards at once and archive their games")
     sv.add_argument("--port", action="append", required=True, help="a board's port (repeat for more)")
     sv.add_argument("--archive")
@@ -372,6 +446,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     try:
+        if not argv:  # eboard alone: what it can do
+            sys.stdout.write(build_parser().format_help())
+            return 0
         args = build_parser().parse_args(argv)
         rc: int = args.func(args)
         return rc

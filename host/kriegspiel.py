@@ -333,6 +333,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     from firmware.rules import new_position
     from firmware.squares import Geometry
     from firmware.tracker import hand_moves
+    from host.notation import MoveError, parse
     from host.archive import Archive
     from host.vboard import VirtualBoard
 
@@ -406,10 +407,13 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
                 # The virtual hands make the attempt on the mover's own board.
                 end = ends[side]
                 view = match.ump.view(side)
-                m = next((x for x in view.legal_moves() if view.move_str(x) == cmd), None)
-                if m is None:
+                try:  # squares or SAN, read on the mover's own view
+                    m = parse(view, cmd)
+                except MoveError as e:
                     say(side, words({"type": "rejected", "reason": "not_possible_on_own_board"}))
+                    say(side, str(e))
                     continue
+                cmd = view.move_str(m)
                 geo = Geometry(view.game.layout)
                 lifts, places = hand_moves(view, m)
                 if not lifts and not places:  # a blast tried blind: nothing to do by hand

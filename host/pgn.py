@@ -1,19 +1,76 @@
-"""PGN export of an archived game: the Seven Tag Roster, Variant, FEN/SetUp for any start
-that is not orthodox chess's, movetext in the game's own move strings (notation.md), and
-for lippo the points."""
+"""PGN export of an archived game, in the PGN standard's export format: the Seven Tag
+Roster; Variant, FEN and SetUp for any game or start that is not orthodox chess's;
+Termination (the standard's values; the rules' own reason as a comment before the result);
+movetext in SAN (host/notation.py: chess as the standard has it, the other games in the same
+SAN-like form, checkers12 in coordinates), with `_` for notation.md's comma (PGN symbols
+have no comma); for lippo the points; for Kriegspiel the umpire's announcements as comments.
+`read_moves` reads such movetext back through the rules core.
+"""
 
 from __future__ import annotations
 
-from host.archive import GameRow
+import re
+from typing import Any
 
-VARIANTS = {"chess": "Standard", "lippo": "Lippo", "checkers12": "Lippo checkers 12x12"}
+from firmware.rules import MoveError, new_position
+from firmware.rules.board import WHITE
+from host.archive import GameRow
+from host.notation import parse, san_list
+
+VARIANTS = {
+    "chess": "Standard",
+    "lippo": "Lippo",
+    "checkers12": "Lippo checkers 12x12",
+    "courier": "courier",
+    "gardner": "gardner",
+    "hundred": "100-square chess",
+    "grosschess": "Grosschess",
+    "chess-t1": "chess-T1",
+}
+# The rules' reasons (Outcome.reason, 'end' messages) -> PGN Termination.
+TERMINATION = {"abandoned": "abandoned", "time": "time forfeit", "adjourned": "unterminated"}
 
 
 def _tag(name: str, value: str) -> str:
     return '[%s "%s"]' % (name, value.replace("\\", "\\\\").replace('"', '\\"'))
 
 
-def export(g: GameRow, moves: list[str]) -> str:
+def _comment(text: str) -> str:
+    return "{" + text.replace("}", ")").replace("{", "(") + "}"
+
+
+def termination(g: GameRow) -> str:
+    """The PGN Termination of a game: normal, abandoned, time forfeit, unterminated."""
+    if not g.ended or g.result in (None, "*"):
+        return TERMINATION.get(g.reason or "", "unterminated")
+    return TERMINATION.get(g.reason or "", "normal")
+
+
+def movetext(gid: str, fen: str | None, moves: list[str], comments: dict[int, list[str]] | None = None) -> list[str]:
+    """The movetext words of moves (the game's move strings) from fen: move numbers, SAN,
+    and comments[i] after ply i (0: before the first move)."""
+    pos = new_position(gid, fen)
+    number, white_turn = pos.fullmove, pos.turn == WHITE
+    words: list[str] = []
+    comments = comments or {}
+    for c in comments.get(0, []):
+        words.append(_comment(c))
+    for i, text in enumerate(san_list(gid, fen, moves)):
+        if white_turn:
+            words.append(f"{number}.")
+        elif i == 0 or comments.get(i):
+            words.append(f"{number}...")
+        words.append(text.replace(",", "_"))
+        number += 0 if white_turn else 1
+        white_turn = not white_turn
+        for c in comments.get(i + 1, []):
+            words.append(_comment(c))
+    return words
+
+
+def export(g: GameRow, moves: list[str], record: dict[str, Any] | None = None) -> str:
+    """The game as PGN; record: a Kriegspiel game's umpire's record (announcements become
+    comments)."""
     date = g.started[:10].replace("-", ".") if g.started else "????.??.??"
     tags = [
         _tag("Event", g.event),
@@ -23,42 +80,80 @@ def export(g: GameRow, moves: list[str]) -> str:
         _tag("White", g.white),
         _tag("Black", g.black),
         _tag("Result", g.result or "*"),
-        _tag("Variant", VARIANTS.get(g.game, g.game)),
     ]
+    tags.append(_tag("Variant", VARIANTS.get(g.game, g.game)))
     if g.game != "chess" or g.fen:
-        from firmware.rules import new_position
-
         tags.append(_tag("FEN", g.fen or new_position(g.game).fen()))
         tags.append(_tag("SetUp", "1"))
-    if g.reason:
-        tags.append(_tag("Termination", g.reason))
+    tags.append(_tag("Termination", termination(g)))
     if g.white_points is not None:
         tags.append(_tag("WhitePoints", str(g.white_points)))
         tags.append(_tag("BlackPoints", str(g.black_points)))
-    black_first = False
-    if g.fen:
-        black_first = g.fen.split()[1] == "b"
-    number = int(g.fen.split()[5]) if g.fen and len(g.fen.split()) > 5 else 1
-    words: list[str] = []
-    for i, m in enumerate(moves):
-        white_turn = (i % 2 == 0) != black_first
-        if white_turn:
-            words.append(f"{number}.")
-        elif i == 0:
-            words.append(f"{number}...")
-        words.append(m)
-        if not white_turn:
-            number += 1
+    if record is not None:
+        tags.append(_tag("Mode", "Kriegspiel"))
+    words = movetext(g.game, g.fen, moves, kriegspiel_comments(record) if record else None)
+    if g.reason and termination(g) == "normal":
+        words.append(_comment(g.reason.replace("-", " ")))
     if g.white_points is not None:
-        words.append("{points %d-%d}" % (g.white_points, g.black_points or 0))
+        words.append(_comment("points %d-%d" % (g.white_points, g.black_points or 0)))
     words.append(g.result or "*")
     lines: list[str] = []
     line = ""
     for w in words:
-        if len(line) + len(w) + 1 > 79:
+        if line and len(line) + len(w) + 1 > 79:
             lines.append(line)
             line = w
         else:
             line = f"{line} {w}" if line else w
     lines.append(line)
-    return "\n".join(tags) + "\n\n" + "\n".join(lines) + "\n"
+    return "\n".join(tags) + "\n\n" + "\n".join(lines) + "\n\n"
+
+
+def kriegspiel_comments(record: dict[str, Any]) -> dict[int, list[str]]:
+    """The umpire's record as comments: after ply i, the attempts and announcements made
+    until the next move (tries that were impossible, questions, their answers)."""
+    from host.kriegspiel import words
+
+    out: dict[int, list[str]] = {}
+    ply = 0
+    for r in record.get("attempts", []):
+        said = " ".join(words(a) for a in r.get("answer", []))
+        side = str(r.get("side", "")).capitalize()
+        if r.get("attempt") == "ask":
+            out.setdefault(ply, []).append(f"{side} asks: Can I capture? {said}".strip())
+        elif not r.get("legal"):
+            out.setdefault(ply, []).append(f"{side} tries {r.get('attempt')}: {said}".strip())
+        else:
+            ply += 1
+            if said:
+                out.setdefault(ply, []).append(said)
+    return out
+
+
+def scoresheet(record: dict[str, Any], side: str) -> str:
+    """One player's own scoresheet of a Kriegspiel game: what they tried and what they
+    were told, one line each, as the umpire said it."""
+    from host.kriegspiel import words
+
+    sheet = record.get(f"{side}_sheet")
+    if not isinstance(sheet, list):
+        raise ValueError(f"this game's record has no {side} scoresheet")
+    return "".join(words(a) + "\n" for a in sheet)
+
+
+def read_moves(gid: str, fen: str | None, text: str) -> list[str]:
+    """The moves (the game's move strings) of PGN movetext in this module's SAN, through
+    the rules core; MoveError naming the first move that does not read."""
+    body = re.sub(r"\{[^}]*\}", " ", text.split("\n\n", 1)[-1] if text.lstrip().startswith("[") else text)
+    pos = new_position(gid, fen)
+    out = []
+    for word in body.split():
+        if re.fullmatch(r"\d+\.+|\*|1-0|0-1|1/2-1/2", word):
+            continue
+        try:
+            m = parse(pos, word)
+        except MoveError as e:
+            raise MoveError(f"move {len(out) + 1}: {e}") from None
+        out.append(pos.move_str(m))
+        pos.push(m)
+    return out

@@ -1,14 +1,17 @@
 """`eboard play`: a game on a board (or a virtual one) with the live view in the terminal.
 
 Commands, one a line:
-  e2e4            a move: on the virtual board the hands make it (lift, place); on a
-                  real board the host sends it, and the board shows how to make it
+  e2e4, Nf3, exd5, O-O, e8=Q    a move, as squares or SAN (several on a line: all or
+                  none): on the virtual board the hands make it (lift, place); on a real
+                  board the host sends it, and the board shows how to make it
   lift SQ, place SQ, wait MS     the virtual board's hands, one at a time
   new GAME [FEN]  a new game        undo    take back     promote X   choose a promotion
-  battle          chess from a screened free setup (battle-setup.md): the board asks for
-                  each man in turn; on the virtual board, the hands set up random arrays
+  battle          chess from a screened free setup (docs/rules/battle-setup.md): the board
+                  asks for each man in turn; on the virtual board, the hands set up
+                  random arrays
   claim perpetual|declare|demand   lippo's claims         moves   the legal moves
   help            this text         quit    (or end of input)
+  help pieces     the key to the pieces: letters, names, points, how each moves
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from firmware.tracker import hand_moves
 from host.archive import Archive
 from host.bridge import Bridge
 from host.link import BoardError, LinkError
+from host.notation import parse_line, san, san_list
+from host.start import check
 from host.view import Snapshot, render
 
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
@@ -46,6 +51,8 @@ class Session:
         self.colour = colour
         self.snap = Snapshot(port=port)
         self.asked = ""  # the last man the board asked for in a screened setup
+        self.tags: dict[str, str] = {}  # PGN tags for every game played (--white, ...)
+        self.tagged: set[int | None] = {None}
         self.dirty = True
         self.bridge = Bridge(port, archive, on_change=self._changed)
         try:
@@ -66,7 +73,14 @@ class Session:
         self.snap.game, self.snap.state, self.snap.fen = st[1], st[2], st[4]
         self.snap.leds = self.bridge.request("leds").split()[1]
         self.snap.game_id = self.bridge.game_id
-        self.snap.moves = self.archive.moves(self.bridge.game_id) if self.bridge.game_id else []
+        if self.tags and self.bridge.game_id not in self.tagged:  # --white, --black, ...
+            self.tagged.add(self.bridge.game_id)
+            for name, value in self.tags.items():
+                self.archive.set_tag(self.bridge.game_id, name, value)
+        self.snap.moves = []
+        if self.bridge.game_id:  # the moves in SAN, from the game's start
+            row = self.archive.game(str(self.bridge.game_id))
+            self.snap.moves = san_list(row.game, row.fen, self.archive.moves(self.bridge.game_id))
 
     def show(self) -> None:
         self.refresh()
@@ -99,25 +113,38 @@ class Session:
         try:
             if cmd in ("quit", "exit", "q"):
                 return False
-            if cmd == "help":
+            if cmd == "help" and words[1:] == ["pieces"]:
+                from host.pieces import text
+
+                self.snap.notes.append(text(self.snap.game))
+            elif cmd == "help":
                 self.snap.notes.append(__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
-            elif cmd in ("lift", "place", "wait") and len(words) == 2:
+            elif cmd in ("lift", "place", "wait") and len(words) != 2:
+                raise PlayError(f"{cmd} needs one " + ("number of milliseconds: wait 500" if cmd == "wait" else f"square: {cmd} e2"))
+            elif cmd in ("lift", "place", "wait"):
                 self._need_sim(cmd)
                 self.bridge.request(f"sim {cmd} {words[1]}")
                 if cmd != "wait":
                     self.bridge.request("sim wait 60")
             elif cmd == "new" and len(words) >= 2:
+                try:
+                    check(words[1], " ".join(words[2:]) or None)
+                except ValueError as e:
+                    raise PlayError(str(e)) from None
                 self.start(words[1], " ".join(words[2:]) or None, again=True)
             elif cmd == "battle" and len(words) == 1:
                 self.battle()
             elif cmd in ("undo", "moves") and len(words) == 1:
                 reply = self.bridge.request(cmd)
-                if cmd == "moves":
-                    self.snap.notes.append(reply)
+                if cmd == "moves":  # in SAN, from the board's own position
+                    st = self.bridge.request("state").split(" ", 4)
+                    pos = new_position(st[1], st[4])
+                    legal = pos.legal_moves()
+                    self.snap.notes.append("legal moves: " + " ".join(san(pos, m, legal, marks=False) for m in legal))
             elif cmd in ("promote", "claim") and len(words) == 2:
                 self.bridge.request(f"{cmd} {words[1]}")
             else:
-                self._move(cmd)
+                self._moves(line)
         except BoardError as e:
             self.snap.notes.append(f"board: {e}")
         except (PlayError, MoveError) as e:
@@ -145,15 +172,21 @@ class Session:
         if not self.sim:
             raise PlayError(f"{what}: only on a virtual board; on a real one, use your hands")
 
-    def _move(self, text: str) -> None:
+    def _moves(self, line: str) -> None:
+        """One or more moves typed on a line (SAN or squares): all made, or none."""
         st = self.bridge.request("state").split(" ", 4)
         pos = new_position(st[1], st[4])
         try:
-            m = pos.parse_move(text)
+            moves = parse_line(pos, line)
         except MoveError as e:
-            raise PlayError(f"{text}: {e} (type help for the commands)") from None
+            raise PlayError(f"{e} (type help for the commands)") from None
+        for m in moves:
+            self._move(pos, m)
+            pos.push(m)
+
+    def _move(self, pos, m: int) -> None:  # type: ignore[no-untyped-def]
         if not self.sim:
-            self.bridge.request(f"move {text}")
+            self.bridge.request(f"move {pos.move_str(m)}")
             return
         geo = Geometry(pos.game.layout)
         lifts, places = hand_moves(pos, m)
@@ -176,6 +209,7 @@ def run(
     inp: TextIO = sys.stdin,
     out: TextIO = sys.stdout,
     battle: bool = False,
+    tags: dict[str, str] | None = None,
 ) -> int:
     from host.vboard import VirtualBoard
 
@@ -188,6 +222,7 @@ def run(
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
     try:
         session = Session(port, archive, sim, out, colour)
+        session.tags = tags or {}
         if battle:
             session.battle()
         else:

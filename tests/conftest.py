@@ -6,8 +6,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
-RULES = SHARED / "rules"
+RULES = ROOT / "docs" / "rules"  # the game specs and their JSON cases, part of the repository
 
 collect_ignore_glob = ["mpy/*"]
 

@@ -46,7 +46,20 @@ def test_perft_prints_the_count_last():
         (("perft", "chess", "x"), "bad depth"),
         (("perft", "chess", "-1"), "bad depth"),
         (("perft", "chess"), "required"),
-        ((), "required"),
+        (("perft", "chess", "999"), "bad depth"),
+        (("sim", "--game", "shogi"), "unknown game"),
+        (("sim", "--game", "chess", "--fen", "8/8 w - - 0 1"), "bad FEN for chess"),
+        (("sim", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"), "--fen needs --game"),
+        (("replay-sensors", "/no/such/file", "--game", "chess"), "cannot read"),
+        (("umpire", "checkers12"), "Kriegspiel"),
+        (("kriegspiel", "--sim", "--game", "shogi"), "Kriegspiel is played in"),
+        (("show", "last", "--delay", "-1"), "bad delay"),
+        (("play", "--sim", "--battle", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"), "takes no --fen"),
+        (("nosuch",), "invalid choice"),
+        (("moves", "chess", "--fen", ""), "empty"),
+        (("kriegspiel", "--sim", "--fen", "bad"), "bad FEN for chess"),
+        (("sim", "--dir", "/proc/no/such"), "cannot use /proc/no/such"),
+        (("umpire", "chess", "--rules", "x"), "invalid choice"),
     ],
 )
 def test_errors_are_one_line_and_a_non_zero_exit(args, word):
@@ -55,3 +68,24 @@ def test_errors_are_one_line_and_a_non_zero_exit(args, word):
     assert r.stdout == ""
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and word in lines[0] and "Traceback" not in r.stderr
+
+
+def test_eboard_alone_lists_its_commands_and_version_answers():
+    r = run()
+    assert r.returncode == 0 and all(c in r.stdout for c in ("moves", "play", "export", "kriegspiel", "serve"))
+    r = run("--version")
+    assert r.returncode == 0 and r.stdout.startswith("eboard 0.")
+
+
+def test_a_start_is_checked_before_any_board_hears_of_it(tmp_path):
+    chess_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    for args, words in [
+        (("play", "--sim", "--fen", chess_fen), ("bad FEN for lippo", "add --game chess")),
+        (("play", "--sim", "--game", "chess", "--fen", chess_fen.replace("pppppppp", "ppppppp")),
+         ("bad FEN for chess", "rank 7")),
+        (("play", "--sim", "--game", "chess", "--fen", chess_fen.replace(" w ", " x ")), ("bad FEN for chess",)),
+    ]:
+        r = run(*args, "--archive", str(tmp_path / "a.sqlite"))
+        assert r.returncode == 2 and r.stdout == "", (args, r.stderr)
+        assert r.stderr.count("\n") == 1 and all(w in r.stderr for w in words), (args, r.stderr)
+    assert not (tmp_path / "a.sqlite").exists()  # state unchanged: no archive made

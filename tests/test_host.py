@@ -122,24 +122,6 @@ def test_archive_commands_errors(tmp_path, args, word):
     assert r.returncode == 2 and word in r.stderr and "Traceback" not in r.stderr
 
 
-def test_pgn_of_a_chess_game_reads_back_in_python_chess(tmp_path):
-    a = Archive(tmp_path / "a.sqlite")
-    moves = random_game("chess", 80, 3)
-    g = a.new_game("b1", "chess", None, white="Anna", black="Boris")
-    for i, m in enumerate(moves):
-        a.record("b1", i + 1, f"move {i + 1} {m}", g)
-    text = export(a.game(str(g)), a.moves(g))
-    game = chess.pgn.read_game(io.StringIO(text))
-    assert not game.errors
-    board = chess.Board()
-    for m in moves:
-        board.push_uci(m)
-    assert game.end().board().fen() == board.fen()
-    assert game.headers["White"] == "Anna" and game.headers["Variant"] == "Standard"
-    for tag in ["Event", "Site", "Date", "Round", "White", "Black", "Result"]:
-        assert tag in game.headers
-
-
 def test_pgn_of_a_lippo_game_has_its_start_and_points(tmp_path):
     a = Archive(tmp_path / "a.sqlite")
     g = a.new_game("b1", "lippo", None)
@@ -197,13 +179,13 @@ def test_play_on_the_virtual_board_shows_and_archives(tmp_path):
     r = eboard("play", "--sim", "--game", "chess", input="e2e4\ne7e5\ng1f3\nlift b8\nquit\n", env={"EBOARD_DATA": str(data)}, timeout=120)
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert "chess on /dev/" in out and "moves: 1. e2e4 e7e5 2. g1f3" in out
+    assert "chess on /dev/" in out and "moves: 1. e4 e5 2. Nf3" in out
     assert " nf" in out  # the lifted knight's square is lit 'f' ...
     assert " .d" in out  # ... and its destinations 'd'
     r = eboard("games", env={"EBOARD_DATA": str(data)})
     assert "chess" in r.stdout and "3 plies" in r.stdout
     r = eboard("export", "last", "--pgn", env={"EBOARD_DATA": str(data)})
-    assert "1. e2e4 e7e5 2. g1f3 *" in r.stdout
+    assert "1. e4 e5 2. Nf3 *" in r.stdout
 
 
 @needs_mpy

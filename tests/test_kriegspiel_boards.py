@@ -221,10 +221,11 @@ def test_kriegspiel_command_on_two_virtual_boards(tmp_path):
 
     db = tmp_path / "k.sqlite"
     r = subprocess.run([EBOARD, "kriegspiel", "--sim", "--standard", "--archive", str(db)],
-                       input="f2f3\ne7e5\ng2g5\ng2g4\nd8h4\n", capture_output=True, text=True, timeout=120)
+                       input="f3\ne7e5\ng2g5\ng4\nQh4\n", capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    lines = r.stdout.splitlines()
+    lines = r.stdout.splitlines()  # moves typed in SAN or as squares
     assert "[white] Refused by your board: not_possible_on_own_board" in lines
+    assert "[white] g2g5: the pawn on g2 cannot move there" in lines
     assert lines.index("[white] Checkmate. Black wins.") < lines.index("The game is over: 0-1. The umpire's record:")
     arch = Archive(db)
     game = arch.games()[-1]

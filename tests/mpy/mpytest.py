@@ -2,7 +2,7 @@
 
 import sys
 
-RULES = "../shared/rules/"  # scripts run with the repository root as the working directory
+RULES = "docs/rules/"  # scripts run with the repository root as the working directory
 
 
 def check(cond, what):

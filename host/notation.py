@@ -1,0 +1,218 @@
+"""SAN, the notation players know, over the rules core's own move list (no second move
+generator): `san(pos, m)` writes a move (`Nf3`, `exd5`, `O-O`, `e8=Q`, `Pg12,g3`), and
+`parse(pos, text)` reads a move typed as SAN or as coordinates (`g1f3`, `g1-f3`), forgiving
+case, `-`, `x`, `=`, `+`, `#` where that leaves one move.  A move that cannot be played gets
+the reason in words (`MoveError`).  Every game with piece letters (docs/rules/notation.md)
+gets SAN; checkers12 keeps its coordinates.
+
+The SAN-like form of the other games: the piece's letter (none for the game's pawn), the
+origin's file, rank or square where two men of a kind could go to the same square, `x` for
+a capture, the destination, `=X` for a promotion, then anything the coordinate string has
+after a comma (lippo's bonus Soldier `,g3`, the throne pawn `,c2`).  Castling is `O-O` for
+the FEN letter K/k castling and `O-O-O` for Q/q (hundred.md: K is the a-side one there).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from firmware.rules import MoveError
+from firmware.rules.board import WHITE
+from firmware.rules.position import CASTLE, kind_of
+
+NO_SAN = ("checkers12",)
+_SQUARE = re.compile(r"[a-z]\d+")
+
+
+def _parts(pos: Any, m: int) -> tuple[str, str, str, str]:
+    """(from, to, promotion letter or '', text after a comma or '') of a move."""
+    text = pos.move_str(m)
+    head, _, extra = text.partition(",")
+    lay = pos.game.layout
+    sqs, rest = lay.parse_squares(head)
+    return lay.name(sqs[0]), lay.name(sqs[-1]), rest.upper(), extra
+
+
+def _castle(pos: Any, m: int) -> str:
+    if kind_of(m) != CASTLE:
+        return ""
+    for c in pos.game.castlings:
+        if c.king == pos.move_from(m) and c.king_to == pos.move_to(m):
+            return "O-O" if c.letter in "Kk" else "O-O-O"
+    return ""
+
+
+def _base(pos: Any, m: int) -> tuple[str, str, str, str, str]:
+    """(letter, from, 'x' or '', to, suffix) of a move, before any disambiguation."""
+    frm, to, promo, extra = _parts(pos, m)
+    t = pos.cells[pos.move_from(m)] & 31
+    letter = "" if t == pos.game.pawn else pos.game.letter[t]
+    suffix = ("=" + promo if promo else "") + ("," + extra if extra else "")
+    return letter, frm, "x" if pos.takes(m) else "", to, suffix
+
+
+def _check_mark(pos: Any, m: int) -> str:
+    if not pos.game.check_rules:
+        return ""
+    pos.push(m)
+    try:
+        if not pos.is_check():
+            return ""
+        return "#" if not pos.legal_moves() else "+"
+    finally:
+        pos.pop()
+
+
+def san(pos: Any, m: int, moves: list[int] | None = None, marks: bool = True) -> str:
+    """The SAN of a legal move in pos (coordinates in checkers12); moves: pos's legal
+    moves, if already at hand; marks: add + and # (games with a check rule)."""
+    if pos.game.id in NO_SAN:
+        return str(pos.move_str(m))
+    text = _castle(pos, m)
+    if not text:
+        letter, frm, cap, to, suffix = _base(pos, m)
+        rivals = [o for o in (pos.legal_moves() if moves is None else moves) if o != m and not _castle(pos, o)]
+        rivals = [b for b in (_base(pos, o) for o in rivals) if (b[0], b[3], b[4]) == (letter, to, suffix)]
+        if not letter:
+            qual = frm[0] if cap else ""
+            if any(b[1][0] == qual or not cap for b in rivals):
+                qual = frm  # pawns that could both go there (hundred's backward steps)
+        elif not rivals:
+            qual = ""
+        elif all(b[1][0] != frm[0] for b in rivals):
+            qual = frm[0]
+        elif all(b[1][1:] != frm[1:] for b in rivals):
+            qual = frm[1:]
+        else:
+            qual = frm
+        text = letter + qual + cap + to + suffix
+    return text + (_check_mark(pos, m) if marks else "")
+
+
+def _norm(text: str) -> str:
+    t = text.strip()
+    if re.fullmatch(r"[0oO](-[0oO]){1,2}[+#!?]*", t):  # castling, typed any way
+        t = t.replace("0", "O").replace("o", "O")
+    t = t.replace("_", ",")  # PGN's stand-in for notation.md's comma
+    for ch in "-x:=+#!?":
+        t = t.replace(ch, "")
+    return t
+
+
+def _spellings(pos: Any, m: int) -> set[str]:
+    """Every way of typing a move that names it: coordinates, and SAN with any degree of
+    disambiguation, normalised."""
+    out = {_norm(pos.move_str(m))}
+    if pos.game.id in NO_SAN:
+        return out
+    castle = _castle(pos, m)
+    if castle:
+        out.add(_norm(castle))
+    letter, frm, cap, to, suffix = _base(pos, m)
+    for qual in ("", frm[0], frm[1:], frm):
+        if qual == "" and not letter and cap:
+            continue  # "xd5" alone is not SAN for a pawn
+        out.add(_norm(letter + qual + to + suffix))
+    return out
+
+
+def parse(pos: Any, text: str) -> int:
+    """The legal move a typed move names (SAN or coordinates); MoveError with the reason in
+    words if it names none, or more than one."""
+    typed = text.strip()
+    if not typed:
+        raise MoveError("no move given")
+    key = _norm(typed)
+    legal = pos.legal_moves()
+    pseudo = pos.pseudo_moves() if pos.game.check_rules else legal
+    for same_case in (True, False):
+        k = key if same_case else key.lower()
+        found = [m for m in pseudo if k in ((s if same_case else s.lower()) for s in _spellings(pos, m))]
+        ok = [m for m in found if m in legal]
+        if len(ok) == 1:
+            return int(ok[0])
+        if len(ok) > 1:
+            names = ", ".join(sorted({san(pos, m, legal, marks=False) for m in ok}))
+            raise MoveError(f"{typed} is ambiguous: {names}")
+        if found:
+            if pos.is_check():
+                raise MoveError(f"{typed}: your king is in check, and this move does not end it")
+            raise MoveError(f"{typed}: your king would be in check")
+    if key.upper() in ("OO", "OOO"):
+        which = "short" if key.upper() == "OO" else "long"
+        raise MoveError(f"{typed}: castling {which} is not possible now")
+    raise MoveError(why(pos, typed))
+
+
+def why(pos: Any, text: str) -> str:
+    """Why a typed move that names no move of the position cannot be played, in words."""
+    g = pos.game
+    lay = g.layout
+    names = _SQUARE.findall(text)
+    for n in names:
+        try:
+            lay.cell(n)
+        except ValueError:
+            return f"{n} is not a square of {g.id}"
+    side = "White" if pos.turn == WHITE else "Black"
+    if len(names) >= 2 and re.match(r"^[a-z]\d+", text.strip()):  # coordinates: from, to
+        frm = lay.cell(names[0])
+        c = pos.cells[frm]
+        if not c:
+            return f"{text}: there is no piece on {names[0]}"
+        if not c & pos.us:
+            return f"{text}: the piece on {names[0]} is not {side}'s ({side} to move)"
+        t = c & 31
+        return f"{text}: the {g.names[t]} on {names[0]} cannot move there"
+    if not names:
+        return f"{text!r} is not a move: type it as SAN (Nf3, exd5, O-O, e8=Q) or as squares (g1f3)"
+    letter = text.strip()[:1]
+    t = g.letter.find(letter.upper()) if letter.isalpha() and letter.upper() != letter.lower() else -1
+    if letter.isupper() and t > 0:
+        return f"{text}: no {g.names[t]} of {side}'s can move to {names[-1]}"
+    return f"{text}: no move of {side}'s goes to {names[-1]}"
+
+
+def san_list(gid: str, fen: str | None, moves: list[str]) -> list[str]:
+    """The SAN of a game's moves (its move strings) from fen; a move that does not replay,
+    and all after it, stay as they are."""
+    from firmware.rules import new_position
+
+    pos = new_position(gid, fen)
+    out = []
+    for text in moves:
+        try:
+            m = pos.parse_move(text)
+        except MoveError:
+            return out + moves[len(out):]
+        out.append(san(pos, m))
+        pos.push(m)
+    return out
+
+
+def parse_line(pos: Any, line: str) -> list[int]:
+    """Several moves typed on one line (`e4 e5 Nf3`), all legal one after the other: the
+    move ints; MoveError (naming the move and why) if any is not, and pos is left as it was."""
+    done = 0
+    out = []
+    try:
+        for word in line.split():
+            if re.fullmatch(r"\d+\.+", word):  # move numbers, as in `1. e4 e5`
+                continue
+            try:
+                m = parse(pos, word)
+            except MoveError as e:
+                if len(line.split()) == 1:
+                    raise
+                raise MoveError(f"move {len(out) + 1} of the line: {e}; nothing played") from None
+            out.append(m)
+            pos.push(m)
+            done += 1
+    finally:
+        for _ in range(done):
+            pos.pop()
+    return out
+
+
+__all__ = ["MoveError", "parse", "parse_line", "san", "san_list", "why"]

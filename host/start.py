@@ -1,0 +1,32 @@
+"""A game and FEN given by a person, checked by the rules core before any board hears of
+them: the one check behind `eboard play/sim/replay-sensors/kriegspiel --fen` and `new` in
+the live view."""
+
+from __future__ import annotations
+
+from firmware.rules import GAMES, FenError, new_position
+
+
+def check(game: str, fen: str | None) -> None:
+    """ValueError, in words, if game is not a game id or fen not a position of it (naming
+    the game the FEN would fit, if another does)."""
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+    if fen is None:
+        return
+    if not fen.strip():
+        raise ValueError(f"bad FEN for {game}: it is empty")
+    try:
+        new_position(game, fen)
+    except FenError as e:
+        fits = [g for g in GAMES if g != game and _fits(g, fen)]
+        hint = f" (it is a FEN of {fits[0]}: add --game {fits[0]})" if fits else ""
+        raise ValueError(f"bad FEN for {game}: {e}{hint}") from None
+
+
+def _fits(game: str, fen: str) -> bool:
+    try:
+        new_position(game, fen)
+    except ValueError:
+        return False
+    return True
