@@ -27,6 +27,7 @@ from host.archive import Archive
 from host.bridge import Bridge
 from host.link import BoardError, LinkError
 from host.view import Snapshot, render
+from host.web import board_feed
 
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
 
@@ -176,6 +177,7 @@ def run(
     inp: TextIO = sys.stdin,
     out: TextIO = sys.stdout,
     battle: bool = False,
+    web: bool = False,
 ) -> int:
     from host.vboard import VirtualBoard
 
@@ -188,6 +190,7 @@ def run(
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
     try:
         session = Session(port, archive, sim, out, colour)
+        feed = board_feed(session.bridge, archive) if web else None  # the web room's live board
         if battle:
             session.battle()
         else:
@@ -200,7 +203,7 @@ def run(
         while True:
             ready = True
             if interactive:
-                ready = bool(select.select([inp], [], [], 0.5)[0])
+                ready = bool(select.select([inp], [], [], 0.05 if feed else 0.5)[0])
             if ready:
                 line = inp.readline()
                 if not line:
@@ -208,6 +211,8 @@ def run(
                 if not session.command(line.strip()):
                     break
             session.bridge.poll(0.05)
+            if feed is not None:
+                feed.flush()
             if session.dirty:
                 session.show()
                 if interactive:
