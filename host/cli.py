@@ -105,7 +105,14 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
             raise CliError(f"Kriegspiel is played in {', '.join(KRIEG_GAMES)}, not {args.game!r}")
         with _web(args) as server:
             feed = None if server is None else partial(kriegspiel_feed, server)
-            return run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game, web=feed)
+            rc = run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game, web=feed)
+            if server is not None:  # the record stays readable on the pages until the end of input
+                print("web: the pages stay up until the end of input (Ctrl-D) or Ctrl-C", flush=True)
+                try:
+                    sys.stdin.read()
+                except KeyboardInterrupt:
+                    pass
+            return rc
     except (LinkError, VirtualBoardError, ArchiveError) as e:
         raise CliError(str(e)) from None
 

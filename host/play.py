@@ -190,12 +190,12 @@ def run(
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
     try:
         session = Session(port, archive, sim, out, colour)
-        feed = board_feed(session.bridge, archive) if web else None  # the web room's live board
         if battle:
             session.battle()
         else:
             session.start(game or ("lippo" if sim else None), fen)
         session.show()
+        feed = board_feed(session.bridge, archive) if web else None  # the web room's live board
         interactive = inp.isatty()
         if interactive:
             out.write("type a move (e2e4), lift/place SQ, help, quit\n> ")

@@ -88,6 +88,7 @@ class BoardFeed:
                 inner(seq, text)
 
         bridge.on_change = changed
+        self.flush()
 
     def flush(self) -> None:
         """Publish the board if it changed since the last flush (and is connected)."""
@@ -97,9 +98,11 @@ class BoardFeed:
 
         try:
             st = self.bridge.request("state").split(" ", 4)
-            leds = self.bridge.request("leds").split()[1]
-        except (BoardError, BridgeTimeout, LinkError, OSError, IndexError):
+            leds = self.bridge.request("leds").split()
+        except (BoardError, BridgeTimeout, LinkError, OSError):
             return  # the bridge reconnects; the next flush tries again
+        if len(st) < 5 or st[0] != "state" or len(leds) != 2 or leds[0] != "leds":
+            return  # not the replies asked for: try again at the next flush
         self.dirty = False
         gid = self.bridge.game_id
         snap: dict[str, Any] = {
@@ -107,8 +110,8 @@ class BoardFeed:
             "port": self.bridge.port,
             "game": st[1],
             "state": st[2],
-            "fen": st[4] if len(st) > 4 else "",
-            "leds": leds,
+            "fen": st[4],
+            "leds": leds[1],
             "moves": [],
             "game_id": gid,
             "result": None,
@@ -125,24 +128,46 @@ class BoardFeed:
 
 
 class KriegFeed:
-    """Publishes a Kriegspiel match: each player's own lines and own board (its view FEN
-    and LED frame, asked of that player's board, which knows nothing else), the public
+    """Publishes a Kriegspiel match: each player's own lines and own board, the public
     announcements, and the umpire's full record once the game is over.
 
-    Each player's topic is reached only through a random secret (`links()`)."""
+    A player's board is drawn from the lines the host sends that player's board (`krieg`,
+    `view`, `verdict legal`: built from that player's knowledge alone, host/kriegspiel.py)
+    and its LED frame; nothing is drawn before `krieg`.  Each player's topic is reached
+    only through a random secret (`links()`)."""
+
+    VIEW_LINES = ("krieg ", "view ", "verdict legal ")
 
     def __init__(self, game: str, ends: dict[str, Any], hub: Hub = HUB) -> None:
         self.hub = hub
         self.game = game
         self.ends = ends  # "white"/"black" -> the player's board: request(line) -> reply
+        self.views: dict[str, str] = {}  # side -> the view FEN last sent to its board
         self.match = secrets.token_hex(4)
         self.tokens = {side: secrets.token_urlsafe(32) for side in ("white", "black")}
         self.lines: dict[str, list[str]] = {"white": [], "black": [], "public": []}
+        for side, end in ends.items():
+            self._watch(side, end)
         with hub.lock:
             hub.secrets[self.match] = dict(self.tokens)
         for side in ("white", "black"):
             self._publish(side)
         self._publish_public(None)
+
+    def _watch(self, side: str, end: Any) -> None:
+        inner = end.request
+
+        def request(line: str) -> str:
+            reply: str = inner(line)
+            for head in self.VIEW_LINES:
+                if line.startswith(head):
+                    words = line[len(head):].split(" ")
+                    # krieg GAME SIDE FEN...; view FEN...; verdict legal FEN...
+                    self.views[side] = " ".join(words[2:] if head == "krieg " else words)
+                    self._publish(side)
+            return reply
+
+        end.request = request
 
     def links(self, base: str) -> dict[str, str]:
         """The three addresses: each player's secret page and the spectators'."""
@@ -171,22 +196,21 @@ class KriegFeed:
             self._publish(side, end)
         self._publish_public(end)
 
-    def _board(self, side: str) -> tuple[str, str]:
+    def _leds(self, side: str) -> str:
         from host.link import BoardError, BridgeTimeout, LinkError
 
         try:
-            st = self.ends[side].request("state").split(" ", 4)
-            leds = self.ends[side].request("leds").split()[1]
-            return st[4], leds
-        except (BoardError, BridgeTimeout, LinkError, OSError, IndexError, KeyError):
-            return "", "." * 144
+            words = self.ends[side].request("leds").split()
+        except (BoardError, BridgeTimeout, LinkError, OSError):
+            return ""
+        return words[1] if len(words) == 2 and words[0] == "leds" else ""
 
     def _publish(self, side: str, end: dict[str, Any] | None = None) -> None:
-        fen, leds = self._board(side)
+        fen = self.views.get(side, "")
         self.hub.publish(
             f"krieg:{self.match}:{side}",
-            {"game": self.game, "side": side, "fen": fen, "leds": leds, "lines": list(self.lines[side]),
-             "end": end, "at": time.time()},
+            {"game": self.game, "side": side, "fen": fen, "leds": self._leds(side) if fen else "",
+             "lines": list(self.lines[side]), "end": end, "at": time.time()},
         )
 
     def _publish_public(self, end: dict[str, Any] | None) -> None:
