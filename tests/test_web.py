@@ -9,10 +9,9 @@ the other player's link or event stream, the archive, or the spectators' page.
 EBOARD_SCREENSHOTS=docs pytest tests/test_web.py  writes the README's screenshots.
 """
 
-import json
 import os
 import re
-import select
+import signal
 import socket
 import subprocess
 import sys
@@ -123,17 +122,21 @@ class Proc:
             time.sleep(0.05)
         pytest.fail(f"no {pattern!r} in {''.join(self.lines)[-3000:]}")
 
-    def stop(self):
+    def stop(self, interrupt=False):
+        """End of input (or Ctrl-C, as a person stops serve and web), then wait for the end."""
         if self.p.poll() is None:
             try:
                 self.p.stdin.close()
             except OSError:
                 pass
+            if interrupt:
+                self.p.send_signal(signal.SIGINT)
             try:
                 self.p.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 self.p.kill()
                 self.p.wait()
+        assert self.p.returncode == 0, "".join(self.lines)[-2000:]
 
 
 class Stream:
@@ -276,8 +279,7 @@ def test_the_club_room_follows_four_boards_playing(page, tmp_path):
         assert page.inner_text("#moves").split() == expected["lippo"]
     finally:
         if serve is not None:
-            serve.p.send_signal(2)
-            serve.stop()
+            serve.stop(interrupt=True)
         for vb in boards:
             vb.stop()
 
@@ -327,7 +329,7 @@ def test_an_archived_game_replays_and_its_pgn_downloads(page, tmp_path):
         assert got == expected_pgn
         assert dl.value.suggested_filename == f"eboard-{gid}.pgn"
     finally:
-        web.stop()
+        web.stop(interrupt=True)
 
 
 @needs_browser

@@ -181,8 +181,8 @@ class WebServer:
                 meta = {}
                 for topic, data in pending.items():
                     out.update(self._render(sub.parts, topic, data))
-                    if "seq" in data:
-                        meta[topic] = {"seq": data["seq"]}
+                    if "seq" in data:  # the board message it shows (bench/web_latency.py)
+                        meta[topic] = {"seq": data["seq"], "heard_at": data.get("heard_at")}
                 msg = json.dumps({"parts": out, "meta": meta}, ensure_ascii=False)
                 await resp.write(b"data: " + msg.encode() + b"\n\n")
         except (ConnectionResetError, asyncio.CancelledError):
