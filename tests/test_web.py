@@ -235,6 +235,8 @@ def test_a_move_on_a_virtual_board_appears_on_the_open_page(page, tmp_path):
         assert sq(page, "e2") == ("l", "")
         assert page.inner_text("#moves").strip() == "e2e4"
         assert "Black" in page.inner_text("#info")
+        page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing to scroll sideways
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     finally:
         play.stop()
 
@@ -304,6 +306,9 @@ def test_an_archived_game_replays_and_its_pgn_downloads(page, tmp_path):
         wait_http(base)
         page.goto(base + "/archive")
         assert page.locator("table.games tbody tr").count() == 2
+        page.set_viewport_size({"width": 390, "height": 844})
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        page.set_viewport_size({"width": 1000, "height": 760})
         page.fill("input[name=q]", "anna")
         page.click("form.search button")
         page.wait_for_url("**/archive?q=anna")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -68,7 +69,7 @@ class WebServer:
         self.error: Exception | None = None
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
-        self._cache: dict[tuple[Any, str], tuple[int, Parts]] = {}
+        self._cache: dict[tuple[Any, str], tuple[dict[str, Any], Parts]] = {}
 
     # ---- life cycle ----------------------------------------------------------------------
 
@@ -145,13 +146,14 @@ class WebServer:
                 sub.ready.set()
 
     def _render(self, fn: Callable[[str, dict[str, Any]], Parts], topic: str, data: dict[str, Any]) -> Parts:
-        """fn's fragments for this data, rendered once however many pages are open."""
+        """fn's fragments for this data, rendered once however many pages are open (fn is
+        one of the module's renderers, so the cache holds a topic's latest data once each)."""
         key = (fn, topic)
         hit = self._cache.get(key)
-        if hit is not None and hit[0] == id(data):
+        if hit is not None and hit[0] is data:
             return hit[1]
         parts = fn(topic, data)
-        self._cache[key] = (id(data), parts)
+        self._cache[key] = (data, parts)
         return parts
 
     async def _stream(self, request: web.Request, want: Callable[[str], bool],
@@ -244,11 +246,6 @@ class WebServer:
 
     # ---- the club room and the live boards ---------------------------------------------------
 
-    @staticmethod
-    def _tile_parts(topic: str, data: dict[str, Any]) -> Parts:
-        s = topic.split(":", 1)[1]
-        return {"tile-" + s: render.tile(s, data)}
-
     def _matches(self) -> str:
         links = []
         for topic in self.hub.topics("krieg:"):
@@ -267,14 +264,15 @@ class WebServer:
             if data is not None:
                 s = topic.split(":", 1)[1]
                 tiles.append(f'<div id="tile-{render.esc(s)}">{render.tile(s, data)}</div>')
-        body = "".join(tiles) or ""
+        body = "".join(tiles)
         if not tiles:
-            body = ""
+            body = ('<p class="muted" id="none">No board followed yet: <code>eboard serve --port PORT --web</code> '
+                    "or <code>eboard play --web</code> shows its boards here.</p>")
         return self._html(render.page("room.html", title="eboard: club room", stream="/events/room",
                                       tiles=body, matches=self._matches()))
 
     async def room_events(self, request: web.Request) -> web.StreamResponse:
-        return await self._stream(request, lambda t: t.startswith("board:"), self._tile_parts)
+        return await self._stream(request, lambda t: t.startswith("board:"), _tile_parts)
 
     async def board(self, request: web.Request) -> web.Response:
         s = request.match_info["slug"]
@@ -291,7 +289,7 @@ class WebServer:
         topic = "board:" + request.match_info["slug"]
         if self.hub.get(topic) is None:
             return _not_found()
-        return await self._stream(request, lambda t: t == topic, lambda t, d: render.board_parts(d))
+        return await self._stream(request, lambda t: t == topic, _board_parts)
 
     # ---- the archive ---------------------------------------------------------------------
 
@@ -320,7 +318,7 @@ class WebServer:
             if q and not all(word in hay for word in q.split()):
                 continue
             rows.append(
-                f'<tr><td><a href="/archive/{g.id}">{g.id}</a></td><td>{render.esc(g.started[:16].replace("T", " "))}</td>'
+                f'<tr><td><a href="/archive/{g.id}">{g.id}</a></td><td class="when">{render.esc(g.started[:16].replace("T", " "))}</td>'
                 f'<td><a href="/archive/{g.id}">{render.esc(g.game)}</a>{" · Kriegspiel" if g.event == "Kriegspiel" else ""}</td>'
                 f"<td>{n}</td><td>{render.esc(result)}</td><td>{render.esc(players)}</td>"
                 f'<td class="board">{render.esc(g.board)}</td></tr>'
@@ -419,7 +417,7 @@ class WebServer:
         if side is None:
             return _not_found()
         topic = f"krieg:{match}:{side}"
-        return await self._stream(request, lambda t: t == topic, lambda t, d: render.player_parts(d))
+        return await self._stream(request, lambda t: t == topic, _player_parts)
 
     async def spectators(self, request: web.Request) -> web.Response:
         match = request.match_info["match"]
@@ -434,7 +432,24 @@ class WebServer:
         topic = f"krieg:{request.match_info['match']}:public"
         if self.hub.get(topic) is None:
             return _not_found()
-        return await self._stream(request, lambda t: t == topic, lambda t, d: render.public_parts(d))
+        return await self._stream(request, lambda t: t == topic, _public_parts)
+
+
+def _tile_parts(topic: str, data: dict[str, Any]) -> Parts:
+    s = topic.split(":", 1)[1]
+    return {"tile-" + s: render.tile(s, data)}
+
+
+def _board_parts(topic: str, data: dict[str, Any]) -> Parts:
+    return render.board_parts(data)
+
+
+def _player_parts(topic: str, data: dict[str, Any]) -> Parts:
+    return render.player_parts(data)
+
+
+def _public_parts(topic: str, data: dict[str, Any]) -> Parts:
+    return render.public_parts(data)
 
 
 def _last_move_leds(pos, move: str) -> str:  # type: ignore[no-untyped-def]
@@ -446,8 +461,6 @@ def _last_move_leds(pos, move: str) -> str:  # type: ignore[no-untyped-def]
         return "".join(frame)
     geo = Geometry(pos.game.layout)
     lay = pos.game.layout
-    import re
-
     for name in re.findall(r"[a-z]\d{1,2}", move)[:2]:
         try:
             frame[geo.phys(lay.cell(name))] = "l"

@@ -10,6 +10,8 @@ function swap(parts) {
     if (!el) {
       const room = document.getElementById("room");
       if (!room) continue;
+      const none = document.getElementById("none");
+      if (none) none.remove();
       el = document.createElement("div");
       el.id = id;
       room.appendChild(el);
