@@ -184,6 +184,15 @@ def test_every_board_size_draws_its_squares(gid):
     assert len(men) == sum(1 for c in lay.squares if pos.cells[c])
 
 
+def test_a_record_with_no_attempt_renders():
+    from host.web.render import record
+
+    rec = {"attempts": [], "moves": [], "fen": new_position("chess").fen(),
+           "white_sheet": [{"type": "resigned", "side": "white", "winner": "black", "audience": "both"}]}
+    html = record("chess", {"record": rec, "result": "0-1", "game_id": None})
+    assert "White resigns." in html and "0-1" in html
+
+
 def test_the_server_refuses_what_it_does_not_serve(tmp_path):
     from host.web.server import WebServer
 

@@ -17,6 +17,7 @@ from firmware.rules import FenError, new_position
 from firmware.rules.board import WHITE
 from firmware.squares import Geometry
 from host import diagram
+from host.kriegspiel import words
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 _templates: dict[str, string.Template] = {}
@@ -158,8 +159,6 @@ def record(game: str, end: dict[str, Any] | None) -> str:
     attempts = rec.get("attempts") or []
     if attempts:
         out.append("<h3>The umpire's record</h3><ol class=\"record\">")
-        from host.kriegspiel import words
-
         for a in attempts:
             if isinstance(a, dict):
                 said = " ".join(words(x) for x in a.get("answer") or [] if isinstance(x, dict))

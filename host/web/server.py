@@ -16,6 +16,7 @@ import asyncio
 import hmac
 import json
 import re
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -229,6 +230,9 @@ class WebServer:
             return _not_found()
         except web.HTTPException as e:
             return web.Response(status=e.status, text=e.reason + "\n")
+        except Exception as e:  # a bug of ours: one line on stderr, the page says so, serving goes on
+            print(f"web: {request.path}: internal error: {e!r}", file=sys.stderr, flush=True)
+            return web.Response(status=500, text="internal error\n")
 
     async def _headers(self, request: web.Request, resp: web.StreamResponse) -> None:
         for k, v in HEADERS.items():
