@@ -86,7 +86,7 @@ def move_list(moves: list[str], black_first: bool = False, link: bool = False) -
             else:
                 last = ' class="last"' if ply == len(moves) else ""
                 cells.append(f"<span{last}>{esc(m)}</span>")
-        items.append(f"<li>{' '.join(cells)}</li>")
+        items.append(f'<li><span class="n">{i // 2 + 1}.</span> {" ".join(cells)}</li>')
     return f'<ol class="moves">{"".join(items)}</ol>'
 
 
@@ -94,11 +94,12 @@ def board_info(s: dict[str, Any]) -> str:
     """Game, whose turn, state, points, clocks and result of a board snapshot."""
     rows = [("game", esc(s.get("game", "?"))), ("board", esc(s.get("port", ""))), ("state", esc(s.get("state", "")))]
     try:
-        pos = position(str(s.get("game")), s.get("fen") or None)
-        rows.append(("to move", "White" if pos.turn == WHITE else "Black"))
-        if s.get("game") == "lippo":
-            w, b = pos.points()  # type: ignore[attr-defined]
-            rows.append(("points", f"White {w}, Black {b}"))
+        if s.get("fen"):
+            pos = position(str(s.get("game")), s["fen"])
+            rows.append(("to move", "White" if pos.turn == WHITE else "Black"))
+            if s.get("game") == "lippo":
+                w, b = pos.points()  # type: ignore[attr-defined]
+                rows.append(("points", f"White {w}, Black {b}"))
     except (FenError, ValueError, KeyError):
         pass
     clocks = s.get("clocks")

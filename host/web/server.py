@@ -360,8 +360,7 @@ class WebServer:
         moves = self.archive.moves(g.id)
         black_first = bool(g.fen) and len(g.fen.split()) > 1 and g.fen.split()[1] == "b"
         info = render.board_info({
-            "game": g.game, "port": g.board, "state": "over" if g.ended else "in progress",
-            "fen": self._replay_position(g, len(moves))[0].fen(), "moves": moves,
+            "game": g.game, "port": g.board, "state": "over" if g.ended else "in progress", "moves": moves,
             "result": g.result if g.ended else None, "reason": g.reason,
         })
         if g.white_points is not None:
