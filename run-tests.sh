@@ -8,4 +8,9 @@ ensure_venv run-tests.sh test ", pytest, python-chess, pyffish"
 # Our Pico image (and the 32-bit unix port that checks it), cached after the first build;
 # a plain clone has no MicroPython source beside it: then one line says it was skipped.
 boards/build-image.sh --ci
+# The browser tests (tests/test_web.py) drive Debian's chromium; they skip, saying so, without it.
+if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    (apt-get update -q && apt-get install -y -q chromium chromium-driver) >/dev/null 2>&1 \
+        || echo "run-tests.sh: could not install chromium: the browser tests will skip" >&2
+fi
 exec .venv/bin/python -m pytest -n 2 "$@"

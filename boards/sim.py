@@ -196,9 +196,9 @@ class Hardware:
             if words[0] == "wait":
                 self.auto_at = self.auto_clock + int(words[1])
             elif words[0] == "game":
-                from firmware import protocol
-
-                protocol.handle(board, ("new " + step[5:]).encode(), now_ms)
+                # What `new` does, without its reply: no host asked, and a stray reply
+                # would be taken for the answer to the host's next request.
+                board.new_game(words[1], " ".join(words[2:]) or None, now_ms)
                 self.matrix.show_position(board.pos, board.tracker.geo)
             elif words[0] in ("lift", "place"):
                 p = self.square(words[1], board.tracker.geo, words[0] == "lift")

@@ -6,6 +6,8 @@
     eboard kriegspiel (--white PORT --black PORT | --sim)
                                            Kriegspiel on two boards, the host as umpire
     eboard sim [--game GAME]               a virtual board: its port on the first line
+    eboard web [PORT] [--host HOST]        the browser view (--web [PORT] on play, serve,
+                                           kriegspiel serves it beside them)
     eboard replay-sensors FILE --game GAME [--fen FEN]
                                            a sensor script through a virtual board
     eboard tag ID NAME VALUE               set a game's White, Black, Event or Site
@@ -18,9 +20,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 from firmware.rules import FenError, GAMES, new_position
+from host.web import add_arguments as web_arguments
 
 
 MAX_DEPTH = 99  # deeper than any count that ends; deeper still would exhaust Python's stack
@@ -100,10 +105,13 @@ def cmd_umpire(args: argparse.Namespace) -> int:
 
 
 def cmd_kriegspiel(args: argparse.Namespace) -> int:
+    from functools import partial
+
     from host.archive import ArchiveError
     from host.kriegspiel import run
     from host.link import LinkError
     from host.vboard import VirtualBoardError
+    from host.web import kriegspiel_feed
 
     if not args.sim and not (args.white and args.black):
         raise CliError("give --white PORT and --black PORT, or --sim for two virtual boards")
@@ -114,7 +122,16 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
         if args.game not in KRIEG_GAMES:
             raise CliError(f"Kriegspiel is played in {', '.join(KRIEG_GAMES)}, not {args.game!r}")
         _start(args.game, args.fen)
-        return run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game)
+        with _web(args) as server:
+            feed = None if server is None else partial(kriegspiel_feed, server)
+            rc = run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game, web=feed)
+            if server is not None:  # the record stays readable on the pages until the end of input
+                print("web: the pages stay up until the end of input (Ctrl-D) or Ctrl-C", flush=True)
+                try:
+                    sys.stdin.read()
+                except KeyboardInterrupt:
+                    pass
+            return rc
     except (LinkError, VirtualBoardError, ArchiveError) as e:
         raise CliError(str(e)) from None
 
@@ -232,7 +249,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     _start(args.game or ("lippo" if args.sim else None), args.fen)
     try:
         tags = {t: getattr(args, t) for t in ("white", "black", "event", "site") if getattr(args, t)}
-        return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle, tags=tags)
+        with _web(args) as server:
+            return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle,
+                            tags=tags, web=server is not None)
     except (play.PlayError, LinkError, ArchiveError, VirtualBoardError) as e:
         raise CliError(str(e)) from None
     except BoardError as e:
@@ -343,7 +362,40 @@ def cmd_tag(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from host.serve import serve
 
-    return serve(args.port, args.archive, args.seconds)
+    with _web(args) as server:
+        return serve(args.port, args.archive, args.seconds, web=server is not None)
+
+
+@contextmanager
+def _web(args: argparse.Namespace) -> Iterator[Any]:
+    """The web room beside a command when --web asks for it (else None), stopped after it."""
+    if getattr(args, "web", None) is None:
+        yield None
+        return
+    from host.web import WebUnavailable, start
+
+    try:
+        server = start(args.archive, args.web_host, args.web)
+    except WebUnavailable as e:
+        raise CliError(str(e)) from None
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    import time
+
+    args.web = args.listen
+    with _web(args):
+        try:
+            end = time.monotonic() + args.seconds if args.seconds else None
+            while end is None or time.monotonic() < end:
+                time.sleep(0.2)
+        except KeyboardInterrupt:
+            pass
+    return 0
 
 
 def _version() -> str:
@@ -391,6 +443,7 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--seed", type=int, default=0, help="--sim: the virtual hands' random arrays")
     k.add_argument("--archive")
     k.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng, Russian)")
+    web_arguments(k)
     k.set_defaults(func=cmd_kriegspiel)
     v = sub.add_parser("sim", help="run a virtual board; prints its port, runs until interrupted")
     v.add_argument("--game", help="start this game, its pieces set up")
@@ -412,6 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--archive", help="the SQLite archive (default: ~/.local/share/eboard/games.sqlite)")
     for tag in ("white", "black", "event", "site"):
         g.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")
+    web_arguments(g)
     g.set_defaults(func=cmd_play)
     ls = sub.add_parser("games", help="list the archived games")
     ls.add_argument("--archive")
@@ -438,7 +492,15 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--port", action="append", required=True, help="a board's port (repeat for more)")
     sv.add_argument("--archive")
     sv.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
+    web_arguments(sv)
     sv.set_defaults(func=cmd_serve)
+    w = sub.add_parser("web", help="the browser view: the archive, and whatever this process follows")
+    w.add_argument("listen", nargs="?", type=int, default=8080, metavar="PORT", help="default 8080 (0: any free port)")
+    w.add_argument("--host", dest="web_host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)")
+    w.add_argument("--archive")
+    w.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
+    w.set_defaults(func=cmd_web)
     return p
 
 

@@ -14,53 +14,79 @@ from firmware import leds
 from firmware.rules.board import WHITE
 
 SQ = 40
+LEGEND = "LEDs: blue, where the lifted piece may go; red, a capture; white, its square"
 
 
-def svg(pos, frame: bytes, geo, title: str) -> str:  # type: ignore[no-untyped-def]
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{12 * SQ + 60}" height="{12 * SQ + 95}" '
-        'font-family="DejaVu Sans, Arial, sans-serif">',
-'<rect width="100%" height="100%" fill="#2b2b2b"/>',
-        f'<text x="{6 * SQ + 30}" y="24" fill="#eee" font-size="16" text-anchor="middle">{title}</text>',
-    ]
+def svg(pos, frame: bytes, geo, title: str, legend: str = LEGEND, crop: bool = False) -> str:  # type: ignore[no-untyped-def]
+    """The board as SVG: every physical square (crop: the game's squares and one ring of
+    margin), its LED as lit, its man.  Each square's rect carries data-sq (its name, or
+    @p in the margin), data-led (the LED letter of docs/protocol.md) and data-piece (the
+    FEN letter), for pages and tests to read."""
     lay = pos.game.layout
+    c0, c1, r0, r1 = 0, 11, 0, 11
+    if crop:
+        c0, c1 = max(0, geo.dx - 1), min(11, geo.dx + lay.files)
+        r0, r1 = max(0, geo.dy - 1), min(11, geo.dy + lay.ranks)
+    cols, rows = c1 - c0 + 1, r1 - r0 + 1
+    top = 40 if title else 10
+    width, height = cols * SQ + 60, rows * SQ + top + (55 if legend else 30)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        'font-family="DejaVu Sans, Arial, sans-serif" class="board">',
+        '<rect width="100%" height="100%" fill="#2b2b2b"/>',
+    ]
+    if title:
+        out.append(f'<text x="{width / 2}" y="24" fill="#eee" font-size="16" text-anchor="middle">{_esc(title)}</text>')
     for p in range(144):
         r, c = divmod(p, 12)
-        x = 30 + c * SQ
-        y = 40 + (11 - r) * SQ
+        if not (c0 <= c <= c1 and r0 <= r <= r1):
+            continue
+        x = 30 + (c - c0) * SQ
+        y = top + (r1 - r) * SQ
         cell = geo.cell(p)
         on_board = cell != 0
         dark = (c - geo.dx + r - geo.dy) % 2 == 0
         fill = ("#8b6b4a" if dark else "#e8d3b0") if on_board else "#444"
-        out.append(f'<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{fill}"/>')
         cls = frame[p]
+        name = lay.name(cell) if on_board else f"@{p}"
+        piece = ""
+        if on_board and pos.cells[cell]:
+            code = pos.cells[cell]
+            letter = pos.game.letter[code & 31]
+            piece = letter if code & WHITE else letter.lower()
+        out.append(
+            f'<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{fill}" data-sq="{name}" '
+            f'data-led="{leds.CODES[cls] if cls < len(leds.CODES) else "."}" data-piece="{piece}"/>'
+        )
         if cls:
             rgb = leds.PALETTE[cls]
             out.append(
                 f'<circle cx="{x + SQ / 2}" cy="{y + SQ / 2}" r="{SQ * 0.42}" fill="rgb{rgb}" fill-opacity="0.55"/>'
             )
-        if on_board and pos.cells[cell] and cls != leds.FROM:  # a lifted piece is in the hand
-            code = pos.cells[cell]
-            letter = pos.game.letter[code & 31]
-            white = code & WHITE
+        if piece and cls != leds.FROM:  # a lifted piece is in the hand
+            white = piece.isupper()
             out.append(
                 f'<circle cx="{x + SQ / 2}" cy="{y + SQ / 2}" r="{SQ * 0.33}" '
                 f'fill="{"#fafafa" if white else "#151515"}" stroke="#777"/>'
             )
             out.append(
                 f'<text x="{x + SQ / 2}" y="{y + SQ / 2 + 5}" font-size="15" text-anchor="middle" '
-                f'fill="{"#111" if white else "#eee"}">{letter}</text>'
+                f'fill="{"#111" if white else "#eee"}">{piece.upper()}</text>'
             )
     for f in range(lay.files):
-        x = 30 + (f + geo.dx) * SQ + SQ / 2
-        out.append(f'<text x="{x}" y="{40 + 12 * SQ + 18}" fill="#ccc" font-size="13" text-anchor="middle">{lay.letters[f]}</text>')
+        x = 30 + (f + geo.dx - c0) * SQ + SQ / 2
+        out.append(f'<text x="{x}" y="{top + rows * SQ + 18}" fill="#ccc" font-size="13" text-anchor="middle">{lay.letters[f]}</text>')
     for r in range(lay.ranks):
-        y = 40 + (11 - r - geo.dy) * SQ + SQ / 2 + 5
+        y = top + (r1 - r - geo.dy) * SQ + SQ / 2 + 5
         out.append(f'<text x="15" y="{y}" fill="#ccc" font-size="13" text-anchor="middle">{r + 1}</text>')
-    legend = "LEDs: blue, where the lifted piece may go; red, a capture; white, its square"
-    out.append(f'<text x="{6 * SQ + 30}" y="{12 * SQ + 80}" fill="#ccc" font-size="12" text-anchor="middle">{legend}</text>')
+    if legend:
+        out.append(f'<text x="{width / 2}" y="{top + rows * SQ + 40}" fill="#ccc" font-size="12" text-anchor="middle">{_esc(legend)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def readme_picture() -> str:

@@ -108,7 +108,8 @@ class Match:
     """The umpire between two boards.  say(side, text) shows a line in side's view."""
 
     def __init__(self, umpire: Umpire, white: End, black: End, say: Callable[[int, str], None],
-                 speak: Callable[[str], None] | None = None, min_delay_s: float = 0.0) -> None:
+                 speak: Callable[[str], None] | None = None, min_delay_s: float = 0.0,
+                 public: Callable[[str], None] | None = None) -> None:
         self.ump = umpire
         # L21: every attempt is answered after the same minimum delay, so the time to an
         # answer tells nothing of the hidden position.
@@ -116,6 +117,7 @@ class Match:
         self.ends = {WHITE: white, BLACK: black}
         self.say = say
         self.speak = speak
+        self.public = public  # a line everybody may hear (the web room's spectators)
         self.shown = [0, 0]  # scoresheet lines shown in each view
 
     @property
@@ -187,6 +189,10 @@ class Match:
             for a in sheet[self.shown[side >> 6]:]:
                 self.say(side, words(a))
             self.shown[side >> 6] = len(sheet)
+        if self.public is not None:
+            for a in out:
+                if a["audience"] == "both":
+                    self.public(words(a))
         if self.speak is not None:
             for a in out:
                 if a["audience"] == "both":
@@ -322,10 +328,11 @@ class LinkEnd:
 
 
 def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | None, archive_path: str | None,
-        speak: bool, seed: int = 0, game: str = "chess", inp=sys.stdin, out=sys.stdout) -> int:  # type: ignore[no-untyped-def]
+        speak: bool, seed: int = 0, game: str = "chess", inp=sys.stdin, out=sys.stdout, web=None) -> int:  # type: ignore[no-untyped-def]
     """The command: start both boards, the screened setup (unless fen is given), then
     read commands (an attempt, ask, resign, quit) from inp for the side to move, and the
-    boards' attempts, until the game is over."""
+    boards' attempts, until the game is over.  web(game, ends, out): a feed to publish
+    each player's lines (player(side, text)), the public ones (public(text)) and the end."""
     import select
     import tempfile
     import time
@@ -347,9 +354,12 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     assert white_port and black_port
     ends = {WHITE: LinkEnd(white_port), BLACK: LinkEnd(black_port)}
 
+    feed = web(game, ends, out) if web is not None else None  # the web room's pages (host/web)
     try:
         def say(side: int, text: str) -> None:
             print(f"[{SIDES[side]}] {text}", file=out, flush=True)
+            if feed is not None:
+                feed.player(side, text)
 
         opening = fen is None and game == "courier"
         if opening:  # courier.md §4: the umpire plays the traditional opening
@@ -375,7 +385,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
         if speak and speaker is None:
             print("espeak-ng is not installed: the umpire stays silent (apt install espeak-ng)", file=out, flush=True)
         match = Match(Umpire(new_position(game, fen)), ends[WHITE], ends[BLACK], say, speaker,
-                      min_delay_s=0.0 if sim else 0.3)
+                      min_delay_s=0.0 if sim else 0.3, public=feed.public if feed is not None else None)
         if opening:
             match.ump.opening_played()
         match.start()
@@ -443,6 +453,8 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             arch = Archive(archive_path)
             gid = arch.add_kriegspiel(f"{white_port}+{black_port}", match.gid, match.ump.start_fen, rec, res, reason)
             print(f"archived as game {gid}", file=out, flush=True)
+            if feed is not None:
+                feed.over(rec, res, gid)
         return 0
     finally:
         for end in ends.values():

@@ -32,6 +32,7 @@ from host.link import BoardError, LinkError
 from host.notation import parse_line, san, san_list
 from host.start import check
 from host.view import Snapshot, render
+from host.web import board_feed
 
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
 
@@ -210,6 +211,7 @@ def run(
     out: TextIO = sys.stdout,
     battle: bool = False,
     tags: dict[str, str] | None = None,
+    web: bool = False,
 ) -> int:
     from host.vboard import VirtualBoard
 
@@ -228,6 +230,7 @@ def run(
         else:
             session.start(game or ("lippo" if sim else None), fen)
         session.show()
+        feed = board_feed(session.bridge, archive) if web else None  # the web room's live board
         interactive = inp.isatty()
         if interactive:
             out.write("type a move (e2e4), lift/place SQ, help, quit\n> ")
@@ -235,7 +238,7 @@ def run(
         while True:
             ready = True
             if interactive:
-                ready = bool(select.select([inp], [], [], 0.5)[0])
+                ready = bool(select.select([inp], [], [], 0.05 if feed else 0.5)[0])
             if ready:
                 line = inp.readline()
                 if not line:
@@ -243,6 +246,8 @@ def run(
                 if not session.command(line.strip()):
                     break
             session.bridge.poll(0.05)
+            if feed is not None:
+                feed.flush()
             if session.dirty:
                 session.show()
                 if interactive:

@@ -9,9 +9,11 @@ import time
 
 from host.archive import Archive, ArchiveError
 from host.bridge import Bridge
+from host.web import board_feed
 
 
-def _follow(port: str, archive_path: str | None, stop: threading.Event, out_lock: threading.Lock) -> None:
+def _follow(port: str, archive_path: str | None, stop: threading.Event, out_lock: threading.Lock,
+            web: bool = False) -> None:
     try:
         archive = Archive(archive_path)
     except ArchiveError as e:
@@ -26,10 +28,13 @@ def _follow(port: str, archive_path: str | None, stop: threading.Event, out_lock
                 print(f"{port}: {text}", flush=True)
 
     bridge = Bridge(port, archive, on_change=said)
+    feed = board_feed(bridge, archive) if web else None  # the web room's club room
     was_up = False
     try:
         while not stop.is_set():
             bridge.poll(0.2)
+            if feed is not None:
+                feed.flush()
             up = bridge.link is not None
             if up != was_up:
                 with out_lock:
@@ -40,7 +45,7 @@ def _follow(port: str, archive_path: str | None, stop: threading.Event, out_lock
         archive.close()
 
 
-def serve(ports: list[str], archive_path: str | None, seconds: float | None) -> int:
+def serve(ports: list[str], archive_path: str | None, seconds: float | None, web: bool = False) -> int:
     try:
         Archive(archive_path).close()  # made (schema, WAL) once, before the threads open it
     except ArchiveError as e:
@@ -48,7 +53,7 @@ def serve(ports: list[str], archive_path: str | None, seconds: float | None) -> 
         return 2
     stop = threading.Event()
     lock = threading.Lock()
-    threads = [threading.Thread(target=_follow, args=(p, archive_path, stop, lock), daemon=True) for p in ports]
+    threads = [threading.Thread(target=_follow, args=(p, archive_path, stop, lock, web), daemon=True) for p in ports]
     for t in threads:
         t.start()
     try:

@@ -1,0 +1,62 @@
+"""The web room: `eboard web`, and `--web [PORT]` beside play, serve and kriegspiel.
+
+hub.py is the one door the other commands use (no web framework imported there);
+server.py serves the pages (aiohttp), render.py draws them (the board's SVG from
+host/diagram.py), templates/ and static/ are all the files a page ever fetches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from host.web.server import WebServer
+
+DEFAULT_PORT = 8080
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """--web [PORT] and --web-host HOST, for play, serve and kriegspiel."""
+    p.add_argument("--web", nargs="?", type=int, const=DEFAULT_PORT, metavar="PORT",
+                   help=f"also serve the browser view (default port {DEFAULT_PORT}; 0: any free port)")
+    p.add_argument("--web-host", default="127.0.0.1", metavar="HOST",
+                   help="the address the browser view listens on (default 127.0.0.1; 0.0.0.0 opens it to the network)")
+
+
+class WebUnavailable(Exception):
+    """The web room cannot start: one line a person can act on."""
+
+
+def start(archive_path: str | None, host: str, port: int, out: TextIO = sys.stderr) -> WebServer:
+    """The web server, started in its own thread; its address printed on out."""
+    try:
+        from host.web.server import WebServer
+    except ImportError as e:
+        raise WebUnavailable(f"the browser view needs aiohttp ({e.name} is missing): pip install aiohttp") from None
+    server = WebServer(archive_path, host, port)
+    try:
+        url = server.start()
+    except OSError as e:
+        raise WebUnavailable(str(e)) from None
+    print(f"web: {url}/", file=out, flush=True)
+    return server
+
+
+def board_feed(bridge: Any, archive: Any) -> Any:
+    """A bridge's board published to the web room (flush() it from the link's thread)."""
+    from host.web.hub import BoardFeed
+
+    return BoardFeed(bridge, archive)
+
+
+def kriegspiel_feed(server: WebServer, game: str, ends: dict[int, Any], out: TextIO) -> Any:
+    """A Kriegspiel match published to the web room; each player's secret link printed on out."""
+    from firmware.rules.kriegspiel import SIDES
+    from host.web.hub import KriegFeed
+
+    feed = KriegFeed(game, {SIDES[side]: end for side, end in ends.items()})
+    for who, link in feed.links(server.url).items():
+        print(f"web, {who}: {link}", file=out, flush=True)
+    return feed

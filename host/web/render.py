@@ -1,0 +1,193 @@
+"""The web room's HTML: pages and the fragments that live updates replace.
+
+Every fragment is keyed by the id of the element it fills; a page renders them once and
+the event stream sends them again (host/web/static/app.js swaps them in), so there is one
+renderer for both.  All text from a board or the archive is escaped here.
+"""
+
+from __future__ import annotations
+
+import html
+import string
+from pathlib import Path
+from typing import Any
+
+from firmware import leds as led_codes
+from firmware.rules import FenError, new_position
+from firmware.rules.board import WHITE
+from firmware.squares import Geometry
+from host import diagram
+from host.kriegspiel import words
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+_templates: dict[str, string.Template] = {}
+
+LEGEND = {
+    "d": "destination", "x": "capture", "f": "piece in hand", "l": "last move", "m": "put a piece here",
+    "r": "take this away", "C": "promotion choice", "o": "other choice", "W": "win", "L": "loss", "D": "draw",
+    "k": "check", "n": "announcement",
+}
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def page(name: str, **fields: str) -> str:
+    """A template of templates/ filled in: fields are HTML already (escape text first)."""
+    t = _templates.get(name)
+    if t is None:
+        t = _templates[name] = string.Template((TEMPLATES / name).read_text(encoding="utf-8"))
+    body = t.substitute(fields)
+    base = _templates.get("base.html")
+    if base is None:
+        base = _templates["base.html"] = string.Template((TEMPLATES / "base.html").read_text(encoding="utf-8"))
+    return base.substitute(title=fields.get("title", "eboard"), stream=fields.get("stream", ""), body=body)
+
+
+def position(game: str, fen: str | None):  # type: ignore[no-untyped-def]
+    """The position of a FEN, or of a Kriegspiel player's view FEN (own men only)."""
+    try:
+        return new_position(game, fen or None)
+    except FenError:
+        from firmware.rules.kriegspiel import view_class
+
+        base = new_position(game)
+        return view_class(type(base))(base.game, fen)
+
+
+def board_svg(game: str, fen: str | None, leds: str = "", title: str = "", small: bool = False) -> str:
+    """The board as SVG with its LEDs (the `leds` letters, one per physical square)."""
+    try:
+        pos = position(game, fen)
+    except (FenError, ValueError, KeyError):
+        return f'<p class="error">cannot show {esc(game)} position {esc(fen)}</p>'
+    frame = bytes(max(0, led_codes.CODES.find(ch)) for ch in (leds if len(leds) == 144 else "." * 144))
+    lit = sorted({ch for ch in leds if ch in LEGEND})
+    legend = "" if small else "LEDs: " + ", ".join(f"{LEGEND[ch]} ({ch})" for ch in lit) if lit else ""
+    return diagram.svg(pos, frame, Geometry(pos.game.layout), title, legend=legend, crop=True)
+
+
+def move_list(moves: list[str], black_first: bool = False, link: bool = False) -> str:
+    """The moves in pairs, numbered; link: each move a button to its ply (replay)."""
+    if not moves:
+        return '<p class="muted">no moves yet</p>'
+    items = []
+    start = 1 if black_first else 0
+    padded = ([""] if black_first else []) + list(moves)
+    for i in range(0, len(padded), 2):
+        cells = []
+        for j, m in enumerate(padded[i : i + 2]):
+            ply = i + j + 1 - start
+            if not m:
+                cells.append("<span>…</span>")
+            elif link:
+                cells.append(f'<button type="button" class="ply" data-ply="{ply}">{esc(m)}</button>')
+            else:
+                last = ' class="last"' if ply == len(moves) else ""
+                cells.append(f"<span{last}>{esc(m)}</span>")
+        items.append(f'<li><span class="n">{i // 2 + 1}.</span> {" ".join(cells)}</li>')
+    return f'<ol class="moves">{"".join(items)}</ol>'
+
+
+def board_info(s: dict[str, Any]) -> str:
+    """Game, whose turn, state, points, clocks and result of a board snapshot."""
+    rows = [("game", esc(s.get("game", "?"))), ("board", esc(s.get("port", ""))), ("state", esc(s.get("state", "")))]
+    try:
+        if s.get("fen"):
+            pos = position(str(s.get("game")), s["fen"])
+            rows.append(("to move", "White" if pos.turn == WHITE else "Black"))
+            if s.get("game") == "lippo":
+                w, b = pos.points()  # type: ignore[attr-defined]
+                rows.append(("points", f"White {w}, Black {b}"))
+    except (FenError, ValueError, KeyError):
+        pass
+    clocks = s.get("clocks")
+    if isinstance(clocks, dict):
+        rows.append(("clocks", " · ".join(f"{esc(k)} {_clock(v)}" for k, v in clocks.items())))
+    rows.append(("plies", str(len(s.get("moves") or []))))
+    if s.get("result"):
+        rows.append(("result", f'<strong class="result">{esc(s["result"])}</strong> {esc(s.get("reason") or "")}'))
+    if s.get("game_id") is not None:
+        rows.append(("archive", f'<a href="/archive/{int(s["game_id"])}">game {int(s["game_id"])}</a>'))
+    return "<dl>" + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows) + "</dl>"
+
+
+def _clock(seconds: object) -> str:
+    try:
+        s = int(float(str(seconds)))
+    except ValueError:
+        return esc(seconds)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def board_parts(s: dict[str, Any]) -> dict[str, str]:
+    """A live board page's fragments."""
+    return {
+        "board": board_svg(str(s.get("game")), s.get("fen"), str(s.get("leds", ""))),
+        "info": board_info(s),
+        "moves": move_list(list(s.get("moves") or [])),
+    }
+
+
+def tile(slug: str, s: dict[str, Any]) -> str:
+    """A small live board for the club room, opening its own page."""
+    moves = list(s.get("moves") or [])
+    last = f" · {esc(moves[-1])}" if moves else ""
+    result = f' · <strong class="result">{esc(s["result"])}</strong>' if s.get("result") else ""
+    return (
+        f'<a class="tile" href="/board/{esc(slug)}" data-board="{esc(slug)}">'
+        f'{board_svg(str(s.get("game")), s.get("fen"), str(s.get("leds", "")), small=True)}'
+        f'<span class="caption">{esc(s.get("game"))} · {esc(s.get("port", ""))} · ply {len(moves)}{last}{result}</span></a>'
+    )
+
+
+def lines(items: list[str]) -> str:
+    if not items:
+        return '<p class="muted">nothing announced yet</p>'
+    return '<ol class="lines">' + "".join(f"<li>{esc(x)}</li>" for x in items) + "</ol>"
+
+
+def record(game: str, end: dict[str, Any] | None) -> str:
+    """The umpire's full record: only ever called with a finished game's record."""
+    if not end:
+        return ""
+    rec = end.get("record") or {}
+    out = [f'<h2>The game is over: <span class="result">{esc(end.get("result", ""))}</span></h2>']
+    if rec.get("fen"):
+        out.append(board_svg(game, str(rec["fen"]), "", title="The true final position"))
+    out.append("<h3>The moves played</h3>" + move_list([str(m) for m in rec.get("moves", [])]))
+    attempts = rec.get("attempts") or []
+    if attempts:
+        out.append("<h3>The umpire's record</h3><ol class=\"record\">")
+        for a in attempts:
+            if isinstance(a, dict):
+                said = " ".join(words(x) for x in a.get("answer") or [] if isinstance(x, dict))
+                played = "" if a.get("attempt") == "ask" else " (played)" if a.get("legal") else " (not played)"
+                out.append(f"<li>{esc(a.get('side', ''))} {esc(a.get('attempt', ''))}{played}: {esc(said)}</li>")
+        out.append("</ol>")
+    for side in ("white", "black"):
+        sheet = rec.get(f"{side}_sheet") or []
+        if sheet:
+            out.append(f"<h3>{side.capitalize()}'s scoresheet</h3>")
+            out.append(lines([words(a) for a in sheet if isinstance(a, dict)]))
+    if end.get("game_id") is not None:
+        out.append(f'<p><a href="/archive/{int(end["game_id"])}">In the archive: game {int(end["game_id"])}</a></p>')
+    return "".join(out)
+
+
+def player_parts(d: dict[str, Any]) -> dict[str, str]:
+    """A Kriegspiel player's page: their own board (view and LEDs), their lines."""
+    game = str(d.get("game"))
+    return {
+        "board": board_svg(game, d.get("fen") or None, str(d.get("leds", "")),
+                           title=f"{str(d.get('side', '')).capitalize()}'s own men") if d.get("fen") else
+        '<p class="muted">your board is being set up</p>',
+        "lines": lines(list(d.get("lines") or [])),
+        "end": record(game, d.get("end")),
+    }
+
+
+def public_parts(d: dict[str, Any]) -> dict[str, str]:
+    """The spectators' page: the public announcements; the record after the end."""
+    return {"lines": lines(list(d.get("lines") or [])), "end": record(str(d.get("game")), d.get("end"))}

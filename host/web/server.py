@@ -1,0 +1,472 @@
+"""The web server (aiohttp): pages, server-sent event streams, the archive, nothing else.
+
+It runs in a thread of its own with its own event loop, beside the command that started
+it, and listens to the hub (host/web/hub.py): a publish from a board's thread reaches the
+open pages' streams through loop.call_soon_threadsafe, rendered once per topic.
+
+What it refuses: any method but GET and HEAD; any path it does not serve; a Kriegspiel
+player's page or stream without that player's own secret (compared in constant time;
+a wrong secret and an unknown match get the same 404); an archive entry of a Kriegspiel
+game not yet over; on a loopback address, any Host header but its own (DNS rebinding).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import re
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from host.archive import Archive, ArchiveError
+from host.web import render
+from host.web.hub import HUB, Hub, slug
+
+STATIC = Path(__file__).resolve().parent / "static"
+STATIC_TYPES = {"app.js": "text/javascript", "style.css": "text/css"}
+HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+KEEPALIVE_S = 15.0
+Parts = dict[str, str]
+
+
+class Sub:
+    """One open event stream: the topics it wants, and what is waiting to be sent."""
+
+    def __init__(self, want: Callable[[str], bool], parts: Callable[[str, dict[str, Any]], Parts]) -> None:
+        self.want = want
+        self.parts = parts
+        self.pending: dict[str, dict[str, Any]] = {}
+        self.ready = asyncio.Event()
+
+
+def _not_found() -> web.Response:
+    return web.Response(status=404, text="not found\n")
+
+
+class WebServer:
+    """`eboard web`, or `--web` beside play, serve and kriegspiel."""
+
+    def __init__(self, archive_path: str | None, host: str = "127.0.0.1", port: int = 8080, hub: Hub = HUB) -> None:
+        self.archive_path = archive_path
+        self.host = host
+        self.port = port
+        self.hub = hub
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.subs: set[Sub] = set()
+        self.archive: Archive | None = None
+        self.error: Exception | None = None
+        self._ready = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._cache: dict[tuple[Any, str], tuple[dict[str, Any], Parts]] = {}
+
+    # ---- life cycle ----------------------------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        host = self.host
+        if host in ("", "0.0.0.0", "::"):
+            import socket
+
+            host = socket.gethostname()
+        return f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
+
+    def start(self) -> str:
+        """Serve in a thread; the base URL.  OSError (port taken, say) if it cannot."""
+        self._thread = threading.Thread(target=self._run, name="eboard-web", daemon=True)
+        self._thread.start()
+        self._ready.wait(30)
+        if self.error is not None:
+            raise self.error
+        return self.url
+
+    def _run(self) -> None:
+        loop = self.loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            self.archive = Archive(self.archive_path)
+        except ArchiveError as e:
+            self.error = e
+            self._ready.set()
+            return
+        runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=0.5)
+        loop.run_until_complete(runner.setup())
+        site = web.TCPSite(runner, self.host, self.port)
+        try:
+            loop.run_until_complete(site.start())
+        except OSError as e:
+            self.error = OSError(f"web: cannot listen on {self.host}:{self.port}: {e.strerror}")
+            self._ready.set()
+            return
+        server = getattr(site, "_server", None)
+        if server is not None and server.sockets:
+            self.port = server.sockets[0].getsockname()[1]
+        self.hub.listen(self._published)
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            self.hub.unlisten(self._published)
+            for sub in self.subs:
+                sub.ready.set()
+            loop.run_until_complete(runner.cleanup())
+            self.archive.close()
+            loop.close()
+
+    def stop(self) -> None:
+        if self.loop is not None and self._thread is not None and self._thread.is_alive():
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(timeout=10)
+
+    # ---- the hub -------------------------------------------------------------------------
+
+    def _published(self, topic: str, data: dict[str, Any]) -> None:
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self._dispatch, topic, data)
+            except RuntimeError:  # the loop closed meanwhile
+                pass
+
+    def _dispatch(self, topic: str, data: dict[str, Any]) -> None:
+        for sub in self.subs:
+            if sub.want(topic):
+                sub.pending[topic] = data
+                sub.ready.set()
+
+    def _render(self, fn: Callable[[str, dict[str, Any]], Parts], topic: str, data: dict[str, Any]) -> Parts:
+        """fn's fragments for this data, rendered once however many pages are open (fn is
+        one of the module's renderers, so the cache holds a topic's latest data once each)."""
+        key = (fn, topic)
+        hit = self._cache.get(key)
+        if hit is not None and hit[0] is data:
+            return hit[1]
+        parts = fn(topic, data)
+        self._cache[key] = (data, parts)
+        return parts
+
+    async def _stream(self, request: web.Request, want: Callable[[str], bool],
+                      parts: Callable[[str, dict[str, Any]], Parts]) -> web.StreamResponse:
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
+        await resp.prepare(request)
+        sub = Sub(want, parts)
+        for topic in self.hub.topics(""):
+            if want(topic):
+                data = self.hub.get(topic)
+                if data is not None:
+                    sub.pending[topic] = data
+        sub.ready.set()
+        self.subs.add(sub)
+        try:
+            while self.loop is not None and self.loop.is_running():
+                try:
+                    await asyncio.wait_for(sub.ready.wait(), KEEPALIVE_S)
+                except TimeoutError:
+                    await resp.write(b": keepalive\n\n")
+                    continue
+                sub.ready.clear()
+                pending, sub.pending = sub.pending, {}
+                if not pending:
+                    continue
+                out: Parts = {}
+                meta = {}
+                for topic, data in pending.items():
+                    out.update(self._render(sub.parts, topic, data))
+                    if "seq" in data:  # the board message it shows (bench/web_latency.py)
+                        meta[topic] = {"seq": data["seq"], "heard_at": data.get("heard_at")}
+                msg = json.dumps({"parts": out, "meta": meta}, ensure_ascii=False)
+                await resp.write(b"data: " + msg.encode() + b"\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.subs.discard(sub)
+        return resp
+
+    # ---- the application -----------------------------------------------------------------
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[self._guard], client_max_size=1024)
+        app.on_response_prepare.append(self._headers)
+        r = app.router
+        r.add_get("/", self.room)
+        r.add_get("/events/room", self.room_events)
+        r.add_get("/board/{slug}", self.board)
+        r.add_get("/board/{slug}/events", self.board_events)
+        r.add_get("/archive", self.archive_list)
+        r.add_get(r"/archive/{gid:\d{1,9}}", self.replay)
+        r.add_get(r"/archive/{gid:\d{1,9}}.pgn", self.pgn)
+        r.add_get(r"/archive/{gid:\d{1,9}}/ply/{ply:\d{1,5}}", self.ply_svg)
+        r.add_get("/k/{match}/watch", self.spectators)
+        r.add_get("/k/{match}/watch/events", self.spectator_events)
+        r.add_get("/k/{match}/{token}", self.player)
+        r.add_get("/k/{match}/{token}/events", self.player_events)
+        r.add_get("/static/{name}", self.static)
+        return app
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+        if request.method not in ("GET", "HEAD"):
+            return web.Response(status=405, text="method not allowed\n", headers={"Allow": "GET, HEAD"})
+        if self.host in ("127.0.0.1", "localhost", "::1"):
+            allowed = {f"127.0.0.1:{self.port}", f"localhost:{self.port}", f"[::1]:{self.port}"}
+            if request.host not in allowed:
+                return web.Response(status=421, text="wrong host\n")
+        try:
+            resp: web.StreamResponse = await handler(request)
+            return resp
+        except web.HTTPNotFound:
+            return _not_found()
+        except web.HTTPException as e:
+            return web.Response(status=e.status, text=e.reason + "\n")
+        except Exception as e:  # a bug of ours: one line on stderr, the page says so, serving goes on
+            print(f"web: {request.path}: internal error: {e!r}", file=sys.stderr, flush=True)
+            return web.Response(status=500, text="internal error\n")
+
+    async def _headers(self, request: web.Request, resp: web.StreamResponse) -> None:
+        for k, v in HEADERS.items():
+            resp.headers.setdefault(k, v)
+
+    @staticmethod
+    def _html(text: str) -> web.Response:
+        return web.Response(text=text, content_type="text/html", charset="utf-8")
+
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if name not in STATIC_TYPES:
+            return _not_found()
+        return web.Response(body=(STATIC / name).read_bytes(), content_type=STATIC_TYPES[name])
+
+    # ---- the club room and the live boards ---------------------------------------------------
+
+    def _matches(self) -> str:
+        links = []
+        for topic in self.hub.topics("krieg:"):
+            _, match, who = topic.split(":")
+            if who == "public":
+                data = self.hub.get(topic) or {}
+                state = "over" if data.get("end") else "in play"
+                links.append(f'<li><a href="/k/{render.esc(match)}/watch">Kriegspiel {render.esc(match)}</a> '
+                             f"({render.esc(data.get('game', ''))}, {state})</li>")
+        return "<h2>Kriegspiel</h2><ul>" + "".join(links) + "</ul>" if links else ""
+
+    async def room(self, request: web.Request) -> web.Response:
+        tiles = []
+        for topic in self.hub.topics("board:"):
+            data = self.hub.get(topic)
+            if data is not None:
+                s = topic.split(":", 1)[1]
+                tiles.append(f'<div id="tile-{render.esc(s)}">{render.tile(s, data)}</div>')
+        body = "".join(tiles)
+        if not tiles:
+            body = ('<p class="muted" id="none">No board followed yet: <code>eboard serve --port PORT --web</code> '
+                    "or <code>eboard play --web</code> shows its boards here.</p>")
+        return self._html(render.page("room.html", title="eboard: club room", stream="/events/room",
+                                      tiles=body, matches=self._matches()))
+
+    async def room_events(self, request: web.Request) -> web.StreamResponse:
+        return await self._stream(request, lambda t: t.startswith("board:"), _tile_parts)
+
+    async def board(self, request: web.Request) -> web.Response:
+        s = request.match_info["slug"]
+        data = self.hub.get("board:" + s)
+        if data is None:
+            return _not_found()
+        parts = render.board_parts(data)
+        return self._html(render.page("board.html", title=f"eboard: {render.esc(data.get('game'))}",
+                                      stream=f"/board/{render.esc(s)}/events",
+                                      heading=f"{render.esc(data.get('game'))} on {render.esc(data.get('port'))}",
+                                      **parts))
+
+    async def board_events(self, request: web.Request) -> web.StreamResponse:
+        topic = "board:" + request.match_info["slug"]
+        if self.hub.get(topic) is None:
+            return _not_found()
+        return await self._stream(request, lambda t: t == topic, _board_parts)
+
+    # ---- the archive ---------------------------------------------------------------------
+
+    def _visible(self, gid: int):  # type: ignore[no-untyped-def]
+        """The archived game, unless there is none or it is a Kriegspiel game not yet over."""
+        assert self.archive is not None
+        try:
+            g = self.archive.game(str(gid))
+        except ArchiveError:
+            return None
+        if g.event == "Kriegspiel" and (not g.ended or self.archive.kriegspiel_record(g.id) is None):
+            return None
+        return g
+
+    async def archive_list(self, request: web.Request) -> web.Response:
+        assert self.archive is not None
+        q = request.query.get("q", "")[:100].strip().lower()
+        rows = []
+        for g in reversed(self.archive.games()):
+            if g.event == "Kriegspiel" and not g.ended:
+                continue
+            n = len(self.archive.moves(g.id))
+            result = (g.result + (f" ({g.reason})" if g.reason else "")) if g.ended else "in progress"
+            players = f"{g.white} – {g.black}"
+            hay = " ".join([str(g.id), g.game, g.board, g.event, result, players, g.started]).lower()
+            if q and not all(word in hay for word in q.split()):
+                continue
+            rows.append(
+                f'<tr><td><a href="/archive/{g.id}">{g.id}</a></td><td class="when">{render.esc(g.started[:16].replace("T", " "))}</td>'
+                f'<td><a href="/archive/{g.id}">{render.esc(g.game)}</a>{" · Kriegspiel" if g.event == "Kriegspiel" else ""}</td>'
+                f"<td>{n}</td><td>{render.esc(result)}</td><td>{render.esc(players)}</td>"
+                f'<td class="board">{render.esc(g.board)}</td></tr>'
+            )
+        if not rows:
+            rows.append('<tr><td colspan="7" class="muted">no games' + (" found" if q else " yet") + "</td></tr>")
+        return self._html(render.page("archive.html", title="eboard: archive", q=render.esc(q), rows="".join(rows)))
+
+    def _replay_position(self, g, ply: int):  # type: ignore[no-untyped-def]
+        """(position after ply moves, the moves) of an archived game."""
+        from firmware.rules import MoveError, new_position
+
+        assert self.archive is not None
+        moves = self.archive.moves(g.id)
+        pos = new_position(g.game, g.fen)
+        last = ""
+        for m in moves[:ply]:
+            try:
+                pos.push_str(m)
+            except MoveError:
+                break
+            last = m
+        return pos, moves, last
+
+    def _ply_svg(self, g, ply: int) -> str:  # type: ignore[no-untyped-def]
+        pos, moves, last = self._replay_position(g, ply)
+        title = f"after {ply}. {last}" if ply else "the start"
+        return render.board_svg(g.game, pos.fen(), _last_move_leds(pos, last), title=title)
+
+    async def replay(self, request: web.Request) -> web.Response:
+        assert self.archive is not None
+        g = self._visible(int(request.match_info["gid"]))
+        if g is None:
+            return _not_found()
+        moves = self.archive.moves(g.id)
+        black_first = bool(g.fen) and len(g.fen.split()) > 1 and g.fen.split()[1] == "b"
+        info = render.board_info({
+            "game": g.game, "port": g.board, "state": "over" if g.ended else "in progress", "moves": moves,
+            "result": g.result if g.ended else None, "reason": g.reason,
+        })
+        if g.white_points is not None:
+            info += f"<p>points: White {g.white_points}, Black {g.black_points}</p>"
+        record = ""
+        if g.event == "Kriegspiel":
+            record = render.record(g.game, {"record": self.archive.kriegspiel_record(g.id), "result": g.result})
+        return self._html(render.page(
+            "replay.html", title=f"eboard: game {g.id}", heading=f"Game {g.id}: {render.esc(g.game)}",
+            gid=str(g.id), plies=str(len(moves)), board=self._ply_svg(g, len(moves)),
+            ply=f'<span data-ply="{len(moves)}">{len(moves)} / {len(moves)}</span>', info=info,
+            moves=render.move_list(moves, black_first, link=True), record=record))
+
+    async def ply_svg(self, request: web.Request) -> web.Response:
+        g = self._visible(int(request.match_info["gid"]))
+        if g is None:
+            return _not_found()
+        return web.Response(text=self._ply_svg(g, int(request.match_info["ply"])), content_type="image/svg+xml")
+
+    async def pgn(self, request: web.Request) -> web.Response:
+        from host.pgn import export
+
+        assert self.archive is not None
+        g = self._visible(int(request.match_info["gid"]))
+        if g is None:
+            return _not_found()
+        return web.Response(
+            text=export(g, self.archive.moves(g.id)), content_type="application/x-chess-pgn",
+            headers={"Content-Disposition": f'attachment; filename="eboard-{g.id}.pgn"'},
+        )
+
+    # ---- Kriegspiel ----------------------------------------------------------------------
+
+    def _side(self, match: str, token: str) -> str | None:
+        """Whose secret this is, or None (an unknown match or a wrong secret alike)."""
+        with self.hub.lock:
+            tokens = dict(self.hub.secrets.get(match, {}))
+        found = None
+        for side, secret in tokens.items():
+            if hmac.compare_digest(secret.encode(), token.encode()):
+                found = side
+        return found
+
+    async def player(self, request: web.Request) -> web.Response:
+        match, token = request.match_info["match"], request.match_info["token"]
+        side = self._side(match, token)
+        data = self.hub.get(f"krieg:{match}:{side}") if side else None
+        if side is None or data is None:
+            return _not_found()
+        return self._html(render.page(
+            "player.html", title=f"eboard: Kriegspiel, {side}", heading=f"Kriegspiel: you play {side}",
+            stream=f"/k/{match}/{token}/events", **render.player_parts(data)))
+
+    async def player_events(self, request: web.Request) -> web.StreamResponse:
+        match, token = request.match_info["match"], request.match_info["token"]
+        side = self._side(match, token)
+        if side is None:
+            return _not_found()
+        topic = f"krieg:{match}:{side}"
+        return await self._stream(request, lambda t: t == topic, _player_parts)
+
+    async def spectators(self, request: web.Request) -> web.Response:
+        match = request.match_info["match"]
+        data = self.hub.get(f"krieg:{match}:public")
+        if data is None:
+            return _not_found()
+        return self._html(render.page(
+            "spectators.html", title="eboard: Kriegspiel", heading=f"Kriegspiel {render.esc(match)}: spectators",
+            stream=f"/k/{match}/watch/events", **render.public_parts(data)))
+
+    async def spectator_events(self, request: web.Request) -> web.StreamResponse:
+        topic = f"krieg:{request.match_info['match']}:public"
+        if self.hub.get(topic) is None:
+            return _not_found()
+        return await self._stream(request, lambda t: t == topic, _public_parts)
+
+
+def _tile_parts(topic: str, data: dict[str, Any]) -> Parts:
+    s = topic.split(":", 1)[1]
+    return {"tile-" + s: render.tile(s, data)}
+
+
+def _board_parts(topic: str, data: dict[str, Any]) -> Parts:
+    return render.board_parts(data)
+
+
+def _player_parts(topic: str, data: dict[str, Any]) -> Parts:
+    return render.player_parts(data)
+
+
+def _public_parts(topic: str, data: dict[str, Any]) -> Parts:
+    return render.public_parts(data)
+
+
+def _last_move_leds(pos, move: str) -> str:  # type: ignore[no-untyped-def]
+    """An LED frame lighting a replayed move's two squares as the board lights its last move."""
+    from firmware.squares import Geometry
+
+    frame = ["."] * 144
+    if not move:
+        return "".join(frame)
+    geo = Geometry(pos.game.layout)
+    lay = pos.game.layout
+    for name in re.findall(r"[a-z]\d{1,2}", move)[:2]:
+        try:
+            frame[geo.phys(lay.cell(name))] = "l"
+        except (ValueError, KeyError, IndexError):
+            pass
+    return "".join(frame)

@@ -1,0 +1,74 @@
+// eboard's pages: live updates by server-sent events, and the archive's replay.
+// Each event is JSON {"parts": {elementId: html}}: the page swaps the fragments in.
+// A fragment for an element the page does not have yet (a new board in the club room)
+// is added to #room.  Every update fires "eboard-update" on the document.
+"use strict";
+
+function swap(parts) {
+  for (const [id, html] of Object.entries(parts)) {
+    let el = document.getElementById(id);
+    if (!el) {
+      const room = document.getElementById("room");
+      if (!room) continue;
+      const none = document.getElementById("none");
+      if (none) none.remove();
+      el = document.createElement("div");
+      el.id = id;
+      room.appendChild(el);
+    }
+    el.innerHTML = html;
+  }
+}
+
+function live() {
+  const url = document.body.dataset.stream;
+  const dot = document.getElementById("live");
+  if (!url) { if (dot) dot.hidden = true; return; }
+  const source = new EventSource(url);
+  source.onopen = () => dot && dot.classList.add("on");
+  source.onerror = () => dot && dot.classList.remove("on");
+  source.onmessage = (e) => {
+    const msg = JSON.parse(e.data);
+    swap(msg.parts || {});
+    document.dispatchEvent(new CustomEvent("eboard-update", {detail: msg}));
+  };
+}
+
+function replay() {
+  const box = document.getElementById("replay");
+  if (!box) return;
+  const gid = box.dataset.game, plies = Number(box.dataset.plies);
+  let ply = Number(document.getElementById("ply").dataset.ply || plies);
+  const cache = new Map();
+  async function show(n) {
+    ply = Math.max(0, Math.min(plies, n));
+    if (!cache.has(ply)) {
+      const r = await fetch(`/archive/${gid}/ply/${ply}`);
+      cache.set(ply, await r.text());
+    }
+    document.getElementById("board").innerHTML = cache.get(ply);
+    const label = document.getElementById("ply");
+    label.dataset.ply = ply;
+    label.textContent = `${ply} / ${plies}`;
+    for (const b of document.querySelectorAll("button.ply")) {
+      b.classList.toggle("last", Number(b.dataset.ply) === ply);
+    }
+    document.dispatchEvent(new CustomEvent("eboard-update", {detail: {ply}}));
+  }
+  document.getElementById("first").onclick = () => show(0);
+  document.getElementById("prev").onclick = () => show(ply - 1);
+  document.getElementById("next").onclick = () => show(ply + 1);
+  document.getElementById("last").onclick = () => show(plies);
+  document.getElementById("moves").addEventListener("click", (e) => {
+    const b = e.target.closest("button.ply");
+    if (b) show(Number(b.dataset.ply));
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, textarea")) return;
+    const to = {ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: plies}[e.key];
+    if (to !== undefined) { e.preventDefault(); show(to); }
+  });
+}
+
+live();
+replay();

@@ -1,0 +1,437 @@
+"""The web room (host/web/) in a real headless browser: Debian's chromium driven by
+Playwright's Python package (never a downloaded browser build).
+
+A move made on a virtual board appears on its open page with its LEDs; the club room
+follows four virtual boards playing; an archived game replays and its PGN downloads; each
+Kriegspiel player's page shows what that player may see, and nothing leaks: not through
+the other player's link or event stream, the archive, or the spectators' page.
+
+EBOARD_SCREENSHOTS=docs pytest tests/test_web.py  writes the README's screenshots.
+"""
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import micropython_cmd
+
+from firmware.rules import GAMES, new_position
+from host.archive import Archive
+from host.pgn import export
+
+BIN = Path(sys.executable).parent
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = os.environ.get("EBOARD_SCREENSHOTS")
+try:
+    from playwright.sync_api import expect, sync_playwright
+except ImportError:
+    sync_playwright = None
+
+needs_browser = pytest.mark.skipif(
+    sync_playwright is None or not os.path.exists(CHROMIUM) or micropython_cmd() is None,
+    reason="needs Debian's chromium and Playwright's Python package: apt-get install chromium chromium-driver; "
+    "pip install playwright (./run-tests.sh installs both when run as root)",
+)
+WAIT_MS = 30_000  # the longest a page may take to show what the test waits for
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1000, "height": 760})
+    pg = ctx.new_page()
+    pg.set_default_timeout(WAIT_MS)
+    yield pg
+    ctx.close()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def shot(pg, name):
+    if SHOTS:
+        pg.screenshot(path=str(Path(SHOTS) / name), full_page=True)
+
+
+def get(url):
+    """(status, body) of a GET."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def wait_http(base, deadline_s=30):
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        try:
+            urllib.request.urlopen(base + "/static/style.css", timeout=2).read()
+            return
+        except OSError:
+            time.sleep(0.1)
+    pytest.fail(f"no web server at {base}")
+
+
+class Proc:
+    """An eboard command with piped input and its output lines collected."""
+
+    def __init__(self, *args):
+        self.p = subprocess.Popen([BIN / "eboard", *map(str, args)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True)
+        self.lines = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.p.stdout:
+            self.lines.append(line)
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def wait_for(self, pattern, deadline_s=60):
+        end = time.monotonic() + deadline_s
+        while time.monotonic() < end:
+            m = re.search(pattern, "".join(self.lines))
+            if m:
+                return m
+            time.sleep(0.05)
+        pytest.fail(f"no {pattern!r} in {''.join(self.lines)[-3000:]}")
+
+    def stop(self, interrupt=False):
+        """End of input (or Ctrl-C, as a person stops serve and web), then wait for the end."""
+        if self.p.poll() is None:
+            try:
+                self.p.stdin.close()
+            except OSError:
+                pass
+            if interrupt:
+                self.p.send_signal(signal.SIGINT)
+            try:
+                self.p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+        assert self.p.returncode == 0, "".join(self.lines)[-2000:]
+
+
+class Stream:
+    """An event stream read raw, in a thread: everything it ever said."""
+
+    def __init__(self, url):
+        self.text = ""
+        self.status = None
+        self.stop = False
+        threading.Thread(target=self._read, args=(url,), daemon=True).start()
+
+    def _read(self, url):
+        try:
+            r = urllib.request.urlopen(url, timeout=60)
+        except urllib.error.HTTPError as e:
+            self.status = e.code
+            return
+        self.status = r.status
+        while not self.stop:
+            line = r.fp.readline()
+            if not line:
+                return
+            self.text += line.decode()
+
+
+def sq(pg, name):
+    """(led letter, piece letter) of a square on the page's board."""
+    el = pg.locator(f'#board rect[data-sq="{name}"]')
+    return el.get_attribute("data-led"), el.get_attribute("data-piece")
+
+
+# ---- no browser needed -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_every_board_size_draws_its_squares(gid):
+    from host.web.render import board_svg
+
+    pos = new_position(gid)
+    lay = pos.game.layout
+    svg = board_svg(gid, pos.fen(), "." * 144)
+    names = re.findall(r'data-sq="([a-z]\d+)"', svg)
+    assert sorted(names) == sorted(lay.name(c) for c in lay.squares)
+    men = re.findall(r'data-sq="[a-z]\d+" data-led="." data-piece="(\w)"', svg)
+    assert len(men) == sum(1 for c in lay.squares if pos.cells[c])
+
+
+def test_a_record_with_no_attempt_renders():
+    from host.web.render import record
+
+    rec = {"attempts": [], "moves": [], "fen": new_position("chess").fen(),
+           "white_sheet": [{"type": "resigned", "side": "white", "winner": "black", "audience": "both"}]}
+    html = record("chess", {"record": rec, "result": "0-1", "game_id": None})
+    assert "White resigns." in html and "0-1" in html
+
+
+def test_the_server_refuses_what_it_does_not_serve(tmp_path):
+    from host.web.server import WebServer
+
+    server = WebServer(str(tmp_path / "a.sqlite"), port=0)
+    base = server.start()
+    try:
+        assert get(base + "/")[0] == 200
+        for path in ("/nothing", "/static/../host/web/server.py", "/static/server.py", "/archive/1", "/archive/x",
+                     "/board/none", "/k/none/watch", "/k/none/" + "a" * 43, "/k/none/" + "a" * 43 + "/events"):
+            assert get(base + path)[0] == 404, path
+        req = urllib.request.Request(base + "/archive", data=b"x=1", method="POST")
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(req, timeout=5)
+        assert e.value.code == 405
+        req = urllib.request.Request(base + "/", headers={"Host": "evil.example:80"})
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(req, timeout=5)
+        assert e.value.code == 421  # a rebound DNS name reaches nothing
+        with urllib.request.urlopen(base + "/", timeout=5) as r:
+            assert "default-src 'none'" in r.headers["Content-Security-Policy"]
+            assert r.headers["Referrer-Policy"] == "no-referrer"
+            html = r.read().decode()
+        assert "http" not in re.sub(r'xmlns="http://www.w3.org/2000/svg"', "", html)  # nothing fetched from elsewhere
+    finally:
+        server.stop()
+
+
+# ---- in the browser --------------------------------------------------------------------------
+
+
+@needs_browser
+def test_a_move_on_a_virtual_board_appears_on_the_open_page(page, tmp_path):
+    port = free_port()
+    play = Proc("play", "--sim", "--game", "chess", "--archive", tmp_path / "a.sqlite", "--web", port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(base)
+        page.goto(base + "/")
+        page.locator("a.tile").first.click()  # the club room opens the board's own page
+        page.wait_for_selector('#board rect[data-sq="e2"][data-piece="P"]')
+        page.wait_for_selector("#live.on")  # the event stream is open
+        play.send("lift e2")
+        page.wait_for_selector('#board rect[data-sq="e2"][data-led="f"]')
+        assert sq(page, "e3") == ("d", "") and sq(page, "e4") == ("d", "")
+        shot(page, "web-board.png")
+        play.send("place e4")
+        play.send("wait 800")
+        page.wait_for_selector('#board rect[data-sq="e4"][data-led="l"][data-piece="P"]')
+        assert sq(page, "e2") == ("l", "")
+        assert page.inner_text("#moves").split() == ["1.", "e2e4"]
+        assert "Black" in page.inner_text("#info")
+        page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing to scroll sideways
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    finally:
+        play.stop()
+
+
+@needs_browser
+def test_the_club_room_follows_four_boards_playing(page, tmp_path):
+    from test_host import random_game, timed_script
+
+    from host.vboard import VirtualBoard
+
+    games = ["chess", "lippo", "gardner", "hundred"]  # 8 x 8, 12 x 12, 5 x 5, 10 x 10
+    boards, expected = [], {}
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    serve = None
+    try:
+        for i, gid in enumerate(games):
+            moves = random_game(gid, 4, 200 + i)
+            lines, _ = timed_script(gid, moves)
+            d = tmp_path / f"board{i}"
+            d.mkdir()
+            (d / "autoplay.txt").write_text("\n".join(["wait 1500"] + lines) + "\n")
+            vb = VirtualBoard(d, realtime=True)
+            vb.start()
+            boards.append(vb)
+            expected[gid] = moves
+        args = ["serve", "--archive", tmp_path / "club.sqlite", "--web", port]
+        for vb in boards:
+            args += ["--port", vb.port]
+        serve = Proc(*args)
+        wait_http(base)
+        page.goto(base + "/")  # open before the games are played: the tiles come live
+        expect(page.locator("a.tile")).to_have_count(4, timeout=WAIT_MS)
+        for gid, moves in expected.items():
+            caption = re.compile(rf"^{gid} .* ply {len(moves)} ")
+            expect(page.locator("a.tile .caption", has_text=caption)).to_have_count(1, timeout=WAIT_MS * 2)
+        shot(page, "web-room.png")
+        tile = page.locator("a.tile", has_text="lippo ")
+        tile.click()
+        page.wait_for_selector('#board rect[data-sq="l12"]')  # the 12 x 12 board's corner
+        page.wait_for_selector("#live.on")
+        assert [w for w in page.inner_text("#moves").split() if not w.endswith(".")] == expected["lippo"]
+    finally:
+        if serve is not None:
+            serve.stop(interrupt=True)
+        for vb in boards:
+            vb.stop()
+
+
+@needs_browser
+def test_an_archived_game_replays_and_its_pgn_downloads(page, tmp_path):
+    path = tmp_path / "a.sqlite"
+    a = Archive(path)
+    moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"]
+    gid = a.new_game("sim-a", "chess", None, white="Anna", black="Boris")
+    for ply, m in enumerate(moves, 1):
+        a.record("sim-a", ply, f"move {ply} {m}", gid)
+    a.record("sim-a", 9, "end checkmate 1-0", gid)
+    other = a.new_game("sim-b", "gardner", None)
+    a.record("sim-b", 1, "move 1 a2a3", other)
+    expected_pgn = export(a.game(str(gid)), moves)
+    a.close()
+    port = free_port()
+    web = Proc("web", port, "--archive", path)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(base)
+        page.goto(base + "/archive")
+        assert page.locator("table.games tbody tr").count() == 2
+        page.set_viewport_size({"width": 390, "height": 844})
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        page.set_viewport_size({"width": 1000, "height": 760})
+        page.fill("input[name=q]", "anna")
+        page.click("form.search button")
+        page.wait_for_url("**/archive?q=anna")
+        assert page.locator("table.games tbody tr").count() == 1
+        page.locator("table.games a", has_text="chess").click()
+        page.wait_for_selector('#board rect[data-sq="b5"][data-piece="B"]')  # the last position first
+        page.keyboard.press("Home")
+        page.wait_for_selector('#board rect[data-sq="f1"][data-piece="B"]')
+        assert page.inner_text("#ply") == "0 / 5"
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector('#board rect[data-sq="e4"][data-piece="P"][data-led="l"]')
+        page.click("#next")
+        page.wait_for_selector('#board rect[data-sq="e5"][data-piece="p"]')
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_selector('#board rect[data-sq="e7"][data-piece="p"]')
+        page.click("button.ply[data-ply='3']")
+        page.wait_for_selector('#board rect[data-sq="f3"][data-piece="N"]')
+        assert page.inner_text("#ply") == "3 / 5"
+        shot(page, "web-archive.png")
+        with page.expect_download() as dl:
+            page.click("#pgn")
+        got = Path(dl.value.path()).read_text()
+        assert got == expected_pgn
+        assert dl.value.suggested_filename == f"eboard-{gid}.pgn"
+    finally:
+        web.stop(interrupt=True)
+
+
+@needs_browser
+def test_kriegspiel_pages_show_each_player_only_their_own(browser, tmp_path):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    k = Proc("kriegspiel", "--sim", "--standard", "--archive", tmp_path / "k.sqlite", "--web", port)
+    pages = []
+    try:
+        links = {who: k.wait_for(rf"web, {who}: (\S+)").group(1) for who in ("white", "black", "spectators")}
+        k.wait_for("Type a move")
+        white_url, black_url = links["white"], links["black"]
+        match = re.search(r"/k/(\w+)/", white_url).group(1)
+        w_token, b_token = white_url.rsplit("/", 1)[1], black_url.rsplit("/", 1)[1]
+        # Secret links: long and random, one per player, not derived from anything.
+        assert len(w_token) >= 43 and len(b_token) >= 43 and w_token != b_token
+        streams = {
+            "black": Stream(black_url + "/events"),
+            "spectators": Stream(links["spectators"] + "/events"),
+            "forged": Stream(f"{base}/k/{match}/{w_token[:-1] + ('A' if w_token[-1] != 'A' else 'B')}/events"),
+        }
+        for url in (white_url, black_url, links["spectators"]):
+            ctx = browser.new_context(viewport={"width": 900, "height": 760})
+            pg = ctx.new_page()
+            pg.set_default_timeout(WAIT_MS)
+            pg.goto(url)
+            pg.wait_for_selector("#live.on")
+            pages.append(pg)
+        white, black, spectators = pages
+        # Each player's board holds their own men only.
+        assert {white.locator(f'#board rect[data-sq="{s}"]').get_attribute("data-piece") for s in ("e2", "e7")} == {"P", ""}
+        assert {black.locator(f'#board rect[data-sq="{s}"]').get_attribute("data-piece") for s in ("e2", "e7")} == {"p", ""}
+        assert spectators.locator("#board, svg").count() == 0
+
+        k.send("e2e4")
+        white.wait_for_selector("#lines li:has-text('You try e2e4')")
+        white.wait_for_selector('#board rect[data-sq="e4"][data-piece="P"]')
+        black.wait_for_selector("#lines li:has-text('White has moved.')")
+        spectators.wait_for_selector("#lines li:has-text('White has moved.')")
+        k.send("e7e5")
+        black.wait_for_selector("#lines li:has-text('You try e7e5')")
+        white.wait_for_selector("#lines li:has-text('Black has moved.')")
+        spectators.wait_for_selector("#lines li:has-text('Black has moved.')")
+        k.send("d1h5")  # White's queen out: only White knows where
+        white.wait_for_selector("#lines li:has-text('You try d1h5')")
+        black.wait_for_selector("#lines li:nth-child(4)")
+        for pg, name in ((white, "white"), (black, "black"), (spectators, "spectators")):
+            shot(pg, f"web-kriegspiel-{name}.png")
+
+        # Leak: the other player's page and stream.
+        for who, pg in (("black", black), ("spectators", spectators)):
+            text = pg.content()
+            assert "e2e4" not in text and "d1h5" not in text and "You try e2" not in text, who
+        assert "e7e5" not in white.content()
+        assert not re.search(r'data-piece="[A-Z]"', black.content())
+        assert not re.search(r'data-piece="[a-z]"', white.content())
+        time.sleep(0.5)
+        for who, s in streams.items():
+            if who == "forged":
+                assert s.status == 404
+                continue
+            assert s.status == 200 and "White has moved." in s.text, who
+            assert "e2e4" not in s.text and "d1h5" not in s.text and "You try e2" not in s.text, who
+            assert not re.search(r'data-piece=\\"[A-Z]\\"', s.text), who
+        assert get(f"{base}/k/{match}/{b_token}")[1] != get(white_url)[1]
+        for forged in (w_token[:-2], w_token + "x", w_token.upper(), "watch" + w_token, b_token[::-1]):
+            assert get(f"{base}/k/{match}/{forged}") == get(f"{base}/k/nosuchmatch/{forged}"), forged
+        # Leak: the spectators' page during the game shows no position.
+        status, body = get(links["spectators"])
+        assert status == 200 and "data-piece" not in body and "e2e4" not in body
+        # Leak: the archive holds nothing of a game in progress.
+        status, body = get(base + "/archive")
+        assert "Kriegspiel" not in body and "e2e4" not in body
+        for path in ("/archive/1", "/archive/1.pgn", "/archive/1/ply/1", "/archive/2"):
+            assert get(base + path)[0] == 404, path
+
+        k.send("resign")  # Black resigns: the game is over, the record goes to everybody
+        k.wait_for("archived as game (\\d+)")
+        spectators.wait_for_selector("#end:has-text('The umpire')")
+        text = spectators.inner_text("#end")
+        assert "e2e4" in text and "d1h5" in text and "1-0" in text
+        black.wait_for_selector("#end:has-text('d1h5')")
+        shot(spectators, "web-kriegspiel-record.png")
+        status, body = get(base + "/archive/1")
+        assert status == 200 and "d1h5" in body
+    finally:
+        for s in locals().get("streams", {}).values():
+            s.stop = True
+        for pg in pages:
+            pg.context.close()
+        k.stop()
