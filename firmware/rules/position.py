@@ -72,7 +72,7 @@ class Position:
 
     def __init__(self, game, fen=None):
         self.game = game
-        self.cells = bytearray(game.layout.blank)
+        self.cells = game.layout.empty_board()
         self.counts = bytearray(128)  # pieces on the board, by cell code
         self.kings = [0, 0]  # cell of each side's royal piece, 0 if it has none
         self.stack = []
@@ -90,7 +90,7 @@ class Position:
         rows = fields[0].split("/")
         if len(rows) != lay.ranks:
             raise FenError("%d ranks in the board field, %s has %d" % (len(rows), g.id, lay.ranks))
-        cells = bytearray(lay.blank)
+        cells = lay.empty_board()
         for i, row in enumerate(rows):
             r = lay.ranks - 1 - i
             f = 0
