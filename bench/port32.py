@@ -31,6 +31,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("lippo", "chess", "grosschess", "hundred", "chess-t1", "checkers12", "courier", "gardner")
 PICO_OVER_PORT = {"mpy": 6864, "frozen": 6640}  # trial run: emulated Pico minus 32-bit port
+# The trial's lift medians on the emulated Pico (Lippo 5.2 ms, chess 4.0 ms) over the
+# same firmware's on this port (45 us, 35 us from bench/hint.py): an RP2040 is ~115x slower.
+PICO_TIMES_PORT = 115
+LIFT_SETTLE_MS = 30  # firmware/debounce.py
 BUDGET = {"mpy": 96 * 1024, "frozen": 40 * 1024}
 MAKE_ARGS = ["CC=gcc -m32", "MICROPY_PY_FFI=0", "MICROPY_PY_BTREE=0", "MICROPY_PY_SSL=0",
              "MICROPY_SSL_AXTLS=0", "MICROPY_SSL_MBEDTLS=0"]
@@ -102,15 +106,23 @@ def heap(work, mpy, frozen, plies=200):
 
 def hints(work, mpy, games, n, callgrind):
     env = dict(os.environ, MICROPYPATH="%s:%s:%s" % (mpy, ROOT / "bench", ROOT / "tests" / "mpy"))
+    worst = 0
+    encode = 0
     for gid in games:
         cmd = [port(work, False), "-X", "heapsize=1M", str(ROOT / "bench" / "hint.py"), "-n", str(n), gid]
-        line = run(cmd, env=env, cwd=str(ROOT)).strip()
-        print("  " + line, flush=True)
+        line, enc = run(cmd, env=env, cwd=str(ROOT)).strip().splitlines()
+        top = int(re.search(r"max (\d+) us", line).group(1))
+        worst = max(worst, top)
+        encode = int(re.search(r"(\d+) us", enc).group(1))
+        print("  %s (Pico ~%.1f ms)" % (line, top * PICO_TIMES_PORT / 1000), flush=True)
         if callgrind:
             r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
                                env=env, cwd=str(ROOT), capture_output=True, text=True)
             print("    %s instructions (x86, callgrind) for the whole run, positions' set-up included"
                   % _refs(r.stderr), flush=True)
+    print("  LED frame encode %d us (Pico ~%.1f ms)" % (encode, encode * PICO_TIMES_PORT / 1000))
+    print("latency, lift read to the LED frame's start, worst piece: %d ms settle + %.1f ms (Pico estimate)"
+          % (LIFT_SETTLE_MS, (worst + encode) * PICO_TIMES_PORT / 1000))
 
 
 def _refs(text):
