@@ -71,6 +71,23 @@ def measure(gid, fens, times):
     return times[:n]
 
 
+def encode_us():
+    """The Pico profile's LED frame encoding (leds.encode), best of 20: it runs between a
+    lift's hints and the frame's first edge on the board (the sim profile skips it)."""
+    from firmware import leds
+
+    frame = bytearray(144)
+    for p in range(0, 144, 5):
+        frame[p] = 1 + p % 3
+    words = array("I", range(144))
+    best = 1 << 30
+    for _ in range(20):
+        t0 = now_us()
+        leds.encode(frame, 48, words, 1800)
+        best = min(best, since_us(t0))
+    return best
+
+
 def main(games=("lippo", "chess"), n=100):
     times = array("I", range(5000))  # room for every lift, allocated before anything else
     rng = Rand(2026)
@@ -82,6 +99,7 @@ def main(games=("lippo", "chess"), n=100):
             "%-6s %d lifts in %d positions: median %d us, max %d us"
             % (gid, len(got), len(fens), median(got), max(got))
         )
+    print("LED frame encode %d us" % encode_us())
 
 
 # bench/hint.py [-n N] [GAME ...]: the games to time (default: lippo and chess, 100

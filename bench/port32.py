@@ -2,7 +2,7 @@
 built from the Pico's own MicroPython source (its objects are the size of the Pico's).
 
     python3 bench/port32.py --build ../shared/pico/micropython-rp2-src.tar.gz   # once, ~1 min
-    python3 bench/port32.py [--games lippo chess ...] [-n POSITIONS] [--callgrind]
+    python3 bench/port32.py [--games lippo chess ...] [-n POSITIONS] [--no-heap]
 
 --build extracts the tarball (or takes a MicroPython checkout) into --work and builds
 mpy-cross and two unix ports with `gcc -m32` (gcc-multilib): plain, and with firmware/
@@ -11,8 +11,7 @@ and boards/sim.py frozen in.  Then, and on every later run:
 - heap: bench/heap.py's 200-move Lippo game, with .mpy files and frozen, and a
   1,000-move game (frozen) whose live heap must not grow after move 100;
 - hints: bench/hint.py on every game (every piece of 20 or -n positions; microseconds
-  on this machine's unix port);
-- with --callgrind: the instructions of each hint run (valgrind), the same on any machine.
+  on this machine's unix port), and the LED frame's encoding.
 
 The Pico's figures ran 6.6-6.9 KB above the 32-bit port's in the trial run of
 ../shared/pico/README.md; the estimates below add that.  Timings are a proxy: divide a
@@ -31,6 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("lippo", "chess", "grosschess", "hundred", "chess-t1", "checkers12", "courier", "gardner")
 PICO_OVER_PORT = {"mpy": 6864, "frozen": 6640}  # trial run: emulated Pico minus 32-bit port
+# The trial's lift medians on the emulated Pico (Lippo 5.2 ms, chess 4.0 ms) over the
+# same firmware's on this port (45 us, 35 us from bench/hint.py): an RP2040 is ~115x slower.
+PICO_TIMES_PORT = 115
+LIFT_SETTLE_MS = 30  # firmware/debounce.py
 BUDGET = {"mpy": 96 * 1024, "frozen": 40 * 1024}
 MAKE_ARGS = ["CC=gcc -m32", "MICROPY_PY_FFI=0", "MICROPY_PY_BTREE=0", "MICROPY_PY_SSL=0",
              "MICROPY_SSL_AXTLS=0", "MICROPY_SSL_MBEDTLS=0"]
@@ -100,21 +103,20 @@ def heap(work, mpy, frozen, plies=200):
     return start, peak, by_ply, out
 
 
-def hints(work, mpy, games, n, callgrind):
+def hints(work, mpy, games, n):
     env = dict(os.environ, MICROPYPATH="%s:%s:%s" % (mpy, ROOT / "bench", ROOT / "tests" / "mpy"))
+    worst = 0
+    encode = 0
     for gid in games:
         cmd = [port(work, False), "-X", "heapsize=1M", str(ROOT / "bench" / "hint.py"), "-n", str(n), gid]
-        line = run(cmd, env=env, cwd=str(ROOT)).strip()
-        print("  " + line, flush=True)
-        if callgrind:
-            r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
-                               env=env, cwd=str(ROOT), capture_output=True, text=True)
-            print("    %s instructions (x86, callgrind) for the whole run, positions' set-up included"
-                  % _refs(r.stderr), flush=True)
-
-
-def _refs(text):
-    return int(re.search(r"Collected : (\d+)", text).group(1))
+        line, enc = run(cmd, env=env, cwd=str(ROOT)).strip().splitlines()
+        top = int(re.search(r"max (\d+) us", line).group(1))
+        worst = max(worst, top)
+        encode = int(re.search(r"(\d+) us", enc).group(1))
+        print("  %s (Pico ~%.1f ms)" % (line, top * PICO_TIMES_PORT / 1000), flush=True)
+    print("  LED frame encode %d us (Pico ~%.1f ms)" % (encode, encode * PICO_TIMES_PORT / 1000))
+    print("latency, lift read to the LED frame's start, worst piece: %d ms settle + %.1f ms (Pico estimate)"
+          % (LIFT_SETTLE_MS, (worst + encode) * PICO_TIMES_PORT / 1000))
 
 
 def main(argv=None):
@@ -123,7 +125,6 @@ def main(argv=None):
     ap.add_argument("--work", type=Path, default=Path("/tmp/eboard-port32"))
     ap.add_argument("--games", nargs="*", default=list(GAMES))
     ap.add_argument("-n", type=int, default=20, help="positions a game for the hint figures")
-    ap.add_argument("--callgrind", action="store_true")
     ap.add_argument("--no-heap", action="store_true")
     a = ap.parse_args(argv)
     if a.build:
@@ -146,7 +147,7 @@ def main(argv=None):
         print("  1,000-move game (frozen): %s plies; live heap at ply 100 %d B, highest after it %d B, peak %d B"
               % (played, by_ply.get(100, 0), max(after or [0]), peak))
     print("hints (lift -> LED frame, every piece of %d positions, 32-bit unix port):" % a.n, flush=True)
-    hints(a.work, mpy, a.games, a.n, a.callgrind)
+    hints(a.work, mpy, a.games, a.n)
 
 
 if __name__ == "__main__":

@@ -53,6 +53,9 @@ IDLE_MA_PER_LED = 1  # a WS2812 lit or not
 from array import array
 
 _WORDS = array("I", bytes(4 * len(PALETTE)))  # each class's word at the frame's scale
+# Each class as a 1-byte needle for bytearray.count (a literal: in flash when frozen).
+_CLASSES = (b"\x00", b"\x01", b"\x02", b"\x03", b"\x04", b"\x05", b"\x06", b"\x07", b"\x08", b"\x09",
+            b"\x0a", b"\x0b", b"\x0c", b"\x0d")
 
 
 def encode(frame, brightness, words, budget_ma):
@@ -62,15 +65,10 @@ def encode(frame, brightness, words, budget_ma):
     the frame draws in mA (an estimate: 20 mA a channel at full scale)."""
     # Per class, not per LED: count the classes, scale the palette once, then one table
     # lookup an LED (this runs between a lift and its first LED edge).
-    counts = _WORDS
-    for i in range(len(PALETTE)):
-        counts[i] = 0
-    for p in range(N):
-        counts[frame[p]] += 1
     total = 0
-    for i in range(len(PALETTE)):
+    for i in range(1, len(PALETTE)):  # class 0 is dark
         c = PALETTE[i]
-        total += counts[i] * (c[0] + c[1] + c[2])
+        total += frame.count(_CLASSES[i]) * (c[0] + c[1] + c[2])  # counted in C
     ma = IDLE_MA_PER_LED * N + total * brightness * MA_PER_CHANNEL // (255 * 255)
     scale = brightness
     if ma > budget_ma and total:

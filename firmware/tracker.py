@@ -8,7 +8,7 @@ complete, and is made after COMMIT_MS of calm, so a piece slid across squares ne
 a move.  Anything no move explains is a wrong placement: the board shows which squares to
 fix (CORRECTING) until it matches again.  The move just made, put back, is a takeback.
 
-Every rule of every game reaches the tracker through Position.legal_moves, moves_from and
+Every rule of every game reaches the tracker through Position.legal_moves, moves_among and
 effects: the tracker knows no game.
 """
 
@@ -17,7 +17,7 @@ from array import array
 from firmware import leds
 from firmware.rules.board import EMPTY, WHITE, BLACK, STRIDE
 from firmware.rules.compat import const
-from firmware.rules.position import CASTLE, kind_of
+from firmware.rules.position import CASTLE
 from firmware.squares import Geometry, MARGIN, N
 
 try:
@@ -260,7 +260,8 @@ class Tracker:
         if n == 1 and not act[diff[0]]:
             cell = geo.cell(diff[0])
             if pos.cells[cell] & pos.us:
-                pos.moves_from(cell, self.hint)
+                # The turn's legal moves are known already: the piece's are among them.
+                pos.moves_among(self.moves, cell, self.hint)
                 plain = True
                 if self.ev > 1:  # only this lift touched the board yet: nothing to look at
                     for m in self.hint:
@@ -349,10 +350,17 @@ class Tracker:
     def _castles(self, n):
         # The one way an own piece's square is part of another piece's move: the rook of
         # a castling, lifted first.
-        if not self.pos.castling:
+        pos = self.pos
+        if not pos.castling:
             return False
+        cell = self.geo.cell(self.diff[0])
+        for c in pos.game.castlings:
+            if c.rook == cell:
+                break
+        else:
+            return False  # not a castling rook's square: no need to look at every move
         for m in self.moves:
-            if kind_of(m) == CASTLE and self._match(m, n):
+            if m >> 19 & 15 == CASTLE and self._match(m, n):  # kind_of(m), inline: a lift's path
                 return True
         return False
 

@@ -1,8 +1,10 @@
 """The rules core's shortcuts give the answers of the long way round.
 
-100-square chess and Grosschess skip the make-test-unmake of a move whose squares lie far
-from the own King (HundredPosition._far); here every legal move list along random games is
-compared with the one the full check test gives, move by move."""
+A check test may move a piece in the cells alone instead of making the move
+(Position.LIGHT_KINDS: chess and its kin, 100-square chess, Grosschess), and 100-square
+chess and Grosschess take a move far from the own King as legal when the King is safe
+(HundredPosition._far).  Every legal move list along random games is compared with the
+one the full make-test-unmake gives, and each lifted piece's moves with their share."""
 
 import random
 
@@ -12,27 +14,28 @@ from firmware.rules import new_position
 
 
 def _slow_legal(pos):
-    # The same generator with the shortcut switched off: every move made and tested.
+    # The same generator with the shortcuts switched off: every move made and tested.
     pos._plain = lambda m, k: False
+    pos.LIGHT_KINDS = 0
     try:
         return pos.legal_moves()
     finally:
         del pos._plain
+        del pos.LIGHT_KINDS
 
 
-@pytest.mark.parametrize("gid", ["hundred", "grosschess"])
-def test_far_moves_need_no_check_test(gid):
+@pytest.mark.parametrize("gid,games", [("hundred", 6), ("grosschess", 6), ("chess", 10), ("courier", 4)])
+def test_shortcuts_agree_with_making_every_move(gid, games):
     rnd = random.Random(12)
     positions = 0
-    skipped = 0
-    for _ in range(6):
+    checks = 0
+    for _ in range(games):
         pos = new_position(gid)
         for _ in range(70):
             fast = pos.legal_moves()
             assert sorted(fast) == sorted(_slow_legal(pos)), pos.fen()
-            k = pos.kings[pos.us >> 6]
-            skipped += sum(1 for m in fast if pos._plain(m, k) and pos._far(m, k, 0))
             positions += 1
+            checks += pos.is_check()
             # Lifted pieces ask for one unit's moves: the same answer.
             for sq in pos.game.layout.squares[::7]:
                 if pos.cells[sq] & pos.us:
@@ -40,4 +43,27 @@ def test_far_moves_need_no_check_test(gid):
             if not fast:
                 break
             pos.push(rnd.choice(fast))
-    assert positions > 300 and skipped > 1000  # the shortcut was really taken
+    assert positions > 150 and checks > 0  # positions in check were among them
+
+
+def test_far_moves_are_really_taken_without_a_test():
+    pos = new_position("grosschess", "rnbzkqgbnr/popsvimpop/1p1pppp1p1/10/10/10/10/1P1PPPP1P1/POPSVIMPOP/RNBZKQGBNR w KQkq - 0 1")
+    k = pos.kings[0]
+    far = [m for m in pos.legal_moves() if pos._plain(m, k) and pos._far(m, k, 0)]
+    assert len(far) >= 6  # the a-, b-, h-, i- and k-side pawns' steps
+
+
+@pytest.mark.parametrize("gid", ["chess", "lippo", "checkers12", "courier", "gardner", "hundred", "grosschess", "chess-t1"])
+def test_a_lifted_piece_has_the_same_moves_among_the_turns(gid):
+    # The board finds a lifted piece's hints among the turn's legal moves (moves_among),
+    # not by generating them again: the same moves in the same order as moves_from.
+    rnd = random.Random(5)
+    pos = new_position(gid)
+    for _ in range(60):
+        ms = pos.legal_moves()
+        for sq in pos.game.layout.squares:
+            if pos.cells[sq] & pos.us:
+                assert pos.moves_among(ms, sq, []) == pos.moves_from(sq), (pos.fen(), sq)
+        if not ms:
+            break
+        pos.push(rnd.choice(ms))

@@ -67,22 +67,29 @@ class Layout:
         self.files = files
         self.ranks = ranks
         self.letters = letters
-        blank = bytearray(SIZE)
-        for i in range(SIZE):
-            blank[i] = OFF
         sqs = array("H", bytes(2 * files * ranks))  # half a tuple's RAM
         i = 0
         for r in range(ranks):
             for f in range(files):
-                sq = index(f, r)
-                blank[sq] = EMPTY
-                sqs[i] = sq
+                sqs[i] = index(f, r)
                 i += 1
-        self.blank = bytes(blank)  # an empty board of this game
         self.squares = sqs  # a1, b1, ... rank by rank
 
+    def empty_board(self):
+        """A new padded array of this game with no piece: OFF around its squares."""
+        cells = bytearray(SIZE)
+        for i in range(SIZE):
+            cells[i] = OFF
+        for sq in self.squares:
+            cells[sq] = EMPTY
+        return cells
+
     def __getattr__(self, attr):
-        # self.number, built on first use: most games never ask for it (450 bytes).
+        # Tables built on first use, 450 bytes each, that most games never ask for:
+        # self.blank (an empty board as bytes), self.number.
+        if attr == "blank":
+            self.blank = bytes(self.empty_board())
+            return self.blank
         if attr != "number":
             raise AttributeError(attr)
         num = bytearray(SIZE)
@@ -95,7 +102,7 @@ class Layout:
 
     def name(self, sq):
         """Cell -> square name; ValueError if the cell is not a square of this game."""
-        if not 0 <= sq < SIZE or self.blank[sq] == OFF:
+        if not 0 <= sq < SIZE or not sq % STRIDE < self.files or not 0 <= rank_of(sq) < self.ranks:
             raise ValueError("not a square: %r" % sq)
         return self.letters[file_of(sq)] + str(rank_of(sq) + 1)
 

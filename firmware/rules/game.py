@@ -148,7 +148,7 @@ class Game:
         self.jumps = tuple(jumps)
         self.slides = tuple(slides)
         self.blasts = tuple(blasts)
-        self.bent = array("h", bent)
+        self.bent = _packed(bent)  # offsets within PAD: bytes
         self.bent_at = array("H", bent_at)
         self.royal = self.type_of(royal) if royal else 0
         self.castlings = ()
@@ -214,11 +214,14 @@ class Game:
 
 
 def _packed(values):
-    """An array of ints, of 16-bit items if they all fit (half the RAM of 32-bit ones);
-    an empty tuple (no RAM) if there are none."""
+    """An array of ints, of the smallest items they all fit (8, 16 or 32 bits: an offset
+    within PAD is a byte); an empty tuple (no RAM) if there are none."""
     if not values:
         return ()
-    for v in values:
-        if not -32768 <= v < 32768:
-            return array("i", values)
-    return array("h", values)
+    lo = min(values)
+    hi = max(values)
+    if -128 <= lo and hi < 128:
+        return array("b", values)
+    if -32768 <= lo and hi < 32768:
+        return array("h", values)
+    return array("i", values)

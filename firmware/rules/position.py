@@ -66,10 +66,13 @@ class Position:
     # cell gets the moving piece": a board lights them without asking effects().  A game
     # that gives these kinds other effects, or encodes moves otherwise, says 0.
     PLAIN_KINDS = (1 << NORMAL) | (1 << DOUBLE)
+    # Move kinds whose check test may move the piece in the cells alone, without push and
+    # pop: for a game whose attacked() reads nothing a move changes but the cells.
+    LIGHT_KINDS = 0
 
     def __init__(self, game, fen=None):
         self.game = game
-        self.cells = bytearray(game.layout.blank)
+        self.cells = game.layout.empty_board()
         self.counts = bytearray(128)  # pieces on the board, by cell code
         self.kings = [0, 0]  # cell of each side's royal piece, 0 if it has none
         self.stack = []
@@ -87,7 +90,7 @@ class Position:
         rows = fields[0].split("/")
         if len(rows) != lay.ranks:
             raise FenError("%d ranks in the board field, %s has %d" % (len(rows), g.id, lay.ranks))
-        cells = bytearray(lay.blank)
+        cells = lay.empty_board()
         for i, row in enumerate(rows):
             r = lay.ranks - 1 - i
             f = 0
@@ -388,6 +391,14 @@ class Position:
             self._gen_piece(sq, c & 31, ms)
         return ms
 
+    def moves_among(self, ms, sq, out):
+        """The moves of ms (this position's legal_moves(), unchanged since) that start on
+        sq, appended to out in their order: moves_from(sq) without generating again."""
+        for m in ms:
+            if m & _SQ == sq:
+                out.append(m)
+        return out
+
     def move_from(self, m):
         """The cell a move starts from."""
         return m & _SQ
@@ -482,10 +493,30 @@ class Position:
 
     def _safe_after(self, m):
         us = self.us
+        if self.LIGHT_KINDS >> (m >> _KIND & 15) & 1:
+            return self._safe_light(m)
         self.push(m)
         k = self.kings[us >> 6]
         ok = not self.attacked(k, us ^ (WHITE | BLACK))
         self.pop()
+        return ok
+
+    def _safe_light(self, m):
+        # The move made in the cells only (a promotion's new piece, of the side that
+        # moves, attacks nobody's own royal piece: the pawn stands in for it).
+        cells = self.cells
+        frm = m & _SQ
+        to = m >> 9 & _SQ
+        k = self.kings[self.us >> 6]
+        if k == frm:
+            k = to
+        piece = cells[frm]
+        x = cells[to]
+        cells[to] = piece
+        cells[frm] = EMPTY
+        ok = not self.attacked(k, self.us ^ (WHITE | BLACK))
+        cells[frm] = piece
+        cells[to] = x
         return ok
 
     def _pins(self, k, us, them):

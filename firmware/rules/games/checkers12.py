@@ -35,6 +35,12 @@ class CheckersPosition(Position):
 
     PLAIN_KINDS = 0  # moves are paths, not from/to/kind ints
 
+    def moves_among(self, ms, sq, out):
+        for m in ms:  # moves_from's filter, on the list already made
+            if self.move_from(m) == sq:
+                out.append(m)
+        return out
+
     def _check_setup(self, cells, counts, kings, us):
         for sq in self.game.layout.squares:
             c = cells[sq]

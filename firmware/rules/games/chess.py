@@ -2,7 +2,7 @@
 
 from ..board import WHITE, BLACK, ALL8, ORTHO, DIAG, rank_of, file_of
 from ..game import Game, PAWN, leap, leap_images, slide
-from ..position import Position, Outcome, FenError, EP, kind_of
+from ..position import Position, Outcome, FenError, EP, NORMAL, DOUBLE, PROMO, kind_of
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -36,6 +36,8 @@ def make_game(gid="chess", files=8, ranks=8, letters="abcdefgh", pieces=PIECES, 
 
 class ChessPosition(Position):
     """A chess position; outcome() applies the FIDE end-of-game and draw rules."""
+
+    LIGHT_KINDS = (1 << NORMAL) | (1 << DOUBLE) | (1 << PROMO)  # attacked() reads the cells
 
     def _check_setup(self, cells, counts, kings, us):
         g = self.game

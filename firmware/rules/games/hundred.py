@@ -191,32 +191,43 @@ class HundredPosition(ChessPosition):
     # ---- attacks ----------------------------------------------------------------------
 
     def attacked(self, sq, by):
-        if ChessPosition.attacked(self, sq, by):
-            return True
+        g = self.game
         cells = self.cells
+        aj = g.att_jumps  # the leaps of the game's tables (Position.attacked's first part)
+        for i in range(0, len(aj), 2):
+            x = cells[sq - aj[i]]
+            if x & by and aj[i + 1] >> (x & 31) & 1:
+                return True
         king = by | self.KING
         jester = by | self.JESTER
         general = by | self.GENERAL
-        for d in _A1:  # a strong King two squares away, the square between empty
-            if cells[sq - 2 * d] == king and cells[sq - d] == EMPTY and self._strong(sq - 2 * d):
-                return True
-        for dirs, piece in ((_D1, jester), (_O1, general)):
-            for d in dirs:  # two steps over an empty square, or a strong piece's slide
-                if cells[sq - 2 * d] == piece and cells[sq - d] == EMPTY:
-                    return True
-                s = sq - d
+        # One walk along each of the 8 lines (the Queen slides along all of them): the
+        # first unit met may slide here (a strong Jester or General too); two squares
+        # away over an empty one, a Jester's or General's two-step or a strong King's.
+        for d, mask in g.att_slides:
+            two = jester if d in _D1 else general
+            s = sq - d
+            x = cells[s]
+            if x == EMPTY:
+                s -= d
                 x = cells[s]
+                if x == two or x == king and self._strong(s):
+                    return True
                 while x == EMPTY:
                     s -= d
                     x = cells[s]
-                if x == piece and self._strong(s):
-                    return True
+            if x & by and (mask >> (x & 31) & 1 or x == two and self._strong(s)):
+                return True
+        pawn = by | self.PAWN_T
+        back = -STRIDE if by == WHITE else STRIDE
+        if cells[sq + back - 1] == pawn or cells[sq + back + 1] == pawn:
+            return True
         for bends, piece in ((_Z_BEND, jester), (_G_BEND, general)):
             for t, v1, v2 in bends:
                 z = sq - t
                 if cells[z] == piece and (cells[z + v1] == EMPTY or cells[z + v2] == EMPTY):
                     return True
-        pawn = by | self.PAWN_T  # a king's pawn also takes on its back diagonals
+        # a king's pawn also takes on its back diagonals
         ahead = STRIDE if by == WHITE else -STRIDE
         for s in (sq + ahead - 1, sq + ahead + 1):
             if cells[s] == pawn and self._strong(s):
@@ -400,7 +411,7 @@ class HundredPosition(ChessPosition):
         """True if the plain move m cannot change whether the King on k is attacked.
         Whether a square is attacked depends on the 8 lines through it and on the squares
         at most 2 away (leaps, bends, two-steps, the Queen's treachery).  Both squares
-        must be more than 3 squares from the King; a unit arriving can only block a
+        must be more than 2 squares from the King; a unit arriving can only block a
         line, and one leaving opens a line only if it is the first unit on it from the
         King.  In check (check true) both squares must also be off the lines."""
         kf = k % STRIDE
@@ -409,7 +420,7 @@ class HundredPosition(ChessPosition):
         for i in range(2):
             f = sq % STRIDE - kf
             r = sq // STRIDE - kr
-            if -3 <= f <= 3 and -3 <= r <= 3:
+            if -2 <= f <= 2 and -2 <= r <= 2:
                 return False
             if f == 0 or r == 0 or f == r or f == -r:
                 if check:
@@ -451,6 +462,10 @@ class HundredPosition(ChessPosition):
                     for sq in c.safe:
                         if self.attacked(sq, them):
                             return False
+        if self.LIGHT_KINDS >> (m >> 19 & 15) & 1:
+            # attacked() reads the cells and, for the units' first-move rights, the
+            # moved marks: only the mover's change, and its own rights attack nobody.
+            return self._safe_light(m)
         self.push(m)
         ok = not self.attacked(self.kings[self.us >> 6 ^ 1], self.us)
         self.pop()
