@@ -105,6 +105,9 @@ class Hardware:
         self.autoplay = []
         self.auto_at = 0
         self.auto_clock = 0
+        self.hands_path = None  # a file of more steps, read as it grows (load_hands)
+        self.hands_at = 0
+        self.hands_due = 0
 
     def run_for(self, board, ms):
         """Let ms of virtual time pass, scanning every SCAN_MS."""
@@ -153,10 +156,33 @@ class Hardware:
         self.auto_at = 0
         return True
 
+    def load_hands(self, path):
+        """Hands for a board whose port another program holds (the tests of eboard
+        kriegspiel on real ports; a person at a shell): steps appended to this file, in
+        autoplay's form, are taken up as it grows (every 10 scans)."""
+        self.hands_path = path
+
+    def _more_hands(self):
+        try:
+            with open(self.hands_path) as f:
+                f.seek(self.hands_at)
+                text = f.read()
+        except OSError:
+            return
+        cut = text.rfind("\n") + 1  # whole lines only: a step half written waits
+        if cut:
+            self.hands_at += len(text[:cut].encode())
+            self.autoplay.extend(line.split("#", 1)[0].strip() for line in text[:cut].split("\n"))
+
     def tick(self, board, now_ms):
         """Before each scan: the autoplay's steps that are due.  Its clock runs SCAN_MS a
         scan, whatever the wall clock does: a machine too busy to scan on time slows the
         hands down with it, instead of making a lift and a place fall into one scan."""
+        if self.hands_path is not None:
+            self.hands_due -= 1
+            if self.hands_due <= 0:
+                self.hands_due = 10
+                self._more_hands()
         steps = self.autoplay
         if not steps:
             return
@@ -170,6 +196,8 @@ class Hardware:
                 self.auto_at = self.auto_clock + int(words[1])
             elif words[0] == "game":
                 board.handle(("new " + step[5:]).encode(), now_ms)
+                self.matrix.show_position(board.pos, board.tracker.geo)
+            elif words[0] == "setup":  # the pieces of the board's position, as `sim setup`
                 self.matrix.show_position(board.pos, board.tracker.geo)
             elif words[0] in ("lift", "place"):
                 p = self.square(words[1], board.tracker.geo, words[0] == "lift")

@@ -44,6 +44,19 @@ CREATE TABLE IF NOT EXISTS kriegspiel(
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     record TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS kriegspiel_live(
+    id INTEGER PRIMARY KEY,
+    white TEXT NOT NULL,
+    black TEXT NOT NULL,
+    game TEXT NOT NULL,
+    fen TEXT NOT NULL,
+    opening INTEGER NOT NULL,
+    actions TEXT NOT NULL DEFAULT '[]',
+    started TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    ended TEXT,
+    how TEXT
+);
 CREATE TABLE IF NOT EXISTS events(
     board TEXT NOT NULL,
     seq INTEGER NOT NULL,
@@ -212,6 +225,38 @@ class Archive:
         self._run("UPDATE games SET ended=?, result=?, reason=? WHERE id=?", (_now(), result, reason, game_id))
         self._run("INSERT INTO kriegspiel(game_id, record) VALUES(?,?)", (game_id, json.dumps(record, ensure_ascii=False)))
         return game_id
+
+    # ---- a Kriegspiel game in progress (the umpire's, so that a restarted umpire resumes it) ----
+
+    def kriegspiel_live_new(self, white: str, black: str, game: str, fen: str, opening: bool) -> int:
+        """A Kriegspiel game begins between two boards (their ids); an unfinished one of
+        theirs before it is abandoned."""
+        import json
+
+        self._run("UPDATE kriegspiel_live SET ended=?, how='abandoned' WHERE white=? AND black=? AND ended IS NULL",
+                  (_now(), white, black))
+        cur = self._run(
+            "INSERT INTO kriegspiel_live(white, black, game, fen, opening, actions, started, updated)"
+            " VALUES(?,?,?,?,?,?,?,?)", (white, black, game, fen, int(opening), json.dumps([]), _now(), _now()))
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def kriegspiel_live_save(self, live_id: int, actions: list[str]) -> None:
+        """Every action the umpire has taken (an attempt, ask, resign): from them and the
+        start, the match is rebuilt exactly."""
+        import json
+
+        self._run("UPDATE kriegspiel_live SET actions=?, updated=? WHERE id=?", (json.dumps(actions), _now(), live_id))
+
+    def kriegspiel_live(self, white: str, black: str) -> dict[str, object] | None:
+        """The unfinished Kriegspiel game between these boards, or None."""
+        cur = self._run("SELECT * FROM kriegspiel_live WHERE white=? AND black=? AND ended IS NULL"
+                        " ORDER BY id DESC LIMIT 1", (white, black))
+        row = cur.fetchone()
+        return dict(zip([d[0] for d in cur.description], row)) if row else None
+
+    def kriegspiel_live_end(self, live_id: int, how: str) -> None:
+        self._run("UPDATE kriegspiel_live SET ended=?, how=? WHERE id=?", (_now(), how, live_id))
 
     def kriegspiel_record(self, game_id: int) -> dict[str, object] | None:
         import json

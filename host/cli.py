@@ -95,7 +95,8 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
 
         if args.game not in KRIEG_GAMES:
             raise CliError(f"Kriegspiel is played in {', '.join(KRIEG_GAMES)}, not {args.game!r}")
-        return run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game)
+        return run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game,
+                   white_view=args.white_view, black_view=args.black_view, new=args.new)
     except (LinkError, VirtualBoardError, ArchiveError) as e:
         raise CliError(str(e)) from None
 
@@ -326,6 +327,10 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--seed", type=int, default=0, help="--sim: the virtual hands' random arrays")
     k.add_argument("--archive")
     k.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng, Russian)")
+    k.add_argument("--white-view", metavar="PATH",
+                   help="where White's own lines go (attempts, refusals): a file, or White's own terminal (/dev/pts/N)")
+    k.add_argument("--black-view", metavar="PATH", help="the same for Black")
+    k.add_argument("--new", action="store_true", help="abandon an unfinished game on these boards and start another")
     k.set_defaults(func=cmd_kriegspiel)
     v = sub.add_parser("sim", help="run a virtual board; prints its port, runs until interrupted")
     v.add_argument("--game", help="start this game, its pieces set up")
