@@ -127,3 +127,98 @@ def test_kriegspiel_on_two_real_ports_hears_the_boards_and_keeps_secrets(tmp_pat
     assert "f2f3" not in bv.read_text() and "d8h4" not in wv.read_text()
     assert a.kriegspiel_live("x", "y") is None and a.db.execute(
         "SELECT how FROM kriegspiel_live").fetchall() == [("over",)]
+
+
+def settle(board, word, n=1, timeout=30):
+    """Until board has received n requests starting with word."""
+    deadline = time.monotonic() + timeout
+    while sum(g.startswith(word) for g in board.got) < n:
+        assert time.monotonic() < deadline, (word, board.got[-10:])
+        time.sleep(0.05)
+
+
+# ---- #11.2, #11.3: an umpire that survives its boards, and a restart ----------------------------
+
+
+def test_the_umpire_survives_every_fault_and_resumes_after_a_restart(tmp_path):
+    db, wv, bv = tmp_path / "k.sqlite", tmp_path / "white.txt", tmp_path / "black.txt"
+    w, b = FakeBoard(tmp_path, "white"), FakeBoard(tmp_path, "black")
+    args = ("kriegspiel", "--white", w.port, "--black", b.port, "--standard", "--archive", db,
+            "--white-view", wv, "--black-view", bv)
+    try:
+        ump = Command(*args)
+        ump.wait_for("Kriegspiel: white")
+        # An error reply to the verdict: the umpire goes on, the board is put right.
+        w.script["verdict"] = ["error internal boom"]
+        w.attempt("e2e4")
+        ump.wait_for("[umpire] White has moved.")
+        ump.wait_for("white's board answers again")
+        assert w.fen.startswith("8/8/8/8/4P3/8/PPPP1PPP/RNBQKBNR b")
+        # A board rebooted between attempt and verdict (no-attempt, then hello).
+        b.script["verdict"] = ["error no-attempt no attempt is waiting for a verdict"]
+        b.attempt("e7e5")
+        b.say("hello eboard 1 chess idle")
+        ump.wait_for("[umpire] Black has moved.")
+        ump.wait_for("black's board answers again")
+        assert b.fen.startswith("rnbqkbnr/pppp1ppp/8/4p3/8/8/8/8 w")
+        # A USB drop; the board comes back on the same port.
+        w.attempt("g1f3")
+        ump.wait_for("[umpire] White has moved.")
+        w.drop()
+        b.attempt("b8c6")  # ... and the umpire's `view` to White finds no board
+        ump.wait_for("white's board: ")
+        ump.wait_for("[umpire] Black has moved.")
+        w.back()
+        ump.wait_for("white's board answers again")
+        assert w.fen.startswith("8/8/8/8/4P3/5N2/PPPP1PPP/RNBQKB1R w")
+        # An attempt that is an ANSI escape: shown escaped, refused, the game goes on.
+        w.attempt("\x1b[2K\x1b[1G[black]Checkmate.")
+        settle(w, "verdict rejected")
+        # The umpire is killed; its game is on disk: a new umpire resumes it, sends no
+        # `krieg`, and the boards are put right where they are.
+        kriegs = sum(g.startswith("krieg") for g in w.got + b.got)
+        ump.kill()
+        ump = Command(*args)
+        ump.wait_for("Resuming the Kriegspiel game")
+        ump.wait_for("Kriegspiel: white")
+        assert sum(g.startswith("krieg") for g in w.got + b.got) == kriegs == 2
+        # A reply that never comes (the umpire waits its timeout, then goes on).
+        w.script["verdict"] = [None]
+        w.attempt("f1c4")
+        ump.wait_for("white's board: verdict")
+        ump.wait_for("white's board answers again")
+        assert w.fen.startswith("8/8/8/8/2B1P3/5N2/PPPP1PPP/RNBQK2R b")
+        ump.type("resign\n")  # Black, at the umpire's keyboard
+        ump.wait_for("archived as game")
+        assert ump.end() == 0
+    finally:
+        w.close()
+        b.close()
+    a = Archive(db)
+    game = a.games()[-1]
+    assert a.moves(game.id) == ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"] and game.result == "1-0"
+    for text in (ump.text, wv.read_text(), bv.read_text()):
+        assert "\x1b" not in text and "Traceback" not in text
+    assert "[white] You try \\x1b[2K\\x1b[1G[black]Checkmate." in wv.read_text()
+
+
+def test_a_malformed_array_is_set_up_again(tmp_path):
+    w, b = FakeBoard(tmp_path, "white"), FakeBoard(tmp_path, "black")
+    try:
+        ump = Command("kriegspiel", "--white", w.port, "--black", b.port, "--archive", tmp_path / "k.sqlite",
+                      "--white-view", tmp_path / "w.txt")
+        settle(w, "battle")
+        settle(b, "battle")
+        w.say("array white 8/8/8/8/8/8/8/99\x1b")
+        settle(w, "battle", 2)
+        w.say("array white 8/8/8/8/8/8/PPPPPPPP/RNBQKBNR")
+        b.say("array black rnbqkbnr/pppppppp/8/8/8/8/8/8")
+        ump.wait_for("Kriegspiel: white")
+        ump.type("resign\n")
+        ump.wait_for("archived as game")
+        assert ump.end() == 0
+    finally:
+        w.close()
+        b.close()
+    assert "[white] Your array breaks a malformed array" in (tmp_path / "w.txt").read_text()
+    assert "Traceback" not in ump.text
