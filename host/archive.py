@@ -68,6 +68,28 @@ CREATE TABLE IF NOT EXISTS events(
 """
 
 
+PLY_MAX = 100_000  # more plies than any game has: a larger number is not a board's
+SEQ_MAX = 1 << 30  # the largest message number a board says (docs/protocol.md)
+RESULTS = ("1-0", "0-1", "1/2-1/2")
+
+
+def malformed(text: str) -> str | None:
+    """Why a board message that changes the record (move, undo, end) cannot be used, or
+    None.  Such a message is kept among the board's messages but changes no game."""
+    w = text.split()
+    if not w or w[0] not in ("move", "undo", "end"):
+        return None
+    if w[0] in ("move", "undo"):
+        if len(w) < 3 or not w[1].isdigit() or len(w[1]) > 6 or not 1 <= int(w[1]) <= PLY_MAX:
+            return f"{w[0]} needs a ply from 1 to {PLY_MAX} and a move"
+        return None
+    if len(w) not in (3, 5) or w[2] not in RESULTS:
+        return "end needs a reason, a result (1-0, 0-1, 1/2-1/2) and maybe two points"
+    if len(w) == 5 and not all(x.lstrip("-").isdigit() and len(x) <= 9 for x in w[3:]):
+        return "end's points are two whole numbers"
+    return None
+
+
 class ArchiveError(Exception):
     """The archive cannot be used: one line a person can act on."""
 
@@ -197,6 +219,8 @@ class Archive:
 
     def _apply(self, game_id: int, seq: int, text: str) -> None:
         words = text.split()
+        if malformed(text):
+            return
         if words[0] == "move" and len(words) >= 3 and words[1].isdigit():
             self.db.execute(
                 "INSERT OR REPLACE INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,?,?)",
@@ -282,7 +306,8 @@ class Archive:
         return moves is None and events is None
 
     def last_seq(self, board: str) -> int:
-        row = self._run("SELECT MAX(seq) FROM events WHERE board=?", (board,)).fetchone()
+        # (a number above SEQ_MAX, stored by an older host, would make `since` refused for ever)
+        row = self._run("SELECT MAX(seq) FROM events WHERE board=? AND seq<=?", (board, SEQ_MAX)).fetchone()
         return int(row[0]) if row and row[0] is not None else 0
 
     # ---- reading ------------------------------------------------------------------------

@@ -11,10 +11,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from host.archive import Archive
+from host.archive import Archive, ArchiveError, malformed
 from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
 
 RECONNECT_S = 0.3
+HOLD_MAX = 20_000  # messages held in memory while the archive refuses them; then the board waits
 
 
 class Bridge:
@@ -38,6 +39,10 @@ class Bridge:
         self.reconnects = 0
         self._next_try = 0.0
         self._held: list[tuple[int, str]] | None = None  # events that came during catch-up
+        self.unsaved: list[tuple[int, str]] = []  # messages the archive has not taken yet, in order
+        self.trouble: str | None = None  # why the archive refuses them (a full disk ...)
+        self.last_error: str | None = None  # why the board cannot be reached, while it cannot
+        self.on_warning: Callable[[str], None] | None = None  # a board line skipped, and why
 
     # ---- connection ---------------------------------------------------------------------
 
@@ -98,10 +103,14 @@ class Bridge:
             return True
         if time.monotonic() < self._next_try:
             return False
+        if not self.flush():
+            return False  # the archive must take what it holds first (catch-up writes too)
         try:
             self.connect()
+            self.last_error = None
             return True
-        except (LinkError, BridgeTimeout, BoardError, OSError):
+        except (LinkError, BridgeTimeout, BoardError, OSError, ArchiveError) as e:
+            self.last_error = str(e)
             self._next_try = time.monotonic() + RECONNECT_S
             return False
 
@@ -109,6 +118,13 @@ class Bridge:
 
     def poll(self, wait_s: float = 0.0) -> None:
         """Handle what the board said (waiting up to wait_s)."""
+        if len(self.unsaved) > HOLD_MAX and not self.flush():
+            # Memory is not the archive: past this, the board keeps its moves (its journal)
+            # and is asked for them again once the archive takes messages.
+            self.close()
+            time.sleep(min(wait_s, RECONNECT_S))
+            return
+        self.flush()
         if not self.ensure():
             time.sleep(min(wait_s, RECONNECT_S))
             return
@@ -117,6 +133,20 @@ class Bridge:
             self.link.poll(wait_s)
         except (LinkError, OSError):
             self._lost()
+
+    def flush(self) -> bool:
+        """Store the messages held in memory, in order; False while the archive refuses
+        them (self.trouble says why): they stay held, and nothing after them is stored."""
+        while self.unsaved:
+            seq, text = self.unsaved[0]
+            try:
+                self._store(seq, text)
+            except ArchiveError as e:
+                self.trouble = str(e)
+                return False
+            self.unsaved.pop(0)
+        self.trouble = None
+        return True
 
     def request(self, line: str) -> str:
         """A request to the board (reconnecting first if needed); BoardError if refused."""
@@ -127,13 +157,25 @@ class Bridge:
             assert self.link is not None
             try:
                 return self.link.request(line)
-            except (LinkError, OSError):
+            except (LinkError, OSError, BridgeTimeout) as e:
+                self.last_error = str(e)
                 self._lost()
-        raise LinkError(f"{self.port}: the board does not answer")
+        raise LinkError(f"{self.port}: the board does not answer ({self.last_error})")
 
     def _on_event(self, seq: int, text: str) -> None:
         if self._held is not None:
             self._held.append((seq, text))
+            return
+        self.unsaved.append((seq, text))
+        self.flush()
+
+    def _store(self, seq: int, text: str) -> None:
+        """One message into the archive (ArchiveError if it cannot take it)."""
+        bad = malformed(text)
+        if bad is not None:  # kept among the board's messages, but it changes no game
+            if not self.archive.has_event(self.key, seq) and self.on_warning is not None:
+                self.on_warning(f"a malformed line, skipped: {text[:60]!r}: {bad}")
+            self.archive.record(self.key, seq, text, None)
             return
         words = text.split()
         if not words:

@@ -69,7 +69,8 @@ class BoardLink:
         except serial.SerialException as e:
             text = str(e)
             if "busy" in text.lower() or "lock" in text.lower():
-                raise LinkError(f"{port} is busy: another program has it open") from None
+                raise LinkError(f"{port} is busy: another program has it open (another eboard, mpremote, a serial "
+                                f"terminal): close it; `fuser {port}` names it") from None
             if "No such file" in text or "could not open" in text:
                 raise LinkError(f"{port}: no such port (is the board plugged in?)") from None
             raise LinkError(f"{port}: {text}") from None

@@ -222,3 +222,56 @@ def test_a_malformed_array_is_set_up_again(tmp_path):
         b.close()
     assert "[white] Your array breaks a malformed array" in (tmp_path / "w.txt").read_text()
     assert "Traceback" not in ump.text
+
+
+# ---- #11.7, #11.10, #15: serve's followers --------------------------------------------------------
+
+
+def test_serve_waits_for_a_missing_port_and_skips_what_no_board_says(tmp_path):
+    db = tmp_path / "club.sqlite"
+    port = tmp_path / "board"
+    serve = Command("serve", "--archive", db, "--port", port)
+    board = None
+    try:
+        serve.wait_for(f"waiting for {port}: {port}: no such port")
+        board = FakeBoard(tmp_path, "board")  # plugged in
+        serve.wait_for("connected")
+        board.say("newgame chess -")
+        board.say("move 1 e2e4")
+        board.say("end checkmate 1-0 x y")  # malformed: logged and skipped
+        board.say("end")
+        seq, board.seq = board.seq, 2**40  # a number no board says
+        board.say("move 2 d7d5")
+        board.seq = seq
+        board.raw(b"x" * 300_000)  # a stream with no newline, then the line's end
+        board.raw(b"\n")
+        board.say("move 2 e7e5")
+        board.say("move 3 \x1b[2J")
+        serve.wait_for("move 3 \\x1b[2J")
+        serve.p.send_signal(signal.SIGINT)
+        assert serve.end() == 0
+    finally:
+        if board:
+            board.close()
+    a = Archive(db)
+    game = a.games()[-1]
+    assert a.moves(game.id) == ["e2e4", "e7e5", "\\x1b[2J"] and game.result == "*"
+    assert serve.text.count("a malformed line, skipped") == 2
+    assert "\x1b" not in serve.text and "Traceback" not in serve.text
+    assert a.last_seq(game.board) == board.seq < 2**30
+
+
+def test_serve_names_what_to_do_with_a_busy_port(tmp_path):
+    from host.link import BoardLink
+
+    board = FakeBoard(tmp_path, "board")
+    try:
+        with BoardLink(board.port):
+            serve = Command("serve", "--archive", tmp_path / "a.sqlite", "--port", board.port)
+            serve.wait_for("is busy: another program has it open")
+        serve.wait_for("connected")
+        serve.p.send_signal(signal.SIGINT)
+        assert serve.end() == 0
+    finally:
+        board.close()
+    assert "fuser" in serve.text
