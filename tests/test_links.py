@@ -275,3 +275,77 @@ def test_serve_names_what_to_do_with_a_busy_port(tmp_path):
     finally:
         board.close()
     assert "fuser" in serve.text
+
+
+class SmallDisk:
+    """A real filesystem that fills up: a tmpfs of its own (root only), and a filler file
+    that takes the last byte of it until free() gives the space back."""
+
+    def __init__(self, where, size="4m"):
+        self.path = Path(where)
+        self.path.mkdir()
+        r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", str(self.path)],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            pytest.skip("need a tmpfs of our own (root): " + r.stderr.strip())
+        self.filler = self.path / "filler"
+
+    def fill(self):
+        with open(self.filler, "ab", buffering=0) as f:
+            for size in (1 << 16, 1 << 12, 1 << 9, 1):
+                try:
+                    while True:
+                        f.write(b"\0" * size)
+                except OSError:
+                    pass
+
+    def free(self):
+        self.filler.unlink()
+
+    def close(self):
+        subprocess.run(["umount", "-l", str(self.path)], capture_output=True)
+
+
+def serve_through_a_full_disk(tmp_path, moves, gid="chess"):
+    """A virtual board plays moves (hands in real time) under `eboard serve`, whose archive
+    is on a disk that fills up while they are made; the space comes back after.  Returns
+    the archive's games' moves and serve's output."""
+    from test_host import timed_script
+
+    disk = SmallDisk(tmp_path / "disk")
+    vb = VirtualBoard(tmp_path / "board", realtime=True)
+    db = disk.path / "club.sqlite"
+    try:
+        vb.start()
+        serve = Command("serve", "--archive", db, "--port", vb.port)
+        serve.wait_for("connected")
+        disk.fill()
+        lines, ms = timed_script(gid, moves)
+        hands(vb, *lines)
+        serve.wait_for("is full")
+        time.sleep(ms / 2000)  # (how many moves wait in memory does not matter: some do)
+        disk.free()
+        serve.wait_for("the archive takes messages again")
+        serve.wait_for(f"move {len(moves)} ")
+        serve.p.send_signal(signal.SIGINT)
+        rc = serve.end()
+        assert rc == 0, serve.text
+        a = Archive(db)
+        got = [a.moves(g.id) for g in a.games() if a.moves(g.id)]
+        events = a.events(a.games()[-1].board)
+        a.close()
+        assert len(events) == len({s for s, _ in events})
+        return got, serve.text
+    finally:
+        vb.stop()
+        disk.close()
+
+
+@needs_mpy
+def test_serve_through_a_full_disk_loses_nothing(tmp_path):
+    from test_host import random_game
+
+    moves = random_game("chess", 8, 77)
+    got, out = serve_through_a_full_disk(tmp_path, moves)
+    assert got == [moves], out
+    assert "Traceback" not in out and "messages held in memory" in out
