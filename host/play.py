@@ -14,7 +14,6 @@ Commands, one a line:
 from __future__ import annotations
 
 import os
-import select
 import sys
 import tempfile
 from typing import TextIO
@@ -25,7 +24,7 @@ from firmware.squares import Geometry
 from firmware.tracker import hand_moves
 from host.archive import Archive
 from host.bridge import Bridge
-from host.link import BoardError, LinkError
+from host.link import BoardError, BridgeTimeout, LinkError
 from host.view import Snapshot, render
 
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
@@ -50,7 +49,7 @@ class Session:
         self.bridge = Bridge(port, archive, on_change=self._changed)
         try:
             self.bridge.connect()
-        except LinkError as e:
+        except (LinkError, BridgeTimeout, BoardError) as e:
             raise PlayError(str(e)) from None
 
     def _changed(self, seq: int, text: str) -> None:
@@ -80,7 +79,9 @@ class Session:
         """Start game (again: even if the board is playing it), else go on with the
         board's own game; on the virtual board the hands then set the pieces up."""
         st = self.bridge.request("state").split(" ", 4)
-        if game is not None and (again or game != st[1] or fen or st[2] == "over"):
+        # A board still being set up gets `new` even for the game it shows: a new game is
+        # journaled, so that it survives a power cut (a board's first, default game is not).
+        if game is not None and (again or game != st[1] or fen or st[2] in ("over", "setup")):
             self.bridge.request(f"new {game}" + (f" {fen}" if fen else ""))
         if self.sim:
             st = self.bridge.request("state").split(" ", 4)
@@ -167,6 +168,27 @@ class Session:
         self.bridge.request(f"sim wait {COMMIT_WAIT_MS}")
 
 
+def sim_board_dir(archive: Archive) -> tuple[str, bool]:
+    """The virtual board of `play --sim`: its flash kept beside the archive, so that a
+    play killed and started again goes on with the board's game (and the archive's);
+    a temporary one when another play holds it.  (path, whether it was there before)."""
+    import fcntl
+
+    path = archive.path.parent / "sim-board"
+    existed = (path / "journal.bin").exists()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        lock = open(path / "lock", "w")
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return tempfile.mkdtemp(prefix="eboard-play-"), False
+    _locks.append(lock)  # held while this process lives
+    return str(path), existed
+
+
+_locks: list[TextIO] = []
+
+
 def run(
     port: str | None,
     sim: bool,
@@ -177,12 +199,16 @@ def run(
     out: TextIO = sys.stdout,
     battle: bool = False,
 ) -> int:
+    from host.console import LineInput
     from host.vboard import VirtualBoard
 
     archive = Archive(archive_path)
     vb = None
+    default = None
     if sim:
-        vb = VirtualBoard(tempfile.mkdtemp(prefix="eboard-play-"), realtime=True)
+        board_dir, existed = sim_board_dir(archive)
+        default = None if existed else "lippo"  # a board used before goes on with its game
+        vb = VirtualBoard(board_dir, realtime=True)
         port = vb.start()
     assert port is not None
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
@@ -191,27 +217,35 @@ def run(
         if battle:
             session.battle()
         else:
-            session.start(game or ("lippo" if sim else None), fen)
+            session.start(game or default, fen)
         session.show()
         interactive = inp.isatty()
         if interactive:
             out.write("type a move (e2e4), lift/place SQ, help, quit\n> ")
             out.flush()
+        typed = LineInput(inp)
+        down = ""  # why the board does not answer, while it does not
         while True:
-            ready = True
-            if interactive:
-                ready = bool(select.select([inp], [], [], 0.5)[0])
-            if ready:
-                line = inp.readline()
-                if not line:
+            lines = typed.lines(0.5 if interactive else 0.05)
+            if lines is None:
+                break
+            try:
+                if not all(session.command(line.strip()) for line in lines):
                     break
-                if not session.command(line.strip()):
-                    break
-            session.bridge.poll(0.05)
-            if session.dirty:
-                session.show()
-                if interactive:
-                    out.write("> ")
+                session.bridge.poll(0.05)
+                if session.dirty or down:
+                    session.show()
+                    if down:
+                        session.snap.notes.append("the board answers again")
+                        down = ""
+                        session.show()
+                    if interactive:
+                        out.write("> ")
+                        out.flush()
+            except (LinkError, BridgeTimeout) as e:
+                if str(e) != down:
+                    down = str(e)
+                    out.write(f"board: {down}: waiting for it (quit to stop; what was typed with it is dropped)\n")
                     out.flush()
     finally:
         archive.close()

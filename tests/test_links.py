@@ -349,3 +349,92 @@ def test_serve_through_a_full_disk_loses_nothing(tmp_path):
     got, out = serve_through_a_full_disk(tmp_path, moves)
     assert got == [moves], out
     assert "Traceback" not in out and "messages held in memory" in out
+
+
+def test_kriegspiel_takes_every_line_typed_at_once(tmp_path):
+    # Lines that arrive together on an input kept open (a paste, a script): each is
+    # carried out at once, none waits for the next line to come.
+    w, b = FakeBoard(tmp_path, "white"), FakeBoard(tmp_path, "black")
+    try:
+        ump = Command("kriegspiel", "--white", w.port, "--black", b.port, "--standard",
+                      "--archive", tmp_path / "k.sqlite")
+        ump.wait_for("Kriegspiel: white")
+        ump.type("ask\nresign\n")
+        ump.wait_for("archived as game")
+        assert ump.end() == 0
+    finally:
+        w.close()
+        b.close()
+    assert "[umpire] Can I capture?" in ump.text
+
+
+# ---- #11.12, #11.13, #11.14: play ------------------------------------------------------------------
+
+
+def archived(db, n, timeout=60):
+    """The last archived game's moves, once it has n of them."""
+    deadline = time.monotonic() + timeout
+    got = []
+    while time.monotonic() < deadline:
+        if db.exists():
+            a = Archive(db)
+            got = a.moves(a.games()[-1].id) if a.games() else []
+            a.close()
+            if len(got) >= n:
+                return got
+        time.sleep(0.2)
+    pytest.fail(f"archived {got}, waited for {n} moves")
+
+
+@needs_mpy
+def test_play_takes_every_pasted_line_at_a_terminal(tmp_path):
+    # stdin is a real terminal: lines pasted at once are all carried out, without waiting
+    # for another key press.
+    import pty
+
+    db = tmp_path / "a.sqlite"
+    master, slave = pty.openpty()
+    p = subprocess.Popen([str(EBOARD), "play", "--sim", "--game", "chess", "--archive", str(db)],
+                         stdin=slave, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        os.write(master, b"e2e4\ne7e5\ng1f3\n")
+        assert archived(db, 3) == ["e2e4", "e7e5", "g1f3"]
+        os.write(master, b"quit\n")
+        assert p.wait(timeout=60) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.close(master)
+        os.close(slave)
+
+
+@needs_mpy
+def test_play_waits_for_a_board_that_stops_answering(tmp_path):
+    db = tmp_path / "a.sqlite"
+    with VirtualBoard(tmp_path / "board", realtime=True) as vb:
+        play = Command("play", "--port", vb.port, "--game", "chess", "--archive", db)
+        play.wait_for("archived as game")
+        vb.proc.send_signal(signal.SIGSTOP)  # the board hangs
+        play.type("e2e4\n")
+        play.wait_for("waiting for it")
+        vb.proc.send_signal(signal.SIGCONT)
+        play.wait_for("the board answers again")
+        play.type("quit\n")
+        assert play.end() == 0
+    assert "Traceback" not in play.text and "BridgeTimeout" not in play.text
+
+
+@needs_mpy
+def test_play_sim_goes_on_with_its_game_after_a_kill(tmp_path):
+    db = tmp_path / "a.sqlite"
+    play = Command("play", "--sim", "--game", "chess", "--archive", db)
+    play.type("e2e4\ne7e5\n")
+    assert archived(db, 2) == ["e2e4", "e7e5"]
+    play.kill()
+    play = Command("play", "--sim", "--archive", db)
+    play.type("g1f3\n")
+    assert archived(db, 3) == ["e2e4", "e7e5", "g1f3"]
+    play.type("quit\n")
+    assert play.end() == 0
+    a = Archive(db)
+    assert [a.moves(g.id) for g in a.games() if a.moves(g.id)] == [["e2e4", "e7e5", "g1f3"]]
