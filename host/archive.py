@@ -136,6 +136,20 @@ def _translate(e: sqlite3.Error, path: Path) -> ArchiveError:
     return ArchiveError(f"archive {path}: {text}")
 
 
+def _wal_header_ok(head: bytes) -> bool:
+    # sqlite.org/fileformat.html, 4.1: the magic number says the byte order of the
+    # checksum, which runs over the first 24 bytes as pairs of 32-bit words.
+    magic = int.from_bytes(head[:4], "big")
+    if magic not in (0x377F0682, 0x377F0683):
+        return False
+    order = "big" if magic == 0x377F0683 else "little"
+    s0 = s1 = 0
+    for i in range(0, 24, 8):
+        s0 = (s0 + int.from_bytes(head[i : i + 4], order) + s1) & 0xFFFFFFFF
+        s1 = (s1 + int.from_bytes(head[i + 4 : i + 8], order) + s0) & 0xFFFFFFFF
+    return head[24:28] == s0.to_bytes(4, "big") and head[28:32] == s1.to_bytes(4, "big")
+
+
 class Archive:
     """One SQLite archive file."""
 
@@ -157,6 +171,52 @@ class Archive:
                 raise ArchiveError(f"{self.path} has archive schema {row[0]}; this eboard reads {SCHEMA_VERSION}")
         except sqlite3.Error as e:
             raise _translate(e, self.path) from None
+        self.identity = self._identity()
+
+    # ---- the file under us (a long-running serve watches it) --------------------------------
+
+    def _identity(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def gone(self) -> str | None:
+        """Why the file this archive has open is no longer at its path (deleted, or
+        another file put there), or None.  SQLite goes on writing into the open file:
+        whatever is written then is lost when it is closed."""
+        now = self._identity()
+        if now == self.identity:
+            return None
+        return f"{self.path} was deleted" if now is None else f"{self.path} was replaced by another file"
+
+    def wal_damaged(self) -> bool:
+        """Is the write-ahead log's header damaged?  SQLite reads it only when the archive
+        is opened next: then it would drop every change the log holds."""
+        try:
+            with open(str(self.path) + "-wal", "rb") as f:
+                head = f.read(32)
+        except OSError:
+            return False
+        return len(head) == 32 and not _wal_header_ok(head)
+
+    def checkpoint(self) -> bool:
+        """Everything in the write-ahead log into the archive file, and the log emptied
+        (the connection knows the log's frames without its header); False if busy."""
+        row = self._run("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return row is not None and row[0] == 0
+
+    def copy_to(self, path: Path) -> None:
+        """The whole archive, as this connection sees it, into a new file at path."""
+        try:
+            target = sqlite3.connect(path)
+            try:
+                self.db.backup(target)
+            finally:
+                target.close()
+        except sqlite3.Error as e:
+            raise _translate(e, path) from None
 
     def close(self) -> None:
         self.db.close()

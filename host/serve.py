@@ -5,13 +5,20 @@ A follower never dies in silence: a board that is missing or busy is waited for 
 said so), a full disk holds the messages in memory and is retried until space returns,
 a malformed board line is logged and skipped, and an unexpected error is reported and
 the follower starts again.  serve exits 0 only when it was asked to stop.
+
+serve also watches the archive file: deleted (or replaced) under it, the archive is
+written out again from the copy SQLite still holds open, while the followers hold their
+messages; a damaged write-ahead log is emptied into the archive at once (SQLite would
+drop its changes at the next open).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
+from pathlib import Path
 
 from host.archive import Archive, ArchiveError
 from host.bridge import Bridge
@@ -21,22 +28,27 @@ RETRY_S = 1.0
 
 
 class Room:
-    """What the followers share: the output, and a stop."""
+    """What the followers share: the output, a stop, and the archive's path, with a pause
+    while the archive file is written again (each follower closes its connection and
+    says so in `closed`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, path: Path) -> None:
         self.stop = threading.Event()
         self.lock = threading.Lock()
+        self.path = path
+        self.paused = threading.Event()
+        self.closed: set[str] = set()
 
     def say(self, port: str, text: str, err: bool = False) -> None:
         with self.lock:
             print(f"{printable(port)}: {printable(text)}", file=sys.stderr if err else sys.stdout, flush=True)
 
 
-def _open(port: str, archive_path: str | None, room: Room) -> Archive | None:
+def _open(port: str, room: Room) -> Archive | None:
     said = None
     while not room.stop.is_set():
         try:
-            return Archive(archive_path)
+            return Archive(room.path)
         except ArchiveError as e:
             if str(e) != said:
                 room.say(port, f"{e}: retrying", err=True)
@@ -45,8 +57,8 @@ def _open(port: str, archive_path: str | None, room: Room) -> Archive | None:
     return None
 
 
-def _follow(port: str, archive_path: str | None, room: Room) -> None:
-    archive = _open(port, archive_path, room)
+def _follow(port: str, room: Room) -> None:
+    archive = _open(port, room)
     if archive is None:
         return
 
@@ -60,6 +72,18 @@ def _follow(port: str, archive_path: str | None, room: Room) -> None:
     was: tuple[bool, str | None, str | None] = (False, None, None)
     try:
         while not room.stop.is_set():
+            if room.paused.is_set():  # the archive file is being written again
+                archive.close()
+                with room.lock:
+                    room.closed.add(port)
+                while room.paused.is_set() and not room.stop.is_set():
+                    room.stop.wait(0.1)
+                reopened = _open(port, room)
+                if reopened is None:
+                    return
+                archive = bridge.archive = reopened
+                bridge.close()  # catch up again, against the archive as it is now
+                continue
             try:
                 bridge.poll(0.2)
             except Exception as e:  # our bug: said in one line, and the follower goes on
@@ -89,29 +113,86 @@ def _follow(port: str, archive_path: str | None, room: Room) -> None:
         archive.close()
 
 
+def _restore(keeper: Archive, why: str, room: Room, threads: list[threading.Thread]) -> Archive:
+    """The archive written again from keeper's open copy, once every follower has closed
+    its connection (an old connection closing last deletes the log by its name); at the
+    same path if it is free, else beside it.  Returns the archive open again."""
+    room.say("archive", f"{why} under serve: the moves are held meanwhile, and the archive is written again "
+                        "from the copy still open", err=True)
+    room.paused.set()
+    while not room.stop.is_set():
+        with room.lock:
+            waiting = [t for t in threads if t.is_alive() and t.name not in room.closed]
+        if not waiting:
+            break
+        room.stop.wait(0.1)
+    target = keeper.path
+    if os.path.lexists(target):
+        target = target.with_name(f"{target.stem}-restored-{time.strftime('%Y%m%d-%H%M%S')}{target.suffix}")
+    tmp = target.with_name(target.name + ".restoring")
+    while True:
+        try:
+            keeper.copy_to(tmp)
+            break
+        except ArchiveError as e:
+            room.say("archive", f"cannot write the archive again ({e}): retrying; the boards keep their moves",
+                     err=True)
+            if room.stop.wait(5.0):
+                return keeper  # stopping: closed by serve, as it is
+    keeper.close()
+    os.replace(tmp, target)
+    keeper = Archive(target)
+    room.path = target
+    room.closed.clear()
+    room.paused.clear()
+    room.say("archive", f"the archive is at {target} again: nothing was lost")
+    return keeper
+
+
+def _watch(keeper: Archive, room: Room, threads: list[threading.Thread]) -> Archive:
+    """One look at the archive file (serve's main thread, every second)."""
+    why = keeper.gone()
+    if why is not None:
+        return _restore(keeper, why, room, threads)
+    if keeper.wal_damaged():
+        time.sleep(0.05)  # (a log being started afresh is written in one go: look twice)
+        if keeper.wal_damaged() and keeper.checkpoint():
+            room.say("archive", f"the write-ahead log {keeper.path}-wal was damaged: everything it held is now in "
+                                f"{keeper.path}, nothing was lost", err=True)
+    return keeper
+
+
 def serve(ports: list[str], archive_path: str | None, seconds: float | None) -> int:
     try:
-        Archive(archive_path).close()  # made (schema, WAL) once, before the threads open it
+        keeper = Archive(archive_path)  # made (schema, WAL) once, before the threads open it
     except ArchiveError as e:
         print(f"eboard: {e}", file=sys.stderr)
         return 2
-    room = Room()
-    threads = [threading.Thread(target=_follow, args=(p, archive_path, room), daemon=True) for p in ports]
+    room = Room(keeper.path)
+    threads = [threading.Thread(target=_follow, args=(p, room), name=p, daemon=True) for p in ports]
     for t in threads:
         t.start()
     rc = 0
     try:
         end = time.monotonic() + seconds if seconds else None
+        next_look = 0.0
         while end is None or time.monotonic() < end:
             time.sleep(0.2)
             if not any(t.is_alive() for t in threads):
                 print("eboard: every follower has stopped", file=sys.stderr)
                 rc = 1
                 break
+            if time.monotonic() >= next_look:
+                try:
+                    keeper = _watch(keeper, room, threads)
+                except ArchiveError as e:
+                    room.say("archive", str(e), err=True)
+                next_look = time.monotonic() + 1.0
     except KeyboardInterrupt:
         pass
     finally:
         room.stop.set()
         for t in threads:
             t.join(timeout=5)
+        keeper.close()
     return rc

@@ -438,3 +438,57 @@ def test_play_sim_goes_on_with_its_game_after_a_kill(tmp_path):
     assert play.end() == 0
     a = Archive(db)
     assert [a.moves(g.id) for g in a.games() if a.moves(g.id)] == [["e2e4", "e7e5", "g1f3"]]
+
+
+# ---- #11.8: the archive under a running serve ------------------------------------------------------
+
+
+def serve_a_game(tmp_path, moves, fault):
+    """A virtual board plays moves under serve; fault(db, serve) strikes after move 3."""
+    from test_host import timed_script
+
+    db = tmp_path / "club.sqlite"
+    with VirtualBoard(tmp_path / "board", realtime=True) as vb:
+        serve = Command("serve", "--archive", db, "--port", vb.port)
+        serve.wait_for("connected")
+        hands(vb, *timed_script("chess", moves)[0])
+        serve.wait_for("move 3 ")
+        fault(db, serve)
+        serve.wait_for(f"move {len(moves)} ")
+        return db, serve
+
+
+@needs_mpy
+def test_an_archive_deleted_under_serve_is_written_again(tmp_path):
+    from test_host import random_game
+
+    def delete(db, serve):
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+        serve.wait_for("was deleted under serve")
+        serve.wait_for("is at ")
+
+    moves = random_game("chess", 10, 31)
+    db, serve = serve_a_game(tmp_path, moves, delete)
+    serve.p.send_signal(signal.SIGINT)
+    assert serve.end() == 0
+    a = Archive(db)
+    assert [a.moves(g.id) for g in a.games() if a.moves(g.id)] == [moves]
+    assert "Traceback" not in serve.text
+
+
+@needs_mpy
+def test_a_damaged_log_under_serve_loses_nothing(tmp_path):
+    from test_host import random_game
+
+    def damage(db, serve):
+        with open(str(db) + "-wal", "r+b") as f:
+            f.write(b"\xff" * 32)
+        serve.wait_for("was damaged")
+
+    moves = random_game("chess", 10, 32)
+    db, serve = serve_a_game(tmp_path, moves, damage)
+    serve.kill()  # no clean close: what is not in the archive file now is lost
+    a = Archive(db)
+    assert a.db.execute("PRAGMA quick_check").fetchone() == ("ok",)
+    assert [a.moves(g.id) for g in a.games() if a.moves(g.id)] == [moves]
