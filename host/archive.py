@@ -12,6 +12,7 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -142,7 +143,7 @@ def _wal_header_ok(head: bytes) -> bool:
     magic = int.from_bytes(head[:4], "big")
     if magic not in (0x377F0682, 0x377F0683):
         return False
-    order = "big" if magic == 0x377F0683 else "little"
+    order: Literal["big", "little"] = "big" if magic == 0x377F0683 else "little"
     s0 = s1 = 0
     for i in range(0, 24, 8):
         s0 = (s0 + int.from_bytes(head[i : i + 4], order) + s1) & 0xFFFFFFFF
@@ -332,7 +333,7 @@ class Archive:
 
         self._run("UPDATE kriegspiel_live SET actions=?, updated=? WHERE id=?", (json.dumps(actions), _now(), live_id))
 
-    def kriegspiel_live(self, white: str, black: str) -> dict[str, object] | None:
+    def kriegspiel_live(self, white: str, black: str) -> dict[str, Any] | None:
         """The unfinished Kriegspiel game between these boards, or None."""
         cur = self._run("SELECT * FROM kriegspiel_live WHERE white=? AND black=? AND ended IS NULL"
                         " ORDER BY id DESC LIMIT 1", (white, black))

@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol, TextIO
 
 from firmware.rules.board import BLACK, WHITE
 from firmware.rules.kriegspiel import SIDES, Umpire
@@ -151,8 +151,9 @@ class Match:
         for side in self.ends:
             self.stale.setdefault(side, "resumed")
 
-    def _act(self, action: str) -> list[dict[str, object]]:
+    def _act(self, action: str) -> list[dict[str, Any]]:
         verb, _, arg = action.partition(" ")
+        out: list[dict[str, Any]]
         if verb == "attempt":
             out = self.ump.attempt(arg)
         elif verb == "ask":
@@ -514,10 +515,10 @@ class LinkEnd:
             self.link = None
 
 
-def _views(white_view: str | None, black_view: str | None, sim: bool, out):  # type: ignore[no-untyped-def]
+def _views(white_view: str | None, black_view: str | None, sim: bool, out: TextIO) -> dict[int, TextIO]:
     """Where each player's own lines go: their file or terminal; with --sim (one person
     plays both sides at one terminal), the screen."""
-    files = {}
+    files: dict[int, TextIO] = {}
     for side, path in ((WHITE, white_view), (BLACK, black_view)):
         if path:
             try:
@@ -532,7 +533,7 @@ def _views(white_view: str | None, black_view: str | None, sim: bool, out):  # t
 
 
 def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | None, archive_path: str | None,
-        speak: bool, seed: int = 0, game: str = "chess", inp=sys.stdin, out=sys.stdout,  # type: ignore[no-untyped-def]
+        speak: bool, seed: int = 0, game: str = "chess", inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
         white_view: str | None = None, black_view: str | None = None, new: bool = False) -> int:
     """The command: start both boards, the screened setup (unless fen is given), then
     read commands (an attempt, ask, resign, quit) from inp for the side to move, and the
@@ -606,7 +607,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
         speaker = espeak() if speak else None
         if speak and speaker is None:
             show("espeak-ng is not installed: the umpire stays silent (apt install espeak-ng)")
-        live_id: list[int] = [] if live is None else [int(live["id"])]  # type: ignore[call-overload]
+        live_id: list[int] = [] if live is None else [int(live["id"])]
         unsaved = [False]
 
         def keep(actions: list[str]) -> None:
@@ -698,9 +699,9 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
                         end.request("promote " + (letter if letter.isalpha() else "-"))
                     end.request("sim wait 1000")
                     match.pump()
-                    for e in ends.values():  # the hands put every board right
-                        e.request("sim setup")
-                        e.request("sim wait 100")
+                    for other in ends.values():  # the hands put every board right
+                        other.request("sim setup")
+                        other.request("sim wait 100")
                     match.pump()
                 else:
                     match.attempt(side, cmd)

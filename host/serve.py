@@ -15,6 +15,7 @@ drop its changes at the next open).
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 import time
@@ -169,6 +170,11 @@ def serve(ports: list[str], archive_path: str | None, seconds: float | None) -> 
         print(f"eboard: {e}", file=sys.stderr)
         return 2
     room = Room(keeper.path)
+    # SIGTERM (a service manager's stop) ends serve as Ctrl-C does: the followers close.
+    try:
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+    except ValueError:  # not the main thread (a test calling serve())
+        pass
     threads = [threading.Thread(target=_follow, args=(p, room), name=p, daemon=True) for p in ports]
     for t in threads:
         t.start()

@@ -248,7 +248,7 @@ def test_serve_waits_for_a_missing_port_and_skips_what_no_board_says(tmp_path):
         board.say("move 2 e7e5")
         board.say("move 3 \x1b[2J")
         serve.wait_for("move 3 \\x1b[2J")
-        serve.p.send_signal(signal.SIGINT)
+        serve.p.send_signal(signal.SIGTERM)
         assert serve.end() == 0
     finally:
         if board:
@@ -270,7 +270,7 @@ def test_serve_names_what_to_do_with_a_busy_port(tmp_path):
             serve = Command("serve", "--archive", tmp_path / "a.sqlite", "--port", board.port)
             serve.wait_for("is busy: another program has it open")
         serve.wait_for("connected")
-        serve.p.send_signal(signal.SIGINT)
+        serve.p.send_signal(signal.SIGTERM)
         assert serve.end() == 0
     finally:
         board.close()
@@ -327,7 +327,7 @@ def serve_through_a_full_disk(tmp_path, moves, gid="chess"):
         disk.free()
         serve.wait_for("the archive takes messages again")
         serve.wait_for(f"move {len(moves)} ")
-        serve.p.send_signal(signal.SIGINT)
+        serve.p.send_signal(signal.SIGTERM)  # (SIGINT is ignored by a job started in the background)
         rc = serve.end()
         assert rc == 0, serve.text
         a = Archive(db)
@@ -470,7 +470,7 @@ def test_an_archive_deleted_under_serve_is_written_again(tmp_path):
 
     moves = random_game("chess", 10, 31)
     db, serve = serve_a_game(tmp_path, moves, delete)
-    serve.p.send_signal(signal.SIGINT)
+    serve.p.send_signal(signal.SIGTERM)
     assert serve.end() == 0
     a = Archive(db)
     assert [a.moves(g.id) for g in a.games() if a.moves(g.id)] == [moves]
