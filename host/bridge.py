@@ -48,7 +48,7 @@ class Bridge:
 
     def connect(self) -> None:
         """Open the link and catch up with the board; LinkError if it cannot."""
-        link = BoardLink(self.port, timeout_s=self.timeout_s, on_event=self._on_event)
+        link = BoardLink(self.port, timeout_s=self.timeout_s, on_event=self._on_event, on_noise=self._on_noise)
         try:
             version = link.hello().split()
             if self.key is None:
@@ -161,6 +161,11 @@ class Bridge:
                 self.last_error = str(e)
                 self._lost()
         raise LinkError(f"{self.port}: the board does not answer ({self.last_error})")
+
+    def _on_noise(self, text: str) -> None:
+        # A line that is not a message (a diagnostic, or what no board says): logged.
+        if self.on_warning is not None:
+            self.on_warning("not a message: " + text[:120])
 
     def _on_event(self, seq: int, text: str) -> None:
         if self._held is not None:

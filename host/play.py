@@ -62,8 +62,11 @@ class Session:
 
     def refresh(self) -> None:
         st = self.bridge.request("state").split(" ", 4)
+        leds = self.bridge.request("leds").split()
+        if len(st) < 5 or len(leds) < 2:  # not what a board of our protocol says
+            raise LinkError(f"{self.port}: an unreadable reply ({' '.join(st)[:60]})")
         self.snap.game, self.snap.state, self.snap.fen = st[1], st[2], st[4]
-        self.snap.leds = self.bridge.request("leds").split()[1]
+        self.snap.leds = leds[1]
         self.snap.game_id = self.bridge.game_id
         self.snap.moves = self.archive.moves(self.bridge.game_id) if self.bridge.game_id else []
 

@@ -9,6 +9,8 @@ import select
 import threading
 import tty
 
+from host.link import PROTOCOL
+
 
 class FakeBoard:
     def __init__(self, folder, name):
@@ -91,7 +93,7 @@ class FakeBoard:
     def answer(self, w):
         cmd, rest = w[0], " ".join(w[1:])
         if cmd == "version":
-            return f"ok version 1 0.1.0 fake {self.name}"
+            return f"ok version {PROTOCOL} 0.1.0 fake {self.name} 1"  # (protocol 2 adds a boot number)
         if cmd == "ping":
             return "ok pong"
         if cmd == "state":

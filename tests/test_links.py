@@ -18,6 +18,7 @@ from conftest import micropython_cmd
 from fakeboard import FakeBoard
 
 from host.archive import Archive
+from host.link import PROTOCOL
 from host.vboard import VirtualBoard
 
 EBOARD = Path(sys.executable).parent / "eboard"
@@ -157,7 +158,7 @@ def test_the_umpire_survives_every_fault_and_resumes_after_a_restart(tmp_path):
         # A board rebooted between attempt and verdict (no-attempt, then hello).
         b.script["verdict"] = ["error no-attempt no attempt is waiting for a verdict"]
         b.attempt("e7e5")
-        b.say("hello eboard 1 chess idle")
+        b.say(f"hello eboard {PROTOCOL} chess idle 1")
         ump.wait_for("[umpire] Black has moved.")
         ump.wait_for("black's board answers again")
         assert b.fen.startswith("rnbqkbnr/pppp1ppp/8/4p3/8/8/8/8 w")
@@ -257,6 +258,7 @@ def test_serve_waits_for_a_missing_port_and_skips_what_no_board_says(tmp_path):
     game = a.games()[-1]
     assert a.moves(game.id) == ["e2e4", "e7e5", "\\x1b[2J"] and game.result == "*"
     assert serve.text.count("a malformed line, skipped") == 2
+    assert "a message number out of range, skipped" in serve.text and "over 256 bytes, dropped" in serve.text
     assert "\x1b" not in serve.text and "Traceback" not in serve.text
     assert a.last_seq(game.board) == board.seq < 2**30
 
