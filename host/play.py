@@ -227,13 +227,16 @@ def run(
             out.write("type a move (e2e4), lift/place SQ, help, quit\n> ")
             out.flush()
         typed = LineInput(inp)
+        todo: list[str] = []  # lines typed (or pasted) and not yet carried out, in order
         down = ""  # why the board does not answer, while it does not
         while True:
-            lines = typed.lines(0.5 if interactive else 0.05)
-            if lines is None:
-                break
+            if not todo:
+                lines = typed.lines(0.5 if interactive else 0.05)
+                if lines is None:
+                    break
+                todo += lines
             try:
-                if not all(session.command(line.strip()) for line in lines):
+                if todo and not session.command(todo.pop(0).strip()):
                     break
                 session.bridge.poll(0.05)
                 if session.dirty or down:
@@ -248,7 +251,7 @@ def run(
             except (LinkError, BridgeTimeout) as e:
                 if str(e) != down:
                     down = str(e)
-                    out.write(f"board: {down}: waiting for it (quit to stop; what was typed with it is dropped)\n")
+                    out.write(f"board: {down}: waiting for it (quit to stop)\n")
                     out.flush()
     finally:
         archive.close()
