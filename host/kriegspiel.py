@@ -21,7 +21,7 @@ from typing import Any, Protocol, TextIO
 
 from firmware.rules.board import BLACK, WHITE
 from firmware.rules.kriegspiel import SIDES, Umpire
-from host.link import BoardLink, printable
+from host.link import BoardError, BoardLink, BridgeTimeout, LinkError, printable
 
 OTHER = {WHITE: BLACK, BLACK: WHITE}
 
@@ -467,7 +467,7 @@ class LinkEnd:
 
     def reopen(self) -> None:
         """Open the link if it is not open (LinkError if the board is not there yet)."""
-        from host.link import BoardLink, printable
+        from host.link import BoardError, BoardLink, BridgeTimeout, LinkError, printable
 
         if self.link is not None:
             return
@@ -654,6 +654,34 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
                      f"--{SIDES[side]}-view PATH sends them to a file or a terminal of their own.")
         show(f"Kriegspiel: white {printable(white_port)}, black {printable(black_port)}. "
              "Type a move for the side to move, ask, resign or quit.")
+        def sim_attempt(side: int, cmd: str) -> None:
+            """The virtual hands make the attempt on the mover's own board."""
+            end = ends[side]
+            view = match.ump.view(side)
+            m = next((x for x in view.legal_moves() if view.move_str(x) == cmd), None)
+            if m is None:
+                say(side, words({"type": "rejected", "reason": "not_possible_on_own_board"}))
+                return
+            geo = Geometry(view.game.layout)
+            lifts, places = hand_moves(view, m)
+            if not lifts and not places:  # a blast tried blind: nothing to do by hand
+                match.attempt(side, cmd)
+                return
+            for c in lifts:
+                end.request(f"sim lift {geo.name(geo.phys(c))}")
+            for c in places:
+                end.request(f"sim place {geo.name(geo.phys(c))}")
+            end.request("sim wait 100")
+            if end.request("state").split()[2] == "promoting":
+                letter = cmd[-1]
+                end.request("promote " + (letter if letter.isalpha() else "-"))
+            end.request("sim wait 1000")
+            match.pump()
+            for other in ends.values():  # the hands put every board right
+                other.request("sim setup")
+                other.request("sim wait 100")
+            match.pump()
+
         typed = LineInput(inp)
         quit_ = False
         while not match.ump.over and not quit_:
@@ -677,32 +705,10 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
                 elif cmd == "resign":
                     match.resign(side)
                 elif sim:
-                    # The virtual hands make the attempt on the mover's own board.
-                    end = ends[side]
-                    view = match.ump.view(side)
-                    m = next((x for x in view.legal_moves() if view.move_str(x) == cmd), None)
-                    if m is None:
-                        say(side, words({"type": "rejected", "reason": "not_possible_on_own_board"}))
-                        continue
-                    geo = Geometry(view.game.layout)
-                    lifts, places = hand_moves(view, m)
-                    if not lifts and not places:  # a blast tried blind: nothing to do by hand
-                        match.attempt(side, cmd)
-                        continue
-                    for c in lifts:
-                        end.request(f"sim lift {geo.name(geo.phys(c))}")
-                    for c in places:
-                        end.request(f"sim place {geo.name(geo.phys(c))}")
-                    end.request("sim wait 100")
-                    if end.request("state").split()[2] == "promoting":
-                        letter = cmd[-1]
-                        end.request("promote " + (letter if letter.isalpha() else "-"))
-                    end.request("sim wait 1000")
-                    match.pump()
-                    for other in ends.values():  # the hands put every board right
-                        other.request("sim setup")
-                        other.request("sim wait 100")
-                    match.pump()
+                    try:
+                        sim_attempt(side, cmd)
+                    except (BoardError, BridgeTimeout, LinkError) as e:
+                        show(f"the virtual hands could not make {printable(cmd)}: {e}")
                 else:
                     match.attempt(side, cmd)
         if match.ump.over:
