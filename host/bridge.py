@@ -160,6 +160,8 @@ class Bridge:
             except (LinkError, OSError, BridgeTimeout) as e:
                 self.last_error = str(e)
                 self._lost()
+        if self.trouble is not None:  # the archive, not the board: it holds what it was told
+            raise LinkError(f"the archive takes nothing now ({self.trouble}); the board keeps its moves")
         raise LinkError(f"{self.port}: the board does not answer ({self.last_error})")
 
     def _on_noise(self, text: str) -> None:
