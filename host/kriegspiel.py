@@ -188,9 +188,13 @@ class Match:
     def heal(self) -> None:
         """Put right every side whose board failed, if it answers now."""
         for side in list(self.stale):
+            before = self.stale[side]
             if self.resync(side):
-                if self.stale.pop(side) != "resumed":
+                del self.stale[side]
+                if before != "resumed":
                     self.notice(f"{SIDES[side]}'s board answers again")
+            elif before == "resumed":
+                self.notice(f"{SIDES[side]}'s board: {self.stale[side]}: waiting for it to answer")
 
     def resync(self, side: int) -> bool:
         """Make side's board hold the umpire's view of side: an attempt the umpire played
