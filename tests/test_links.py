@@ -130,6 +130,13 @@ def test_kriegspiel_on_two_real_ports_hears_the_boards_and_keeps_secrets(tmp_pat
         "SELECT how FROM kriegspiel_live").fetchall() == [("over",)]
 
 
+def until(check, timeout=30):
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
 def settle(board, word, n=1, timeout=30):
     """Until board has received n requests starting with word."""
     deadline = time.monotonic() + timeout
@@ -175,6 +182,7 @@ def test_the_umpire_survives_every_fault_and_resumes_after_a_restart(tmp_path):
         # An attempt that is an ANSI escape: shown escaped, refused, the game goes on.
         w.attempt("\x1b[2K\x1b[1G[black]Checkmate.")
         settle(w, "verdict rejected")
+        until(lambda: "You try \\x1b[2K" in wv.read_text())  # (the view is written after the verdict)
         # The umpire is killed; its game is on disk: a new umpire resumes it, sends no
         # `krieg`, and the boards are put right where they are.
         kriegs = sum(g.startswith("krieg") for g in w.got + b.got)
