@@ -84,7 +84,7 @@ def cmd_umpire(args: argparse.Namespace) -> int:
 def cmd_kriegspiel(args: argparse.Namespace) -> int:
     from host.archive import ArchiveError
     from host.kriegspiel import run
-    from host.link import LinkError
+    from host.link import BoardError, BridgeTimeout, LinkError
     from host.vboard import VirtualBoardError
 
     if not args.sim and not (args.white and args.black):
@@ -97,7 +97,7 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
             raise CliError(f"Kriegspiel is played in {', '.join(KRIEG_GAMES)}, not {args.game!r}")
         return run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game,
                    white_view=args.white_view, black_view=args.black_view, new=args.new)
-    except (LinkError, VirtualBoardError, ArchiveError) as e:
+    except (LinkError, VirtualBoardError, ArchiveError, BridgeTimeout, BoardError) as e:
         raise CliError(str(e)) from None
 
 
@@ -105,7 +105,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     import tempfile
     import time
 
-    from host.link import BoardLink
+    from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
     from host.vboard import ROOT, VirtualBoard, VirtualBoardError
 
     board_dir = args.dir or tempfile.mkdtemp(prefix="eboard-sim-")
@@ -119,10 +119,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
     print(port, flush=True)
     try:
         if args.game and not args.fresh:
-            with BoardLink(port) as link:
-                link.hello()
-                link.request("new " + args.game + (" " + args.fen if args.fen else ""))
-                link.request("sim setup")  # the virtual hands set the pieces up
+            try:
+                with BoardLink(port) as link:
+                    link.hello()
+                    link.request("new " + args.game + (" " + args.fen if args.fen else ""))
+                    link.request("sim setup")  # the virtual hands set the pieces up
+            except (LinkError, BridgeTimeout, BoardError) as e:
+                raise CliError(f"virtual board: {e}") from None
         while vb.alive() or vb.restarts:
             time.sleep(0.5)
     except KeyboardInterrupt:
@@ -196,7 +199,7 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from host import play
     from host.archive import ArchiveError
-    from host.link import LinkError
+    from host.link import BoardError, BridgeTimeout, LinkError
     from host.vboard import VirtualBoardError
 
     if not args.sim and not args.port:
@@ -205,8 +208,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError(f"unknown game {args.game!r}; games: {', '.join(GAMES)}")
     try:
         return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle)
-    except (play.PlayError, LinkError, ArchiveError, VirtualBoardError) as e:
-        raise CliError(str(e)) from None
+    except (play.PlayError, LinkError, BridgeTimeout, BoardError, ArchiveError, VirtualBoardError) as e:
+        raise CliError(f"board: {e}" if isinstance(e, (BridgeTimeout, BoardError)) else str(e)) from None
 
 
 def _archive(args: argparse.Namespace):  # type: ignore[no-untyped-def]
