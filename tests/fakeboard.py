@@ -23,6 +23,7 @@ class FakeBoard:
         self.script = {}  # request word -> replies to use first (text, or None: no reply)
         self.lock = threading.Lock()
         self.fds = None
+        self.uid = "0e0e0e0e"
         self.back()
 
     # ---- the link ------------------------------------------------------------------------
@@ -98,8 +99,8 @@ class FakeBoard:
             return "ok pong"
         if cmd == "state":
             return f"ok state chess idle 0 {self.fen}"
-        if cmd == "game":
-            return "ok game chess -"
+        if cmd == "game":  # (protocol 2 names the game by a uid: docs/protocol.md)
+            return "ok game chess " + ("%s -" % self.uid if PROTOCOL >= 2 else "-")
         if cmd == "since":
             return f"ok since {w[1]} 0"
         if cmd == "history":
@@ -122,6 +123,10 @@ class FakeBoard:
         if cmd == "battle":
             return "ok battle " + w[1]
         return "error unknown-command " + cmd
+
+    def newgame(self):
+        """A new chess game from the start, said as this host's protocol says it."""
+        self.say("newgame chess " + ("%s -" % self.uid if PROTOCOL >= 2 else "-"))
 
     def attempt(self, move):
         self.pending = True

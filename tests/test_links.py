@@ -245,7 +245,7 @@ def test_serve_waits_for_a_missing_port_and_skips_what_no_board_says(tmp_path):
         serve.wait_for(f"waiting for {port}: {port}: no such port")
         board = FakeBoard(tmp_path, "board")  # plugged in
         serve.wait_for("connected")
-        board.say("newgame chess -")
+        board.newgame()
         board.say("move 1 e2e4")
         board.say("end checkmate 1-0 x y")  # malformed: logged and skipped
         board.say("end")
