@@ -27,12 +27,28 @@ START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
 BLACK_VIEW = "rnbqkbnr/pppppppp/8/8/8/8/8/8 w - - 0 1"
 
 
+RUNNING = []  # every command started by the test running now
+
+
+@pytest.fixture(autouse=True)
+def _no_command_outlives_its_test():
+    # A command left running by a failing test would go on retrying its port, and grab a
+    # later pty that happens to get the same number.
+    yield
+    while RUNNING:
+        p = RUNNING.pop()
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
 class Command:
     """An `eboard` command running, its output read as it comes (stdout and stderr)."""
 
     def __init__(self, *args, env=None):
         self.p = subprocess.Popen([str(EBOARD), *map(str, args)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True, env=dict(os.environ, **(env or {})))
+        RUNNING.append(self.p)
         self.lines = []
         self.q = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -130,14 +146,14 @@ def test_kriegspiel_on_two_real_ports_hears_the_boards_and_keeps_secrets(tmp_pat
         "SELECT how FROM kriegspiel_live").fetchall() == [("over",)]
 
 
-def until(check, timeout=30):
+def until(check, timeout=60):
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline
         time.sleep(0.05)
 
 
-def settle(board, word, n=1, timeout=30):
+def settle(board, word, n=1, timeout=60):
     """Until board has received n requests starting with word."""
     deadline = time.monotonic() + timeout
     while sum(g.startswith(word) for g in board.got) < n:
@@ -229,8 +245,8 @@ def test_a_malformed_array_is_set_up_again(tmp_path):
     finally:
         w.close()
         b.close()
-    assert "[white] Your array breaks a malformed array" in (tmp_path / "w.txt").read_text()
-    assert "Traceback" not in ump.text
+    assert "[white] Your array breaks a malformed array" in (tmp_path / "w.txt").read_text(), ump.text
+    assert "Traceback" not in ump.text, ump.text
 
 
 # ---- #11.7, #11.10, #15: serve's followers --------------------------------------------------------
