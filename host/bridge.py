@@ -140,7 +140,7 @@ class Bridge:
         while self.unsaved:
             seq, text = self.unsaved[0]
             try:
-                self._store(seq, text)
+                self._file(seq, text)
             except ArchiveError as e:
                 self.trouble = str(e)
                 return False
@@ -176,13 +176,12 @@ class Bridge:
         self.unsaved.append((seq, text))
         self.flush()
 
-    def _store(self, seq: int, text: str) -> None:
+    def _file(self, seq: int, text: str) -> None:
         """One message into the archive (ArchiveError if it cannot take it)."""
         bad = malformed(text)
-        if bad is not None:  # kept among the board's messages, but it changes no game
-            if not self.archive.has_event(self.key, seq) and self.on_warning is not None:
+        if bad is not None:  # no board says it: logged and skipped, it changes no game
+            if self.on_warning is not None:
                 self.on_warning(f"a malformed line, skipped: {text[:60]!r}: {bad}")
-            self.archive.record(self.key, seq, text, None)
             return
         words = text.split()
         if not words:
