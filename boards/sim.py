@@ -121,6 +121,10 @@ class Hardware:
         self.auto_file = None  # the autoplay script, read as it runs
         self.auto_at = 0
         self.auto_clock = 0
+        self.hands_path = None  # a file of more steps, read as it grows (load_hands)
+        self.hands_at = 0
+        self.hands_due = 0
+        self.hand_steps = []  # steps read from the hands file, not yet done
 
     def run_for(self, board, ms):
         """Let ms of virtual time pass, scanning every SCAN_MS."""
@@ -171,22 +175,49 @@ class Hardware:
         return True
 
     def _next_step(self):
-        # The script's next step ("" for a blank line), None at its end.
-        line = self.auto_file.readline()
-        if not line:
+        # The next step ("" for a blank line): the autoplay script's, then the hands
+        # file's; None when neither has one.
+        if self.auto_file is not None:
+            line = self.auto_file.readline()
+            if line:
+                return line.split("#", 1)[0].strip()
             self.auto_file.close()
             self.auto_file = None
-            return None
-        return line.split("#", 1)[0].strip()
+        if self.hand_steps:
+            return self.hand_steps.pop(0)
+        return None
+
+    def load_hands(self, path):
+        """Hands for a board whose port another program holds (the tests of eboard
+        kriegspiel on real ports; a person at a shell): steps appended to this file, in
+        autoplay's form, are taken up as it grows (every 10 scans)."""
+        self.hands_path = path
+
+    def _more_hands(self):
+        try:
+            with open(self.hands_path) as f:
+                f.seek(self.hands_at)
+                text = f.read()
+        except OSError:
+            return
+        cut = text.rfind("\n") + 1  # whole lines only: a step half written waits
+        if cut:
+            self.hands_at += len(text[:cut].encode())
+            self.hand_steps.extend(line.split("#", 1)[0].strip() for line in text[:cut].split("\n"))
 
     def tick(self, board, now_ms):
         """Before each scan: the autoplay's steps that are due.  Its clock runs SCAN_MS a
         scan, whatever the wall clock does: a machine too busy to scan on time slows the
         hands down with it, instead of making a lift and a place fall into one scan."""
-        if self.auto_file is None:
+        if self.hands_path is not None:
+            self.hands_due -= 1
+            if self.hands_due <= 0:
+                self.hands_due = 10
+                self._more_hands()
+        if self.auto_file is None and not self.hand_steps:
             return
         self.auto_clock += SCAN_MS
-        while self.auto_file is not None and self.auto_clock >= self.auto_at:
+        while self.auto_clock >= self.auto_at:
             step = self._next_step()
             if step is None:
                 return
@@ -199,6 +230,8 @@ class Hardware:
                 # What `new` does, without its reply: no host asked, and a stray reply
                 # would be taken for the answer to the host's next request.
                 board.new_game(words[1], " ".join(words[2:]) or None, now_ms)
+                self.matrix.show_position(board.pos, board.tracker.geo)
+            elif words[0] == "setup":  # the pieces of the board's position, as `sim setup`
                 self.matrix.show_position(board.pos, board.tracker.geo)
             elif words[0] in ("lift", "place"):
                 p = self.square(words[1], board.tracker.geo, words[0] == "lift")

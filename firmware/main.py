@@ -27,6 +27,7 @@ def make_hardware(argv):
         path = argv[argv.index("--journal") + 1]
     hw = sim.Hardware(journal_path=path, realtime="--realtime" in argv, switches_path="switches")
     hw.load_autoplay("autoplay.txt")  # hands for a board nobody sits at (tests of serve)
+    hw.load_hands("hands")  # and hands that come later, while a host holds the port
     return hw
 
 

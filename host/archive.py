@@ -17,6 +17,7 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
 
 SCHEMA_VERSION = 2
 # Every message a board said, once: (board, game uid, seq) is its identity.
@@ -62,6 +63,19 @@ CREATE TABLE IF NOT EXISTS kriegspiel(
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     record TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS kriegspiel_live(
+    id INTEGER PRIMARY KEY,
+    white TEXT NOT NULL,
+    black TEXT NOT NULL,
+    game TEXT NOT NULL,
+    fen TEXT NOT NULL,
+    opening INTEGER NOT NULL,
+    actions TEXT NOT NULL DEFAULT '[]',
+    started TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    ended TEXT,
+    how TEXT
+);
 """ + EVENTS.format(name="events") + """
 CREATE INDEX IF NOT EXISTS games_uid ON games(board, uid);
 CREATE INDEX IF NOT EXISTS events_game ON events(game_id, seq);
@@ -77,6 +91,28 @@ ALTER TABLE events2 RENAME TO events;
 
 
 TAGS = {"white": "White", "black": "Black", "event": "Event", "site": "Site"}  # column -> PGN tag
+
+
+PLY_MAX = 100_000  # more plies than any game has: a larger number is not a board's
+SEQ_MAX = 1 << 30  # the largest message number a board says (docs/protocol.md)
+RESULTS = ("1-0", "0-1", "1/2-1/2")
+
+
+def malformed(text: str) -> str | None:
+    """Why a board message that changes the record (move, undo, end) cannot be used, or
+    None.  Such a message is kept among the board's messages but changes no game."""
+    w = text.split()
+    if not w or w[0] not in ("move", "undo", "end"):
+        return None
+    if w[0] in ("move", "undo"):
+        if len(w) < 3 or not w[1].isdigit() or len(w[1]) > 6 or not 1 <= int(w[1]) <= PLY_MAX:
+            return f"{w[0]} needs a ply from 1 to {PLY_MAX} and a move"
+        return None
+    if len(w) not in (3, 5) or w[2] not in RESULTS:
+        return "end needs a reason, a result (1-0, 0-1, 1/2-1/2) and maybe two points"
+    if len(w) == 5 and not all(x.lstrip("-").isdigit() and len(x) <= 9 for x in w[3:]):
+        return "end's points are two whole numbers"
+    return None
 
 
 class ArchiveError(Exception):
@@ -126,6 +162,20 @@ def _translate(e: sqlite3.Error, path: Path) -> ArchiveError:
     return ArchiveError(f"archive {path}: {text}")
 
 
+def _wal_header_ok(head: bytes) -> bool:
+    # sqlite.org/fileformat.html, 4.1: the magic number says the byte order of the
+    # checksum, which runs over the first 24 bytes as pairs of 32-bit words.
+    magic = int.from_bytes(head[:4], "big")
+    if magic not in (0x377F0682, 0x377F0683):
+        return False
+    order: Literal["big", "little"] = "big" if magic == 0x377F0683 else "little"
+    s0 = s1 = 0
+    for i in range(0, 24, 8):
+        s0 = (s0 + int.from_bytes(head[i : i + 4], order) + s1) & 0xFFFFFFFF
+        s1 = (s1 + int.from_bytes(head[i + 4 : i + 8], order) + s0) & 0xFFFFFFFF
+    return head[24:28] == s0.to_bytes(4, "big") and head[28:32] == s1.to_bytes(4, "big")
+
+
 class Archive:
     """One SQLite archive file."""
 
@@ -151,8 +201,53 @@ class Archive:
                 raise ArchiveError(f"{self.path} has archive schema {row[0]}; this eboard reads {SCHEMA_VERSION}")
         except sqlite3.Error as e:
             raise _translate(e, self.path) from None
-
+        self.identity = self._identity()
         self.forks: dict[int, int] = {}  # archive game -> the game its record forked into
+
+    # ---- the file under us (a long-running serve watches it) --------------------------------
+
+    def _identity(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def gone(self) -> str | None:
+        """Why the file this archive has open is no longer at its path (deleted, or
+        another file put there), or None.  SQLite goes on writing into the open file:
+        whatever is written then is lost when it is closed."""
+        now = self._identity()
+        if now == self.identity:
+            return None
+        return f"{self.path} was deleted" if now is None else f"{self.path} was replaced by another file"
+
+    def wal_damaged(self) -> bool:
+        """Is the write-ahead log's header damaged?  SQLite reads it only when the archive
+        is opened next: then it would drop every change the log holds."""
+        try:
+            with open(str(self.path) + "-wal", "rb") as f:
+                head = f.read(32)
+        except OSError:
+            return False
+        return len(head) == 32 and not _wal_header_ok(head)
+
+    def checkpoint(self) -> bool:
+        """Everything in the write-ahead log into the archive file, and the log emptied
+        (the connection knows the log's frames without its header); False if busy."""
+        row = self._run("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return row is not None and row[0] == 0
+
+    def copy_to(self, path: Path) -> None:
+        """The whole archive, as this connection sees it, into a new file at path."""
+        try:
+            target = sqlite3.connect(path)
+            try:
+                self.db.backup(target)
+            finally:
+                target.close()
+        except sqlite3.Error as e:
+            raise _translate(e, path) from None
 
     def _migrate_1_2(self) -> None:
         self.db.execute("BEGIN IMMEDIATE")
@@ -239,6 +334,8 @@ class Archive:
     def _apply(self, game_id: int, seq: int, text: str) -> int:
         """Apply a message to its game; returns the game it was filed in (a fork's)."""
         words = text.split()
+        if malformed(text):
+            return game_id
         if words[0] == "move" and len(words) >= 3 and words[1].isdigit():
             ply = int(words[1])
             old = self.db.execute("SELECT move FROM moves WHERE game_id=? AND ply=?", (game_id, ply)).fetchone()
@@ -288,6 +385,38 @@ class Archive:
         self._run("INSERT INTO kriegspiel(game_id, record) VALUES(?,?)", (game_id, json.dumps(record, ensure_ascii=False)))
         return game_id
 
+    # ---- a Kriegspiel game in progress (the umpire's, so that a restarted umpire resumes it) ----
+
+    def kriegspiel_live_new(self, white: str, black: str, game: str, fen: str, opening: bool) -> int:
+        """A Kriegspiel game begins between two boards (their ids); an unfinished one of
+        theirs before it is abandoned."""
+        import json
+
+        self._run("UPDATE kriegspiel_live SET ended=?, how='abandoned' WHERE white=? AND black=? AND ended IS NULL",
+                  (_now(), white, black))
+        cur = self._run(
+            "INSERT INTO kriegspiel_live(white, black, game, fen, opening, actions, started, updated)"
+            " VALUES(?,?,?,?,?,?,?,?)", (white, black, game, fen, int(opening), json.dumps([]), _now(), _now()))
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def kriegspiel_live_save(self, live_id: int, actions: list[str]) -> None:
+        """Every action the umpire has taken (an attempt, ask, resign): from them and the
+        start, the match is rebuilt exactly."""
+        import json
+
+        self._run("UPDATE kriegspiel_live SET actions=?, updated=? WHERE id=?", (json.dumps(actions), _now(), live_id))
+
+    def kriegspiel_live(self, white: str, black: str) -> dict[str, Any] | None:
+        """The unfinished Kriegspiel game between these boards, or None."""
+        cur = self._run("SELECT * FROM kriegspiel_live WHERE white=? AND black=? AND ended IS NULL"
+                        " ORDER BY id DESC LIMIT 1", (white, black))
+        row = cur.fetchone()
+        return dict(zip([d[0] for d in cur.description], row)) if row else None
+
+    def kriegspiel_live_end(self, live_id: int, how: str) -> None:
+        self._run("UPDATE kriegspiel_live SET ended=?, how=? WHERE id=?", (_now(), how, live_id))
+
     def kriegspiel_record(self, game_id: int) -> dict[str, object] | None:
         import json
 
@@ -309,7 +438,8 @@ class Archive:
 
     def game_last_seq(self, game_id: int) -> int:
         """The highest message number stored for the archive game (0: none)."""
-        row = self._run("SELECT MAX(seq) FROM events WHERE game_id=?", (game_id,)).fetchone()
+        # (a number above SEQ_MAX, stored by an older host, would make `since` refused for ever)
+        row = self._run("SELECT MAX(seq) FROM events WHERE game_id=? AND seq<=?", (game_id, SEQ_MAX)).fetchone()
         return int(row[0]) if row and row[0] is not None else 0
 
     def is_empty(self, game_id: int) -> bool:

@@ -17,10 +17,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from host.archive import Archive
+from host.archive import Archive, ArchiveError, malformed
 from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
 
 RECONNECT_S = 0.3
+HOLD_MAX = 20_000  # messages held in memory while the archive refuses them; then the board waits
 
 
 class Bridge:
@@ -49,12 +50,16 @@ class Bridge:
         self._rehello = False  # the board said hello: catch up again
         self._next_try = 0.0
         self._held: list[tuple[int, str]] | None = None  # events that came during catch-up
+        self.unsaved: list[tuple[int, str]] = []  # messages the archive has not taken yet, in order
+        self.trouble: str | None = None  # why the archive refuses them (a full disk ...)
+        self.last_error: str | None = None  # why the board cannot be reached, while it cannot
+        self.on_warning: Callable[[str], None] | None = None  # a board line skipped, and why
 
     # ---- connection ---------------------------------------------------------------------
 
     def connect(self) -> None:
         """Open the link and catch up with the board; LinkError if it cannot."""
-        link = BoardLink(self.port, timeout_s=self.timeout_s, on_event=self._on_event)
+        link = BoardLink(self.port, timeout_s=self.timeout_s, on_event=self._on_event, on_noise=self._on_noise)
         try:
             version = link.hello().split()
             if self.key is None:
@@ -83,8 +88,8 @@ class Bridge:
             raise BoardError("bad-reply", "game: " + " ".join(words))
         game, uid, start = words[1], words[2], words[3]
         self._switch(game, uid, None if start == "-" else start)
-        for seq, text in held:
-            self._file(seq, text)
+        self.unsaved.extend(held)
+        self.flush()
         # Everything said since the last message stored for this game, in order (a
         # message stored before is skipped; the journal's replay may switch games on the
         # way: the previous game's end, then this one's start) ...
@@ -133,10 +138,14 @@ class Bridge:
             return True
         if time.monotonic() < self._next_try:
             return False
+        if not self.flush():
+            return False  # the archive must take what it holds first (catch-up writes too)
         try:
             self.connect()
+            self.last_error = None
             return True
-        except (LinkError, BridgeTimeout, BoardError, OSError):
+        except (LinkError, BridgeTimeout, BoardError, OSError, ArchiveError) as e:
+            self.last_error = str(e)
             self._next_try = time.monotonic() + RECONNECT_S
             return False
 
@@ -144,6 +153,13 @@ class Bridge:
 
     def poll(self, wait_s: float = 0.0) -> None:
         """Handle what the board said (waiting up to wait_s)."""
+        if len(self.unsaved) > HOLD_MAX and not self.flush():
+            # Memory is not the archive: past this, the board keeps its moves (its journal)
+            # and is asked for them again once the archive takes messages.
+            self.close()
+            time.sleep(min(wait_s, RECONNECT_S))
+            return
+        self.flush()
         if not self.ensure():
             time.sleep(min(wait_s, RECONNECT_S))
             return
@@ -157,6 +173,20 @@ class Bridge:
         except (BridgeTimeout, BoardError):
             self._lost()  # a board that reset again in the middle: start over
 
+    def flush(self) -> bool:
+        """Store the messages held in memory, in order; False while the archive refuses
+        them (self.trouble says why): they stay held, and nothing after them is stored."""
+        while self.unsaved:
+            seq, text = self.unsaved[0]
+            try:
+                self._file(seq, text)
+            except ArchiveError as e:
+                self.trouble = str(e)
+                return False
+            self.unsaved.pop(0)
+        self.trouble = None
+        return True
+
     def request(self, line: str) -> str:
         """A request to the board (reconnecting first if needed); BoardError if refused."""
         for _ in range(2):
@@ -169,9 +199,17 @@ class Bridge:
                 if self._rehello:  # the board was reset meanwhile
                     self._catch_up()
                 return reply
-            except (LinkError, OSError):
+            except (LinkError, OSError, BridgeTimeout) as e:
+                self.last_error = str(e)
                 self._lost()
-        raise LinkError(f"{self.port}: the board does not answer")
+        if self.trouble is not None:  # the archive, not the board: it holds what it was told
+            raise LinkError(f"the archive takes nothing now ({self.trouble}); the board keeps its moves")
+        raise LinkError(f"{self.port}: the board does not answer ({self.last_error})")
+
+    def _on_noise(self, text: str) -> None:
+        # A line that is not a message (a diagnostic, or what no board says): logged.
+        if self.on_warning is not None:
+            self.on_warning("not a message: " + text[:120])
 
     def _on_event(self, seq: int, text: str) -> None:
         words = text.split()
@@ -186,10 +224,17 @@ class Bridge:
         if self._held is not None:
             self._held.append((seq, text))
             return
-        self._file(seq, text)
+        self.unsaved.append((seq, text))
+        self.flush()
 
     def _file(self, seq: int, text: str) -> None:
-        """Store one message under the game it belongs to (switching games on a start)."""
+        """Store one message under the game it belongs to (switching games on a start);
+        ArchiveError if the archive cannot take it."""
+        bad = malformed(text)
+        if bad is not None:  # no board says it: logged and skipped, it changes no game
+            if self.on_warning is not None:
+                self.on_warning(f"a malformed line, skipped: {text[:60]!r}: {bad}")
+            return
         words = text.split()
         if not words:
             return

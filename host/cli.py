@@ -109,7 +109,7 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
 
     from host.archive import ArchiveError
     from host.kriegspiel import run
-    from host.link import LinkError
+    from host.link import BoardError, BridgeTimeout, LinkError
     from host.vboard import VirtualBoardError
     from host.web import kriegspiel_feed
 
@@ -124,7 +124,8 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
         _start(args.game, args.fen)
         with _web(args) as server:
             feed = None if server is None else partial(kriegspiel_feed, server)
-            rc = run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game, web=feed)
+            rc = run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game,
+                     white_view=args.white_view, black_view=args.black_view, new=args.new, web=feed)
             if server is not None:  # the record stays readable on the pages until the end of input
                 print("web: the pages stay up until the end of input (Ctrl-D) or Ctrl-C", flush=True)
                 try:
@@ -132,7 +133,7 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
                 except KeyboardInterrupt:
                     pass
             return rc
-    except (LinkError, VirtualBoardError, ArchiveError) as e:
+    except (LinkError, VirtualBoardError, ArchiveError, BridgeTimeout, BoardError) as e:
         raise CliError(str(e)) from None
 
 
@@ -140,7 +141,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     import tempfile
     import time
 
-    from host.link import BoardError, BoardLink, LinkError
+    from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
     from host.vboard import ROOT, VirtualBoard, VirtualBoardError
 
     _start(args.game, args.fen)
@@ -159,10 +160,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
     print(port, flush=True)
     try:
         if args.game and not args.fresh:
-            with BoardLink(port) as link:
-                link.hello()
-                link.request("new " + args.game + (" " + args.fen if args.fen else ""))
-                link.request("sim setup")  # the virtual hands set the pieces up
+            try:
+                with BoardLink(port) as link:
+                    link.hello()
+                    link.request("new " + args.game + (" " + args.fen if args.fen else ""))
+                    link.request("sim setup")  # the virtual hands set the pieces up
+            except (LinkError, BridgeTimeout, BoardError) as e:
+                raise CliError(f"virtual board: {e}") from None
         while vb.alive() or vb.restarts:
             time.sleep(0.5)
     except KeyboardInterrupt:
@@ -237,7 +241,7 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from host import play
     from host.archive import ArchiveError
-    from host.link import BoardError, LinkError
+    from host.link import BoardError, BridgeTimeout, LinkError
     from host.vboard import VirtualBoardError
 
     if not args.sim and not args.port:
@@ -252,10 +256,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         with _web(args) as server:
             return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle,
                             tags=tags, web=server is not None)
-    except (play.PlayError, LinkError, ArchiveError, VirtualBoardError) as e:
-        raise CliError(str(e)) from None
-    except BoardError as e:
-        raise CliError(f"board: {e}") from None
+    except (play.PlayError, LinkError, BridgeTimeout, BoardError, ArchiveError, VirtualBoardError) as e:
+        raise CliError(f"board: {e}" if isinstance(e, (BridgeTimeout, BoardError)) else str(e)) from None
 
 
 def _archive(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -443,6 +445,10 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--seed", type=int, default=0, help="--sim: the virtual hands' random arrays")
     k.add_argument("--archive")
     k.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng, Russian)")
+    k.add_argument("--white-view", metavar="PATH",
+                   help="where White's own lines go (attempts, refusals): a file, or White's own terminal (/dev/pts/N)")
+    k.add_argument("--black-view", metavar="PATH", help="the same for Black")
+    k.add_argument("--new", action="store_true", help="abandon an unfinished game on these boards and start another")
     web_arguments(k)
     k.set_defaults(func=cmd_kriegspiel)
     v = sub.add_parser("sim", help="run a virtual board; prints its port, runs until interrupted")

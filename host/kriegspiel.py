@@ -17,10 +17,11 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol, TextIO
 
 from firmware.rules.board import BLACK, WHITE
 from firmware.rules.kriegspiel import SIDES, Umpire
+from host.link import BoardError, BoardLink, BridgeTimeout, LinkError, printable
 
 OTHER = {WHITE: BLACK, BLACK: WHITE}
 
@@ -105,11 +106,19 @@ def words(a: dict[str, object], lang: str = "en") -> str:
 
 
 class Match:
-    """The umpire between two boards.  say(side, text) shows a line in side's view."""
+    """The umpire between two boards.  say(side, text) shows a line in side's view;
+    public(text), if given, shows a line both players hear, once (the umpire's screen).
+
+    A board that refuses a request, does not answer, drops off the link or reboots does not
+    end the match: its side is put right (resync) once it answers again.  keep(actions),
+    if given, is called with every action the umpire took (an attempt, ask, resign) before
+    the boards hear of it: a match rebuilt from them (resume) is the same match."""
 
     def __init__(self, umpire: Umpire, white: End, black: End, say: Callable[[int, str], None],
                  speak: Callable[[str], None] | None = None, min_delay_s: float = 0.0,
-                 public: Callable[[str], None] | None = None) -> None:
+                 public: Callable[[str], None] | None = None,
+                 keep: Callable[[list[str]], None] | None = None,
+                 notice: Callable[[str], None] | None = None) -> None:
         self.ump = umpire
         # L21: every attempt is answered after the same minimum delay, so the time to an
         # answer tells nothing of the hidden position.
@@ -117,23 +126,121 @@ class Match:
         self.ends = {WHITE: white, BLACK: black}
         self.say = say
         self.speak = speak
-        self.public = public  # a line everybody may hear (the web room's spectators)
+        self.public = public
+        self.keep = keep
+        self.notice = notice or (lambda text: None)
+        self.actions: list[str] = []
         self.shown = [0, 0]  # scoresheet lines shown in each view
+        self.stale: dict[int, str] = {}  # sides whose board must be put right, and why
 
     @property
     def gid(self) -> str:
         return str(self.ump.pos.game.id)
 
     def start(self) -> None:
-        for side, end in self.ends.items():
-            end.request(f"krieg {self.gid} {SIDES[side]} {self.ump.view_fen(side)}")
+        for side in self.ends:
+            self._send(side, f"krieg {self.gid} {SIDES[side]} {self.ump.view_fen(side)}")
         self._announce(self.ump.start(), self.ump.pos.us)
+
+    def resume(self, actions: list[str]) -> None:
+        """The umpire's actions taken again (the match was started before: start() has been
+        replayed by the caller's Umpire), without a word to the boards or the views."""
+        for a in actions:
+            self._act(a)
+        self.shown = [len(self.ump.told[0]), len(self.ump.told[1])]
+        for side in self.ends:
+            self.stale.setdefault(side, "resumed")
+
+    def _act(self, action: str) -> list[dict[str, Any]]:
+        verb, _, arg = action.partition(" ")
+        out: list[dict[str, Any]]
+        if verb == "attempt":
+            out = self.ump.attempt(arg)
+        elif verb == "ask":
+            out = self.ump.ask()
+        else:
+            out = self.ump.resign(WHITE if arg == "white" else BLACK)
+        self.actions.append(action)
+        if self.keep is not None:
+            self.keep(self.actions)
+        return out
+
+    # ---- the boards ------------------------------------------------------------------------
+
+    def _send(self, side: int, line: str) -> str | None:
+        """line to side's board; None if it could not take it (the side is then put right
+        by heal(), once its board answers)."""
+        from host.link import BoardError, BridgeTimeout, LinkError
+
+        if side in self.stale:
+            return None
+        try:
+            return self.ends[side].request(line)
+        except (BoardError, BridgeTimeout, LinkError, OSError) as e:
+            self._fault(side, f"{line.split()[0]}: {e}")
+            return None
+
+    def _fault(self, side: int, why: str) -> None:
+        if side not in self.stale:
+            self.notice(f"{SIDES[side]}'s board: {why}: waiting for it to answer")
+        self.stale[side] = why
+
+    def heal(self) -> None:
+        """Put right every side whose board failed, if it answers now."""
+        for side in list(self.stale):
+            before = self.stale[side]
+            if self.resync(side):
+                del self.stale[side]
+                if before != "resumed":
+                    self.notice(f"{SIDES[side]}'s board answers again")
+            elif before == "resumed":
+                self.notice(f"{SIDES[side]}'s board: {self.stale[side]}: waiting for it to answer")
+
+    def resync(self, side: int) -> bool:
+        """Make side's board hold the umpire's view of side: an attempt the umpire played
+        is confirmed, one it did not is put back, a board that lost its game is given it
+        again (`krieg`).  False if the board does not answer yet."""
+        from host.link import BoardError, BridgeTimeout, LinkError
+
+        end = self.ends[side]
+        want = self.ump.view_fen(side)
+        try:
+            reopen = getattr(end, "reopen", None)
+            if reopen is not None:
+                reopen()
+            fen = end.request("state").split(" ", 4)[-1]
+            try:
+                if fen.split()[0] == want.split()[0] and fen != want:
+                    end.request("verdict legal " + want)  # its attempt, which the umpire played
+                else:
+                    end.request("verdict impossible")  # an attempt the umpire never played
+            except BoardError:
+                pass  # no attempt waits (no-attempt), or not a Kriegspiel board (below)
+            fen = end.request("state").split(" ", 4)[-1]
+            if fen != want:
+                try:
+                    end.request("view " + want)
+                except BoardError:  # a board that lost its Kriegspiel game: it is given again
+                    end.request(f"krieg {self.gid} {SIDES[side]} {want}")
+        except (BoardError, BridgeTimeout, LinkError, OSError) as e:
+            self.stale[side] = str(e)
+            return False
+        return True
 
     def pump(self) -> bool:
         """Handle what the boards have sent; True if anything was."""
+        from host.link import LinkError
+
         busy = False
         for side, end in self.ends.items():
-            for text in end.events():
+            if side in self.stale:
+                continue
+            try:
+                texts = end.events()
+            except (LinkError, OSError) as e:
+                self._fault(side, str(e))
+                continue
+            for text in texts:
                 busy = True
                 self.on_event(side, text)
         return busy
@@ -145,7 +252,18 @@ class Match:
         if w[:1] == ["attempt"] and len(w) == 2 and mine:
             self.attempt(side, w[1], on_board=True)
         elif w[:1] == ["ask"] and mine:
-            self._announce(ump.ask(), side)
+            self.ask(side)
+        elif w[:1] == ["hello"]:  # the board was reset: whatever it waited for is gone
+            self._fault(side, "it restarted")
+
+    def _drop_early(self, side: int) -> None:
+        # What side's board said while the other side's move was being answered was said
+        # before it knew it had the move: no pre-moves (the `view` it was sent has already
+        # put such an attempt back).
+        take = getattr(self.ends[side], "take_queued", None)
+        for text in take() if take is not None else []:
+            if text.split()[:1] not in (["attempt"], ["ask"]):
+                self.on_event(side, text)
 
     def attempt(self, side: int, move: str, on_board: bool = False) -> list[dict[str, object]]:
         """side's attempt, made on its board (waiting there for the verdict) or typed on the
@@ -153,49 +271,47 @@ class Match:
         import time
 
         due = time.monotonic() + self.min_delay_s
-        out = self.ump.attempt(move)
+        out = self._act("attempt " + move)
         time.sleep(max(0.0, due - time.monotonic()))
-        end = self.ends[side]
         first = out[0]["type"]
         if first == "rejected":
             if on_board:
-                end.request(f"verdict rejected {out[0]['reason']}")
+                self._send(side, f"verdict rejected {out[0]['reason']}")
         elif first in ("move_impossible", "illegal_move"):
             if on_board:
-                end.request("verdict impossible")
+                self._send(side, "verdict impossible")
         else:
             # A typed move: the board then shows how to make it, as after `move`.
-            end.request(("verdict legal " if on_board else "view ") + self.ump.view_fen(side))
-            self.ends[OTHER[side]].request("view " + self.ump.view_fen(OTHER[side]))
+            self._send(side, ("verdict legal " if on_board else "view ") + self.ump.view_fen(side))
+            self._send(OTHER[side], "view " + self.ump.view_fen(OTHER[side]))
+            self._drop_early(OTHER[side])
         self._announce(out, side)
         return out
 
     def ask(self, side: int) -> None:
-        self._announce(self.ump.ask(), side)
+        self._announce(self._act("ask"), side)
 
     def resign(self, side: int) -> None:
-        self._announce(self.ump.resign(side), side)
+        self._announce(self._act("resign " + SIDES[side]), side)
 
     def _announce(self, out: list[dict[str, object]], mover: int) -> None:
         for a in out:
             line = led_line(a)
             if line is None:
                 continue
-            for side, end in self.ends.items():
+            for side in self.ends:
                 if a["audience"] == "both" or side == mover:
-                    end.request(line)
+                    self._send(side, line)
         for side in (WHITE, BLACK):
             sheet = self.ump.told[side >> 6]
             for a in sheet[self.shown[side >> 6]:]:
                 self.say(side, words(a))
             self.shown[side >> 6] = len(sheet)
-        if self.public is not None:
-            for a in out:
-                if a["audience"] == "both":
+        for a in out:
+            if a["audience"] == "both":
+                if self.public is not None:
                     self.public(words(a))
-        if self.speak is not None:
-            for a in out:
-                if a["audience"] == "both":
+                if self.speak is not None:
                     self.speak(words(a, "ru"))
 
     def result(self) -> tuple[str, str]:
@@ -214,29 +330,66 @@ class Match:
 
 
 def screened_setup(ends: dict[int, End], say: Callable[[int, str], None],
-                   hands: Callable[[int, str], None] | None = None, wait: Callable[[], None] | None = None) -> str:
+                   hands: Callable[[int, str], None] | None = None, wait: Callable[[], None] | None = None,
+                   notice: Callable[[str], None] | None = None) -> str:
     """Each board guides its owner's array (battle-setup.md, firmware/arrange.py); the
     host joins them into the start FEN, or has both set up again after a conflict.
-    hands(side, letter): virtual hands placing the man a board asks for."""
+    hands(side, letter): virtual hands placing the man a board asks for.  A board that
+    fails (an error, no answer, a dropped link, a malformed array) is asked again."""
     from firmware.rules import battle
+    from host.link import BoardError, BridgeTimeout, LinkError
+
+    faults = (BoardError, BridgeTimeout, LinkError, OSError)
+    tell = notice or (lambda text: None)
+
+    def ask(side: int) -> bool:
+        try:
+            reopen = getattr(ends[side], "reopen", None)
+            if reopen is not None:
+                reopen()
+            ends[side].request("battle " + SIDES[side])
+            return True
+        except faults as e:
+            if side not in down:
+                tell(f"{SIDES[side]}'s board: {e}: waiting for it to answer")
+            down.add(side)
+            return False
 
     while True:
         arrays: dict[int, str] = {}
-        for side, end in ends.items():
-            end.request("battle " + SIDES[side])
+        down: set[int] = set()
+        for side in ends:
+            ask(side)
         while len(arrays) < 2:
             busy = False
+            for side in [s for s in down if s not in arrays]:
+                if ask(side):
+                    down.discard(side)
+                    tell(f"{SIDES[side]}'s board answers again")
             for side, end in ends.items():
-                for text in end.events():
+                if side in down or side in arrays:
+                    continue
+                try:
+                    texts = end.events()
+                except faults as e:
+                    tell(f"{SIDES[side]}'s board: {e}: waiting for it to answer")
+                    down.add(side)
+                    continue
+                for text in texts:
                     busy = True
                     w = text.split()
                     if w[:1] == ["arrange"] and len(w) == 3 and hands is not None:
                         hands(side, w[2])
-                    elif w[:1] == ["array"] and len(w) == 3:
-                        bad = battle.errors(w[2], side)
+                    elif w[:1] == ["hello"]:  # the board restarted: its setup begins again
+                        ask(side)
+                    elif w[:1] == ["array"]:
+                        try:
+                            bad = battle.errors(w[2], side) if len(w) == 3 else ["a malformed array line"]
+                        except ValueError as e:
+                            bad = [f"a malformed array ({e})"]
                         if bad:  # a board that lets a bad array through: its owner is told
                             say(side, "Your array breaks " + ", ".join(bad) + ": set it up again.")
-                            end.request("battle " + SIDES[side])
+                            ask(side)
                         else:
                             arrays[side] = w[2]
                             say(side, "Your army stands.")
@@ -306,44 +459,112 @@ def espeak() -> Callable[[str], None] | None:
 
 
 class LinkEnd:
-    """A board on a serial port (a real one, or a virtual board's pty)."""
+    """A board on a serial port (a real one, or a virtual board's pty).  A link that drops
+    is opened again by reopen(); board_id is the board's own id (its version line)."""
 
     def __init__(self, port: str) -> None:
-        from host.link import BoardLink
-
+        self.port = port
         self.queue: list[str] = []
-        self.link = BoardLink(port, on_event=lambda seq, text: self.queue.append(text))
-        self.link.hello()
+        self.link: BoardLink | None = None
+        self.board_id = port
+        self.reopen()
+
+    def reopen(self) -> None:
+        """Open the link if it is not open (LinkError if the board is not there yet)."""
+        from host.link import BoardError, BoardLink, BridgeTimeout, LinkError, printable
+
+        if self.link is not None:
+            return
+        link = BoardLink(self.port, on_event=lambda seq, text: self.queue.append(text))
+        try:
+            words = link.hello().split()
+        except BaseException:
+            link.close()
+            raise
+        self.link = link
+        self.queue.clear()  # said before we listened (its hello): resync reads its state instead
+        if len(words) > 4:
+            self.board_id = words[4]
 
     def request(self, line: str) -> str:
-        return self.link.request(line)
+        from host.link import LinkError
+
+        if self.link is None:
+            raise LinkError(f"{self.port}: not connected")
+        try:
+            return self.link.request(line)
+        except (LinkError, OSError):
+            self.close()
+            raise
 
     def events(self) -> list[str]:
-        self.link.poll(0.0)
+        from host.link import LinkError
+
+        if self.link is not None:
+            try:
+                self.link.poll(0.0)
+            except (LinkError, OSError):
+                self.close()
+                raise
+        return self.take_queued()
+
+    def take_queued(self) -> list[str]:
+        """The events read so far (during requests), without reading more."""
         out, self.queue = self.queue, []
         return out
 
     def close(self) -> None:
-        self.link.close()
+        if self.link is not None:
+            self.link.close()
+            self.link = None
+
+
+def _views(white_view: str | None, black_view: str | None, sim: bool, out: TextIO) -> dict[int, TextIO]:
+    """Where each player's own lines go: their file or terminal; with --sim (one person
+    plays both sides at one terminal), the screen."""
+    files: dict[int, TextIO] = {}
+    for side, path in ((WHITE, white_view), (BLACK, black_view)):
+        if path:
+            try:
+                files[side] = open(path, "a", encoding="utf-8", buffering=1)
+            except OSError as e:
+                from host.archive import ArchiveError
+
+                raise ArchiveError(f"cannot write {SIDES[side]}'s view to {path}: {e.strerror}") from None
+        elif sim:
+            files[side] = out
+    return files
 
 
 def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | None, archive_path: str | None,
-        speak: bool, seed: int = 0, game: str = "chess", inp=sys.stdin, out=sys.stdout, web=None) -> int:  # type: ignore[no-untyped-def]
+        speak: bool, seed: int = 0, game: str = "chess", inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
+        white_view: str | None = None, black_view: str | None = None, new: bool = False, web=None) -> int:  # type: ignore[no-untyped-def]
     """The command: start both boards, the screened setup (unless fen is given), then
     read commands (an attempt, ask, resign, quit) from inp for the side to move, and the
-    boards' attempts, until the game is over.  web(game, ends, out): a feed to publish
-    each player's lines (player(side, text)), the public ones (public(text)) and the end."""
-    import select
+    boards' attempts, until the game is over.
+
+    The game is kept in the archive as it goes (kriegspiel_live): run again on the same
+    boards, the umpire takes it up where it was (new=True abandons it and starts afresh).
+    Each player's own lines (their attempts, their board's refusals) go only to their
+    view (white_view, black_view: a file or a terminal); the screen shows what both hear.
+    web(game, ends, out): a feed to publish each player's lines (player(side, text)), the
+    public ones (public(text)) and the end."""
     import tempfile
     import time
 
     from firmware.rules import new_position
     from firmware.squares import Geometry
     from firmware.tracker import hand_moves
+    from host.archive import Archive, ArchiveError
+    from host.console import LineInput
     from host.notation import MoveError, parse
-    from host.archive import Archive
     from host.vboard import VirtualBoard
 
+    def show(text: str) -> None:
+        print(text, file=out, flush=True)
+
+    arch = Archive(archive_path)
+    files = _views(white_view, black_view, sim, out)
     boards = []
     if sim:
         for _ in range(2):
@@ -352,17 +573,30 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             boards.append(vb)
         white_port, black_port = (vb.start() for vb in boards)
     assert white_port and black_port
-    ends = {WHITE: LinkEnd(white_port), BLACK: LinkEnd(black_port)}
+    ends: dict[int, LinkEnd] = {}
 
-    feed = web(game, ends, out) if web is not None else None  # the web room's pages (host/web)
+    feed = None
     try:
+        ends[WHITE] = LinkEnd(white_port)
+        ends[BLACK] = LinkEnd(black_port)
+        feed = web(game, ends, out) if web is not None else None  # the web room's pages (host/web)
+
         def say(side: int, text: str) -> None:
-            print(f"[{SIDES[side]}] {text}", file=out, flush=True)
+            f = files.get(side)
+            if f is not None:
+                print(f"[{SIDES[side]}] {text}", file=f, flush=True)
             if feed is not None:
                 feed.player(side, text)
 
+        live = None if sim else arch.kriegspiel_live(ends[WHITE].board_id, ends[BLACK].board_id)
+        if live is not None and new:
+            arch.kriegspiel_live_end(live["id"], "abandoned")
+            show(f"The unfinished game of {live['started'][:16]} on these boards is abandoned.")
+            live = None
         opening = fen is None and game == "courier"
-        if opening:  # courier.md §4: the umpire plays the traditional opening
+        if live is not None:
+            game, fen, opening = str(live["game"]), str(live["fen"]), bool(live["opening"])
+        elif opening:  # courier.md §4: the umpire plays the traditional opening
             from firmware.app import AFTER_OPENING
 
             fen = AFTER_OPENING["courier"]
@@ -378,86 +612,146 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
 
                 for end in ends.values():  # clear both boards first
                     army.clear(end.request)
-            print("Screened setup: each player sets up their army on their own board.", file=out, flush=True)
-            fen = screened_setup(ends, say, hands, lambda: time.sleep(0.05))
+            show("Screened setup: each player sets up their army on their own board.")
+            fen = screened_setup(ends, say, hands, lambda: time.sleep(0.05), notice=show)  # type: ignore[arg-type]
 
         speaker = espeak() if speak else None
         if speak and speaker is None:
-            print("espeak-ng is not installed: the umpire stays silent (apt install espeak-ng)", file=out, flush=True)
-        match = Match(Umpire(new_position(game, fen)), ends[WHITE], ends[BLACK], say, speaker,
-                      min_delay_s=0.0 if sim else 0.3, public=feed.public if feed is not None else None)
+            show("espeak-ng is not installed: the umpire stays silent (apt install espeak-ng)")
+        live_id: list[int] = [] if live is None else [int(live["id"])]
+        unsaved = [False]
+
+        def keep(actions: list[str]) -> None:
+            # The game on disk before the boards hear of it: a restarted umpire resumes it.
+            if not live_id:
+                return
+            try:
+                arch.kriegspiel_live_save(live_id[0], actions)
+                if unsaved[0]:
+                    show("The game is saved again.")
+                unsaved[0] = False
+            except ArchiveError as e:
+                if not unsaved[0]:
+                    show(f"cannot save the game ({e}): it goes on in memory, saved at the next move that can be")
+                unsaved[0] = True
+
+
+        def public(text: str) -> None:  # what both players hear
+            if not sim:
+                show("[umpire] " + text)
+            if feed is not None:
+                feed.public(text)
+
+        ump = Umpire(new_position(game, fen))
+        match = Match(ump, ends[WHITE], ends[BLACK], say, speaker, min_delay_s=0.0 if sim else 0.3,
+                      public=public, keep=keep, notice=show)
         if opening:
-            match.ump.opening_played()
-        match.start()
+            ump.opening_played()
+        if live is not None:
+            ump.start()
+            actions = json.loads(str(live["actions"]))
+            match.resume(actions)
+            show(f"Resuming the Kriegspiel game of {live['started'][:16]} on these boards "
+                 f"({len(actions)} actions so far; --new starts another).")
+            match.heal()
+        else:
+            if not sim:
+                try:
+                    live_id.append(arch.kriegspiel_live_new(ends[WHITE].board_id, ends[BLACK].board_id, game,
+                                                            ump.start_fen, opening))
+                except ArchiveError as e:
+                    show(f"cannot save the game ({e}): a restarted umpire could not resume it")
+            match.start()
         if sim:
             for end in ends.values():
                 end.request("sim setup")
                 end.request("sim wait 200")
-        print(f"Kriegspiel: white {white_port}, black {black_port}. Type a move for the side to move, "
-              "ask, resign or quit.", file=out, flush=True)
-        while not match.ump.over:
-            match.pump()
-            ready = select.select([inp], [], [], 0.1)[0] if hasattr(inp, "fileno") else [inp]
-            if not ready:
-                continue
-            line = inp.readline()
-            if not line:
-                break
-            cmd = line.strip()
-            side = match.ump.pos.us
-            if not cmd:
-                continue
-            if cmd == "quit":
-                break
-            if cmd == "ask":
-                match.ask(side)
-            elif cmd == "resign":
-                match.resign(side)
-            elif sim:
-                # The virtual hands make the attempt on the mover's own board.
-                end = ends[side]
-                view = match.ump.view(side)
-                try:  # squares or SAN, read on the mover's own view
-                    m = parse(view, cmd)
-                except MoveError as e:
-                    say(side, words({"type": "rejected", "reason": "not_possible_on_own_board"}))
-                    say(side, str(e))
-                    continue
-                cmd = view.move_str(m)
-                geo = Geometry(view.game.layout)
-                lifts, places = hand_moves(view, m)
-                if not lifts and not places:  # a blast tried blind: nothing to do by hand
-                    match.attempt(side, cmd)
-                    continue
-                for c in lifts:
-                    end.request(f"sim lift {geo.name(geo.phys(c))}")
-                for c in places:
-                    end.request(f"sim place {geo.name(geo.phys(c))}")
-                end.request("sim wait 100")
-                if end.request("state").split()[2] == "promoting":
-                    letter = cmd[-1]
-                    end.request("promote " + (letter if letter.isalpha() else "-"))
-                end.request("sim wait 1000")
-                match.pump()
-                for e in ends.values():  # the hands put every board right
-                    e.request("sim setup")
-                    e.request("sim wait 100")
-                match.pump()
-            else:
+        for side in (WHITE, BLACK):
+            if side not in files:
+                show(f"{SIDES[side].capitalize()}'s own lines (attempts, refusals) are shown on their board only: "
+                     f"--{SIDES[side]}-view PATH sends them to a file or a terminal of their own.")
+        show(f"Kriegspiel: white {printable(white_port)}, black {printable(black_port)}. "
+             "Type a move for the side to move, ask, resign or quit.")
+        def sim_attempt(side: int, cmd: str) -> None:
+            """The virtual hands make the attempt on the mover's own board."""
+            end = ends[side]
+            view = match.ump.view(side)
+            try:  # squares or SAN, read on the mover's own view
+                m = parse(view, cmd)
+            except MoveError as e:
+                say(side, words({"type": "rejected", "reason": "not_possible_on_own_board"}))
+                say(side, str(e))
+                return
+            cmd = view.move_str(m)
+            geo = Geometry(view.game.layout)
+            lifts, places = hand_moves(view, m)
+            if not lifts and not places:  # a blast tried blind: nothing to do by hand
                 match.attempt(side, cmd)
+                return
+            for c in lifts:
+                end.request(f"sim lift {geo.name(geo.phys(c))}")
+            for c in places:
+                end.request(f"sim place {geo.name(geo.phys(c))}")
+            end.request("sim wait 100")
+            if end.request("state").split()[2] == "promoting":
+                letter = cmd[-1]
+                end.request("promote " + (letter if letter.isalpha() else "-"))
+            end.request("sim wait 1000")
+            match.pump()
+            for other in ends.values():  # the hands put every board right
+                other.request("sim setup")
+                other.request("sim wait 100")
+            match.pump()
+
+        typed = LineInput(inp)
+        quit_ = False
+        while not match.ump.over and not quit_:
+            match.pump()
+            match.heal()
+            lines = typed.lines(0.1)
+            if lines is None:
+                break
+            for line in lines:
+                cmd = line.strip()
+                side = match.ump.pos.us
+                if match.ump.over:
+                    break
+                if not cmd:
+                    continue
+                if cmd == "quit":
+                    quit_ = True
+                    break
+                if cmd == "ask":
+                    match.ask(side)
+                elif cmd == "resign":
+                    match.resign(side)
+                elif sim:
+                    try:
+                        sim_attempt(side, cmd)
+                    except (BoardError, BridgeTimeout, LinkError) as e:
+                        show(f"the virtual hands could not make {printable(cmd)}: {e}")
+                else:
+                    match.attempt(side, cmd)
         if match.ump.over:
             rec = match.record()
             res, reason = match.result()
-            print("The game is over: " + res + ". The umpire's record:", file=out)
-            print(json.dumps(rec, ensure_ascii=False), file=out, flush=True)
-            arch = Archive(archive_path)
+            show("The game is over: " + res + ". The umpire's record:")
+            show(json.dumps(rec, ensure_ascii=False))
             gid = arch.add_kriegspiel(f"{white_port}+{black_port}", match.gid, match.ump.start_fen, rec, res, reason)
-            print(f"archived as game {gid}", file=out, flush=True)
+            if live_id:
+                arch.kriegspiel_live_end(live_id[0], "over")
+            show(f"archived as game {gid}")
             if feed is not None:
                 feed.over(rec, res, gid)
+        elif live_id:
+            show("The game is kept: run the same command again to go on with it.")
         return 0
     finally:
         for end in ends.values():
             end.close()
         for vb in boards:
             vb.stop()
+        arch.close()
+        for f in files.values():
+            if f is not out:
+                f.close()

@@ -13,6 +13,18 @@ from collections.abc import Callable
 import serial
 
 PROTOCOL = 2
+MAX_LINE = 256  # docs/protocol.md: a board's line has at most 256 bytes
+SEQ_MAX = 1 << 30  # the largest number a board says (and `since` takes)
+BURST = 512  # lines handled by one poll: a board that floods cannot hold the host
+
+# Bytes a board says are shown as text: control characters (an ANSI escape could fake a
+# line on the terminal) become \xNN; the protocol allows printable ASCII only.
+_ESCAPES = {c: "\\x%02x" % c for c in [*range(32), 127]}
+
+
+def printable(text: str) -> str:
+    """text with every control character and every non-ASCII one escaped (\\xNN, \\uNNNN)."""
+    return text.encode("ascii", "backslashreplace").decode("ascii").translate(_ESCAPES)
 
 
 class BoardError(Exception):
@@ -53,12 +65,14 @@ class BoardLink:
         self.board_id = ""  # from the version line (hello())
         self.boot: int | None = None  # the board's power-up number (protocol 2)
         self._buf = b""
+        self._skipping = False  # dropping the rest of an over-long line
         try:
             self.ser = serial.Serial(port, 115200, timeout=0.05, exclusive=True)
         except serial.SerialException as e:
             text = str(e)
             if "busy" in text.lower() or "lock" in text.lower():
-                raise LinkError(f"{port} is busy: another program has it open") from None
+                raise LinkError(f"{port} is busy: another program has it open (another eboard, mpremote, a serial "
+                                f"terminal): close it; `fuser {port}` names it") from None
             if "No such file" in text or "could not open" in text:
                 raise LinkError(f"{port}: no such port (is the board plugged in?)") from None
             raise LinkError(f"{port}: {text}") from None
@@ -77,17 +91,46 @@ class BoardLink:
 
     # ---- lines --------------------------------------------------------------------------
 
+    def _take(self) -> str | None:
+        """A whole line from the buffer, or None; a line over MAX_LINE is cut off here,
+        so a board that streams bytes without a newline costs a bounded buffer."""
+        line, nl, rest = self._buf.partition(b"\n")
+        if not nl:
+            if len(self._buf) > MAX_LINE:
+                self._skipping = True
+                self._buf = b""
+            return None
+        self._buf = rest
+        if self._skipping:  # the rest of an over-long line
+            self._skipping = False
+            if self.on_noise:
+                self.on_noise(f"(a line over {MAX_LINE} bytes, dropped)")
+            return ""
+        if len(line) > MAX_LINE + 1:
+            if self.on_noise:
+                self.on_noise(f"(a line over {MAX_LINE} bytes, dropped)")
+            return ""
+        return printable(line.decode("ascii", "backslashreplace").rstrip("\r"))
+
     def _read_line(self, deadline: float) -> str | None:
-        while b"\n" not in self._buf:
-            if time.monotonic() > deadline:
-                return None
+        """The next line: waits for one until the deadline, but always reads what has
+        already arrived (a poll with no time to wait still hears the board)."""
+        while True:
+            line = self._take()
+            if line is not None:
+                return line
+            late = time.monotonic() >= deadline
             try:
-                chunk = self.ser.read(self.ser.in_waiting or 1)
-            except (OSError, serial.SerialException) as e:
+                n = self.ser.in_waiting
+                if late and not n:
+                    return None
+                chunk = self.ser.read(min(n, 4096) if n else 1)
+            except (OSError, serial.SerialException, TypeError) as e:
+                # (pyserial raises TypeError when the port was closed under it)
                 raise LinkError(f"{self.port}: the link dropped ({e})") from None
             self._buf += chunk
-        line, _, self._buf = self._buf.partition(b"\n")
-        return line.decode("ascii", "replace").strip("\r")
+            if late:  # one read past the deadline, no more: a flood cannot hold us here
+                return self._take()
 
     def _dispatch(self, line: str) -> tuple[int, str] | None:
         seq_text, _, text = line.partition(" ")
@@ -95,12 +138,17 @@ class BoardLink:
             if line and self.on_noise:
                 self.on_noise(line)
             return None
-        seq = int(seq_text)
+        seq = int(seq_text) if len(seq_text) <= 10 else 0
+        if not 1 <= seq <= SEQ_MAX:  # numbers are bounded on both sides: a line that is not
+            if self.on_noise:  # the board's is logged and skipped
+                self.on_noise(f"(a message number out of range, skipped: {line[:40]})")
+            return None
         self.last_seq = max(self.last_seq, seq)
         return seq, text
 
     def _next(self, deadline: float) -> tuple[int, str] | None:
         """The next numbered message before the deadline (diagnostics go to on_noise)."""
+        noise = 0
         while True:
             line = self._read_line(deadline)
             if line is None:
@@ -108,26 +156,33 @@ class BoardLink:
             got = self._dispatch(line)
             if got is not None:
                 return got
+            noise += 1
+            if noise > BURST and time.monotonic() >= deadline:
+                return None
 
     def poll(self, wait_s: float = 0.0) -> list[Event]:
         """Events that arrived (waiting up to wait_s for the first)."""
         out: list[Event] = []
         deadline = time.monotonic() + wait_s
-        while True:
+        while len(out) < BURST:
             got = self._next(deadline if not out else time.monotonic())
             if got is None:
                 return out
             out.append(got)
             if self.on_event:
                 self.on_event(*got)
+        return out
 
     def request(self, line: str, timeout_s: float | None = None) -> str:
         """Send one line; the reply text after "ok " (BoardError for "error ...")."""
-        self.ser.write(line.encode("ascii") + b"\n")
+        try:
+            self.ser.write(line.encode("ascii") + b"\n")
+        except (OSError, serial.SerialException, TypeError) as e:
+            raise LinkError(f"{self.port}: the link dropped ({e})") from None
         deadline = time.monotonic() + (self.timeout_s if timeout_s is None else timeout_s)
         while True:
             got = self._next(deadline)
-            if got is None:
+            if got is None or time.monotonic() > deadline + self.timeout_s:  # (events flooding)
                 raise BridgeTimeout(f"no reply to {line.split()[0] if line.split() else 'the line'!r}")
             seq, text = got
             word, _, rest = text.partition(" ")
@@ -149,7 +204,7 @@ class BoardLink:
         deadline = time.monotonic() + timeout_s
         while True:
             got = self._next(deadline)
-            if got is None:
+            if got is None or time.monotonic() > deadline + timeout_s:
                 raise LinkError(f"{self.port}: no answer: not an eboard, or not running its firmware")
             seq, text = got
             if text.startswith("ok version"):

@@ -17,7 +17,6 @@ Commands, one a line:
 from __future__ import annotations
 
 import os
-import select
 import sys
 import tempfile
 from typing import TextIO
@@ -28,7 +27,7 @@ from firmware.squares import Geometry
 from firmware.tracker import hand_moves
 from host.archive import Archive
 from host.bridge import Bridge
-from host.link import BoardError, LinkError
+from host.link import BoardError, BridgeTimeout, LinkError
 from host.notation import parse_line, san, san_list
 from host.start import check
 from host.view import Snapshot, render
@@ -58,7 +57,7 @@ class Session:
         self.bridge = Bridge(port, archive, on_change=self._changed)
         try:
             self.bridge.connect()
-        except LinkError as e:
+        except (LinkError, BridgeTimeout, BoardError) as e:
             raise PlayError(str(e)) from None
 
     def _changed(self, seq: int, text: str) -> None:
@@ -71,8 +70,11 @@ class Session:
 
     def refresh(self) -> None:
         st = self.bridge.request("state").split(" ", 4)
+        leds = self.bridge.request("leds").split()
+        if len(st) < 5 or len(leds) < 2:  # not what a board of our protocol says
+            raise LinkError(f"{self.port}: an unreadable reply ({' '.join(st)[:60]})")
         self.snap.game, self.snap.state, self.snap.fen = st[1], st[2], st[4]
-        self.snap.leds = self.bridge.request("leds").split()[1]
+        self.snap.leds = leds[1]
         self.snap.game_id = self.bridge.game_id
         if self.tags and self.bridge.game_id not in self.tagged:  # --white, --black, ...
             self.tagged.add(self.bridge.game_id)
@@ -95,7 +97,9 @@ class Session:
         """Start game (again: even if the board is playing it), else go on with the
         board's own game; on the virtual board the hands then set the pieces up."""
         st = self.bridge.request("state").split(" ", 4)
-        if game is not None and (again or game != st[1] or fen or st[2] == "over"):
+        # A board still being set up gets `new` even for the game it shows: a new game is
+        # journaled, so that it survives a power cut (a board's first, default game is not).
+        if game is not None and (again or game != st[1] or fen or st[2] in ("over", "setup")):
             self.bridge.request(f"new {game}" + (f" {fen}" if fen else ""))
         if self.sim:
             st = self.bridge.request("state").split(" ", 4)
@@ -201,6 +205,27 @@ class Session:
         self.bridge.request(f"sim wait {COMMIT_WAIT_MS}")
 
 
+def sim_board_dir(archive: Archive) -> tuple[str, bool]:
+    """The virtual board of `play --sim`: its flash kept beside the archive, so that a
+    play killed and started again goes on with the board's game (and the archive's);
+    a temporary one when another play holds it.  (path, whether it was there before)."""
+    import fcntl
+
+    path = archive.path.parent / "sim-board"
+    existed = (path / "journal.bin").exists()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        lock = open(path / "lock", "w")
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return tempfile.mkdtemp(prefix="eboard-play-"), False
+    _locks.append(lock)  # held while this process lives
+    return str(path), existed
+
+
+_locks: list[TextIO] = []
+
+
 def run(
     port: str | None,
     sim: bool,
@@ -213,12 +238,16 @@ def run(
     tags: dict[str, str] | None = None,
     web: bool = False,
 ) -> int:
+    from host.console import LineInput
     from host.vboard import VirtualBoard
 
     archive = Archive(archive_path)
     vb = None
+    default = None
     if sim:
-        vb = VirtualBoard(tempfile.mkdtemp(prefix="eboard-play-"), realtime=True)
+        board_dir, existed = sim_board_dir(archive)
+        default = None if existed else "lippo"  # a board used before goes on with its game
+        vb = VirtualBoard(board_dir, realtime=True)
         port = vb.start()
     assert port is not None
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
@@ -228,30 +257,41 @@ def run(
         if battle:
             session.battle()
         else:
-            session.start(game or ("lippo" if sim else None), fen)
+            session.start(game or default, fen)
         session.show()
         feed = board_feed(session.bridge, archive) if web else None  # the web room's live board
         interactive = inp.isatty()
         if interactive:
             out.write("type a move (e2e4), lift/place SQ, help, quit\n> ")
             out.flush()
+        typed = LineInput(inp)
+        todo: list[str] = []  # lines typed (or pasted) and not yet carried out, in order
+        down = ""  # why the board does not answer, while it does not
         while True:
-            ready = True
-            if interactive:
-                ready = bool(select.select([inp], [], [], 0.05 if feed else 0.5)[0])
-            if ready:
-                line = inp.readline()
-                if not line:
+            if not todo:
+                lines = typed.lines(0.05 if feed is not None or not interactive else 0.5)
+                if lines is None:
                     break
-                if not session.command(line.strip()):
+                todo += lines
+            try:
+                if todo and not session.command(todo.pop(0).strip()):
                     break
-            session.bridge.poll(0.05)
-            if feed is not None:
-                feed.flush()
-            if session.dirty:
-                session.show()
-                if interactive:
-                    out.write("> ")
+                session.bridge.poll(0.05)
+                if feed is not None:
+                    feed.flush()
+                if session.dirty or down:
+                    session.show()
+                    if down:
+                        session.snap.notes.append("the board answers again")
+                        down = ""
+                        session.show()
+                    if interactive:
+                        out.write("> ")
+                        out.flush()
+            except (LinkError, BridgeTimeout) as e:
+                if str(e) != down:
+                    down = str(e)
+                    out.write(f"board: {down}: waiting for it (quit to stop)\n")
                     out.flush()
     finally:
         archive.close()

@@ -1,71 +1,209 @@
 """`eboard serve`: a club room. One bridge per board, each in its own thread with its own
-connection to the archive (SQLite in WAL mode takes the writers one at a time)."""
+connection to the archive (SQLite in WAL mode takes the writers one at a time).
+
+A follower never dies in silence: a board that is missing or busy is waited for (and
+said so), a full disk holds the messages in memory and is retried until space returns,
+a malformed board line is logged and skipped, and an unexpected error is reported and
+the follower starts again.  serve exits 0 only when it was asked to stop.
+
+serve also watches the archive file: deleted (or replaced) under it, the archive is
+written out again from the copy SQLite still holds open, while the followers hold their
+messages; a damaged write-ahead log is emptied into the archive at once (SQLite would
+drop its changes at the next open).
+"""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
 from host.archive import Archive, ArchiveError
 from host.bridge import Bridge
+from host.link import printable
 from host.web import board_feed
 
+RETRY_S = 1.0
 
-def _follow(port: str, archive_path: str | None, stop: threading.Event, out_lock: threading.Lock,
-            web: bool = False) -> None:
-    try:
-        archive = Archive(archive_path)
-    except ArchiveError as e:
-        with out_lock:
-            print(f"{port}: {e}", file=sys.stderr)
+
+class Room:
+    """What the followers share: the output, a stop, and the archive's path, with a pause
+    while the archive file is written again (each follower closes its connection and
+    says so in `closed`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.path = path
+        self.paused = threading.Event()
+        self.closed: set[str] = set()
+
+    def say(self, port: str, text: str, err: bool = False) -> None:
+        with self.lock:
+            print(f"{printable(port)}: {printable(text)}", file=sys.stderr if err else sys.stdout, flush=True)
+
+
+def _open(port: str, room: Room) -> Archive | None:
+    said = None
+    while not room.stop.is_set():
+        try:
+            return Archive(room.path)
+        except ArchiveError as e:
+            if str(e) != said:
+                room.say(port, f"{e}: retrying", err=True)
+                said = str(e)
+        room.stop.wait(RETRY_S)
+    return None
+
+
+def _follow(port: str, room: Room, web: bool = False) -> None:
+    archive = _open(port, room)
+    if archive is None:
         return
 
     def said(seq: int, text: str) -> None:
         word = text.split()[0]
         if word in ("move", "undo", "end", "newgame", "start", "alert"):
-            with out_lock:
-                print(f"{port}: {text}", flush=True)
+            room.say(port, text)
 
     bridge = Bridge(port, archive, on_change=said)
+    bridge.on_warning = lambda text: room.say(port, text, err=True)
+    was: tuple[bool, str | None, str | None] = (False, None, None)
     feed = board_feed(bridge, archive) if web else None  # the web room's club room
-    was_up = False
     try:
-        while not stop.is_set():
-            bridge.poll(0.2)
-            if feed is not None:
-                feed.flush()
+        while not room.stop.is_set():
+            if room.paused.is_set():  # the archive file is being written again
+                archive.close()
+                with room.lock:
+                    room.closed.add(port)
+                while room.paused.is_set() and not room.stop.is_set():
+                    room.stop.wait(0.1)
+                reopened = _open(port, room)
+                if reopened is None:
+                    return
+                archive = bridge.archive = reopened
+                feed = board_feed(bridge, archive) if web else None
+                bridge.close()  # catch up again, against the archive as it is now
+                continue
+            try:
+                bridge.poll(0.2)
+                if feed is not None:
+                    feed.flush()
+            except Exception as e:  # our bug: said in one line, and the follower goes on
+                room.say(port, f"internal error ({type(e).__name__}: {e}): the follower starts again", err=True)
+                bridge.close()
+                room.stop.wait(RETRY_S)
             up = bridge.link is not None
-            if up != was_up:
-                with out_lock:
-                    print(f"{port}: {'connected' if up else 'link lost, reconnecting'}", flush=True)
-                was_up = up
+            now = (up, None if up else bridge.last_error, bridge.trouble)
+            if now != was:
+                if now[2] is not None:
+                    room.say(port, f"{now[2]}: {len(bridge.unsaved)} messages held in memory, "
+                                   "retrying until the archive takes them", err=True)
+                elif was[2] is not None:
+                    room.say(port, "the archive takes messages again: nothing was lost")
+                if up and not was[0]:
+                    room.say(port, "connected")
+                elif not up and now[1] != was[1] and now[1] is not None:
+                    room.say(port, f"waiting for {port}: {now[1]}; retrying")
+                elif not up and was[0]:
+                    room.say(port, "link lost, reconnecting")
+                was = now
     finally:
         bridge.close()
+        if bridge.unsaved:
+            room.say(port, f"{len(bridge.unsaved)} messages were never stored ({bridge.trouble}); "
+                           "the board keeps its moves: serve again to fetch them", err=True)
         archive.close()
+
+
+def _restore(keeper: Archive, why: str, room: Room, threads: list[threading.Thread]) -> Archive:
+    """The archive written again from keeper's open copy, once every follower has closed
+    its connection (an old connection closing last deletes the log by its name); at the
+    same path if it is free, else beside it.  Returns the archive open again."""
+    room.say("archive", f"{why} under serve: the moves are held meanwhile, and the archive is written again "
+                        "from the copy still open", err=True)
+    room.paused.set()
+    while not room.stop.is_set():
+        with room.lock:
+            waiting = [t for t in threads if t.is_alive() and t.name not in room.closed]
+        if not waiting:
+            break
+        room.stop.wait(0.1)
+    target = keeper.path
+    if os.path.lexists(target):
+        target = target.with_name(f"{target.stem}-restored-{time.strftime('%Y%m%d-%H%M%S')}{target.suffix}")
+    tmp = target.with_name(target.name + ".restoring")
+    while True:
+        try:
+            keeper.copy_to(tmp)
+            break
+        except ArchiveError as e:
+            room.say("archive", f"cannot write the archive again ({e}): retrying; the boards keep their moves",
+                     err=True)
+            if room.stop.wait(5.0):
+                return keeper  # stopping: closed by serve, as it is
+    keeper.close()
+    os.replace(tmp, target)
+    keeper = Archive(target)
+    room.path = target
+    room.closed.clear()
+    room.paused.clear()
+    room.say("archive", f"the archive is at {target} again: nothing was lost")
+    return keeper
+
+
+def _watch(keeper: Archive, room: Room, threads: list[threading.Thread]) -> Archive:
+    """One look at the archive file (serve's main thread, every second)."""
+    why = keeper.gone()
+    if why is not None:
+        return _restore(keeper, why, room, threads)
+    if keeper.wal_damaged():
+        time.sleep(0.05)  # (a log being started afresh is written in one go: look twice)
+        if keeper.wal_damaged() and keeper.checkpoint():
+            room.say("archive", f"the write-ahead log {keeper.path}-wal was damaged: everything it held is now in "
+                                f"{keeper.path}, nothing was lost", err=True)
+    return keeper
 
 
 def serve(ports: list[str], archive_path: str | None, seconds: float | None, web: bool = False) -> int:
     try:
-        Archive(archive_path).close()  # made (schema, WAL) once, before the threads open it
+        keeper = Archive(archive_path)  # made (schema, WAL) once, before the threads open it
     except ArchiveError as e:
         print(f"eboard: {e}", file=sys.stderr)
         return 2
-    stop = threading.Event()
-    lock = threading.Lock()
-    threads = [threading.Thread(target=_follow, args=(p, archive_path, stop, lock, web), daemon=True) for p in ports]
+    room = Room(keeper.path)
+    # SIGTERM (a service manager's stop) ends serve as Ctrl-C does: the followers close.
+    try:
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+    except ValueError:  # not the main thread (a test calling serve())
+        pass
+    threads = [threading.Thread(target=_follow, args=(p, room, web), name=p, daemon=True) for p in ports]
     for t in threads:
         t.start()
+    rc = 0
     try:
         end = time.monotonic() + seconds if seconds else None
+        next_look = 0.0
         while end is None or time.monotonic() < end:
             time.sleep(0.2)
             if not any(t.is_alive() for t in threads):
+                print("eboard: every follower has stopped", file=sys.stderr)
+                rc = 1
                 break
+            if time.monotonic() >= next_look:
+                try:
+                    keeper = _watch(keeper, room, threads)
+                except ArchiveError as e:
+                    room.say("archive", str(e), err=True)
+                next_look = time.monotonic() + 1.0
     except KeyboardInterrupt:
         pass
     finally:
-        stop.set()
+        room.stop.set()
         for t in threads:
             t.join(timeout=5)
-    return 0
+        keeper.close()
+    return rc

@@ -249,6 +249,7 @@ def test_serve_follows_eight_boards_at_once(tmp_path):
     boards = []
     expected = []
     longest = 0
+    serve = None
     try:
         for i, gid in enumerate(games):
             moves = random_game(gid, 8, 100 + i)
@@ -291,6 +292,9 @@ def test_serve_follows_eight_boards_at_once(tmp_path):
             events = a.events(g.board)
             assert len(events) == len({s for s, _ in events})
     finally:
+        if serve is not None and serve.poll() is None:  # a serve left running would grab later ptys
+            serve.kill()
+            serve.wait()
         for vb in boards:
             vb.stop()
 

@@ -139,15 +139,20 @@ def test_a_killed_host_and_its_restart_lose_nothing(tmp_path):
         serve.wait()
         time.sleep(ms / 1000 / 3)  # the board plays on, nobody listens
         serve = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + ms / 1000 + 60
-        got = []
-        while time.monotonic() < deadline:
-            time.sleep(0.5)
-            a = Archive(archive)
-            got = [a.moves(g.id) for g in a.games() if a.moves(g.id)]
-            a.close()
-            if got and got[-1] == moves:
-                break
-        serve.send_signal(signal.SIGINT)
-        serve.communicate(timeout=30)
+        try:
+            deadline = time.monotonic() + ms / 1000 + 60
+            got = []
+            while time.monotonic() < deadline:
+                time.sleep(0.5)
+                a = Archive(archive)
+                got = [a.moves(g.id) for g in a.games() if a.moves(g.id)]
+                a.close()
+                if got and got[-1] == moves:
+                    break
+            serve.send_signal(signal.SIGINT)
+            serve.communicate(timeout=30)
+        finally:
+            if serve.poll() is None:  # a serve left running would grab later ptys
+                serve.kill()
+                serve.wait()
     assert got[-1] == moves
