@@ -196,7 +196,8 @@ class Archive:
                 row = ("2",)
             self.db.executescript(SCHEMA)
             if row is None:
-                self.db.execute("INSERT INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
+                # (OR IGNORE: another process may have made the same archive at the same moment)
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
             elif row[0] != str(SCHEMA_VERSION):
                 raise ArchiveError(f"{self.path} has archive schema {row[0]}; this eboard reads {SCHEMA_VERSION}")
         except sqlite3.Error as e:

@@ -285,7 +285,7 @@ def test_serve_waits_for_a_missing_port_and_skips_what_no_board_says(tmp_path):
     assert serve.text.count("a malformed line, skipped") == 2
     assert "a message number out of range, skipped" in serve.text and "over 256 bytes, dropped" in serve.text
     assert "\x1b" not in serve.text and "Traceback" not in serve.text
-    assert a.last_seq(game.board) == last < 2**30, serve.text
+    assert a.game_last_seq(game.id) == last < 2**30, serve.text
 
 
 def test_serve_names_what_to_do_with_a_busy_port(tmp_path):
