@@ -1,0 +1,254 @@
+"""The emulated Pico: boards/emu/pico.mjs (rp2040js under Node) running a UF2, its USB
+serial behind a pseudo-terminal, so that pyserial, mpremote and flash.sh talk to it as to
+/dev/ttyACM0; and its world (reed switches, hands, LED frames, faults) on a control socket.
+
+Shaped like host/vboard.py's VirtualBoard: start() -> port, kill() (a power cut, at any
+instant), restart(), stop().  The flash is a file (flash_path) that outlives the process.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+import tty
+from pathlib import Path
+
+from host.vboard import _die_with_parent
+
+ROOT = Path(__file__).resolve().parent.parent
+EMU_DIR = ROOT / "boards" / "emu"
+SHARED = ROOT.parent / "shared" / "pico"
+STOCK_UF2 = SHARED / "micropython-RPI_PICO.uf2"
+BOOTROM = SHARED / "bootrom-b1.bin"
+N = 12
+
+
+class PicoError(Exception):
+    """The emulated Pico cannot be started, or its control channel failed."""
+
+
+def missing() -> str | None:
+    """Why the emulated Pico cannot run here, or None if it can."""
+    if not shutil.which("node"):
+        return "no `node` command (Node 18 or later runs the emulated Pico)"
+    if not (EMU_DIR / "node_modules" / "rp2040js").is_dir():
+        return "rp2040js is not installed: run `npm ci` in boards/emu (./run-tests.sh does)"
+    if not BOOTROM.exists() or not STOCK_UF2.exists():
+        return f"no RP2040 boot ROM or MicroPython UF2 in {SHARED}"
+    return None
+
+
+class EmulatedPico:
+    """One emulated Pico and its pseudo-terminal."""
+
+    def __init__(
+        self,
+        flash_path: str | os.PathLike[str],
+        uf2: str | os.PathLike[str] | None = None,
+        log_path: str | os.PathLike[str] | None = None,
+    ) -> None:
+        why = missing()
+        if why:
+            raise PicoError(why)
+        self.flash_path = Path(flash_path)
+        self.uf2 = Path(uf2) if uf2 else None
+        if self.uf2 and not self.uf2.exists():
+            raise PicoError(f"no UF2 {self.uf2}")
+        self.log_path = Path(log_path) if log_path else self.flash_path.with_suffix(".log")
+        self.port = ""
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._master = -1
+        self._slave = -1
+        self._ctl: socket.socket | None = None
+        self._ctl_buf = b""
+        self._ctl_lock = threading.Lock()
+        self._stop = False
+        self._uf2_once = self.uf2
+
+    # ---- life cycle ----------------------------------------------------------------------
+
+    def start(self) -> str:
+        """Power the Pico on; returns its port (a /dev/pts path)."""
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        tty.setraw(self._master)
+        self.port = os.ttyname(self._slave)
+        self._launch()
+        threading.Thread(target=self._host_to_pico, daemon=True).start()
+        self.wait_usb()
+        return self.port
+
+    def wait_usb(self, timeout_s: float = 60) -> None:
+        """Wait until the Pico's USB serial is up (on a real host: until the port appears)."""
+        deadline = time.monotonic() + timeout_s
+        while self.control("usb")[0] != "ok usb 1":
+            if time.monotonic() > deadline:
+                raise PicoError(f"the emulated Pico's USB did not come up (log: {self.log_path})")
+            time.sleep(0.05)
+
+    def _launch(self) -> None:
+        ours, theirs = socket.socketpair()
+        fd = theirs.fileno()
+        cmd = ["node", str(EMU_DIR / "pico.mjs"), "--flash", str(self.flash_path), "--bootrom", str(BOOTROM)]
+        cmd += ["--control", str(fd)]
+        if self._uf2_once:  # a UF2 given is copied onto the flash once, as a drag onto the drive
+            cmd += ["--uf2", str(self._uf2_once)]
+            self._uf2_once = None
+        elif not self.flash_path.exists():
+            cmd += ["--uf2", str(STOCK_UF2)]
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                pass_fds=(fd,),
+                preexec_fn=_die_with_parent,
+            )
+        theirs.close()
+        self._ctl = ours
+        self._ctl_buf = b""
+        threading.Thread(target=self._pico_to_host, args=(self.proc,), daemon=True).start()
+
+    def _pico_to_host(self, proc: subprocess.Popen[bytes]) -> None:
+        out = proc.stdout
+        assert out is not None
+        while True:
+            data = out.read1(4096)
+            if not data:
+                return
+            try:
+                os.write(self._master, data)
+            except OSError:
+                return
+
+    def _host_to_pico(self) -> None:
+        while not self._stop:
+            try:
+                data = os.read(self._master, 4096)
+            except OSError as e:
+                if e.errno in (errno.EIO, errno.EBADF):
+                    if self._stop:
+                        return
+                    time.sleep(0.02)  # nobody has the port open
+                    continue
+                return
+            proc = self.proc
+            if proc is None or proc.poll() is not None or proc.stdin is None:
+                continue  # the power is off: the bytes are lost
+            try:
+                proc.stdin.write(data)
+                proc.stdin.flush()
+            except (BrokenPipeError, ValueError, OSError):
+                pass
+
+    def kill(self) -> None:
+        """Cut the power: the emulator dies at once, wherever it is (mid-erase included)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self._reap()
+
+    def _reap(self) -> None:
+        if self.proc is not None:
+            self.proc.wait()
+            for f in (self.proc.stdin, self.proc.stdout):
+                try:
+                    if f:
+                        f.close()
+                except OSError:
+                    pass
+        if self._ctl is not None:
+            self._ctl.close()
+            self._ctl = None
+
+    def restart(self) -> None:
+        """Power on again after kill() (or after a planted power cut)."""
+        self._reap()
+        self._launch()
+        self.wait_usb()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self) -> None:
+        self._stop = True
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self._reap()
+        for fd in (self._master, self._slave):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._master = self._slave = -1
+
+    def __enter__(self) -> EmulatedPico:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ---- the control channel (boards/emu/README.md) ----------------------------------------
+
+    def control(self, *lines: str, timeout_s: float = 120) -> list[str]:
+        """Send requests in order (the emulator runs them in emulated time, a `wait`
+        holding back the ones after it) and return their replies."""
+        with self._ctl_lock:
+            ctl = self._ctl
+            if ctl is None:
+                raise PicoError("the emulated Pico is off")
+            ctl.sendall("".join(line + "\n" for line in lines).encode())
+            ctl.settimeout(timeout_s)
+            replies: list[str] = []
+            while len(replies) < len(lines):
+                while b"\n" not in self._ctl_buf:
+                    try:
+                        data = ctl.recv(65536)
+                    except (TimeoutError, OSError) as e:
+                        raise PicoError(f"the emulated Pico did not answer {lines[len(replies)]!r}: {e}") from None
+                    if not data:
+                        raise PicoError("the emulated Pico went off")
+                    self._ctl_buf += data
+                line, self._ctl_buf = self._ctl_buf.split(b"\n", 1)
+                replies.append(line.decode())
+            for asked, reply in zip(lines, replies):
+                if reply.startswith("error"):
+                    raise PicoError(f"{asked}: {reply}")
+            return replies
+
+    def frame(self) -> list[tuple[int, int, int]] | None:
+        """The LED chain's last frame: 144 (r, g, b) in physical-square order, or None."""
+        words = self.control("frame")[0].split()
+        if words[4] == "-":
+            return None
+        h = words[4]
+        return [(int(h[i : i + 2], 16), int(h[i + 2 : i + 4], 16), int(h[i + 4 : i + 6], 16)) for i in range(0, 864, 6)]
+
+    def set_occupancy(self, occ: bytes | list[int]) -> None:
+        self.control("set " + "".join("1" if b else "0" for b in occ))
+
+
+def occupancy_of(game: str, fen: str | None) -> bytearray:
+    """The switches closed with the pieces of a game's position on the board (as the
+    virtual board's `sim setup`), from the firmware's own rules and geometry."""
+    from firmware.rules import new_position
+    from firmware.squares import Geometry
+
+    pos = new_position(game, fen) if fen else new_position(game)
+    geo = Geometry(pos.layout)
+    occ = bytearray(N * N)
+    for p in geo.game_squares:
+        occ[p] = 1 if pos.cells[geo.cell(p)] else 0
+    return occ
