@@ -247,8 +247,75 @@ def occupancy_of(game: str, fen: str | None) -> bytearray:
     from firmware.squares import Geometry
 
     pos = new_position(game, fen) if fen else new_position(game)
-    geo = Geometry(pos.layout)
+    geo = Geometry(pos.game.layout)
     occ = bytearray(N * N)
     for p in geo.game_squares:
         occ[p] = 1 if pos.cells[geo.cell(p)] else 0
     return occ
+
+
+class Hands:
+    """A player's hands on the emulated Pico's board: the steps of a sensor script
+    (lift SQ, place SQ, wait MS in emulated time) on the squares of the board's game,
+    as the virtual board's `sim lift|place|wait|setup`."""
+
+    def __init__(self, pico: EmulatedPico) -> None:
+        self.pico = pico
+        self.geo = None
+
+    def setup(self, game: str, fen: str | None) -> None:
+        """Pieces on exactly the squares of the position (the margin left empty)."""
+        from firmware.rules import new_position
+        from firmware.squares import Geometry
+
+        pos = new_position(game, fen) if fen else new_position(game)
+        self.geo = Geometry(pos.game.layout)
+        self.pico.set_occupancy(occupancy_of(game, fen))
+
+    def square(self, name: str) -> int | None:
+        """A game square's name -> physical square; None for "off" (the margin)."""
+        if name == "off":
+            return None
+        if name.startswith("@") and name[1:].isdigit() and int(name[1:]) < N * N:
+            return int(name[1:])
+        if self.geo is None:
+            raise PicoError("the hands do not know the game yet (setup first)")
+        try:
+            return self.geo.parse(name)
+        except (ValueError, KeyError, IndexError):
+            raise PicoError(f"no square {name!r} in this game") from None
+
+    def requests(self, step: str) -> list[str]:
+        """One script step -> control requests."""
+        words = step.split()
+        if len(words) == 2 and words[0] in ("lift", "place"):
+            p = self.square(words[1])
+            return [] if p is None else [f"{words[0]} {p}"]
+        if len(words) == 2 and words[0] == "wait" and words[1].isdigit():
+            return [f"wait {words[1]}"]
+        raise PicoError(f"not a sensor event: {step!r} (lift SQ, place SQ, wait MS)")
+
+    def play(self, *steps: str) -> None:
+        """Run steps in order, in emulated time: they are sent at once, so that the
+        emulator applies each at its exact emulated instant."""
+        reqs = [r for s in steps for r in self.requests(s)]
+        if reqs:
+            self.pico.control(*reqs)
+
+
+def frame_colours(letters: str, brightness: int) -> list[tuple[int, int, int]]:
+    """What a Pico's LED chain shows for a frame of class letters (protocol `leds`):
+    boards/pico.py's encoding (brightness cap, current budget), in physical order."""
+    from array import array
+
+    from firmware import leds
+
+    cap, budget = 96, 2000  # boards/pico.py: BRIGHTNESS_CAP, LED_BUDGET_MA
+    frame = bytearray(leds.CODES.index(c) for c in letters)
+    words = array("I", bytes(4 * N * N))
+    leds.encode(frame, min(brightness, cap), words, budget)
+    out = []
+    for p in range(N * N):
+        w = words[leds.SERPENTINE[p]]
+        out.append(((w >> 16) & 255, (w >> 24) & 255, (w >> 8) & 255))
+    return out

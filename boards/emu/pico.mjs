@@ -78,6 +78,8 @@ function loadUf2(data, flash) {
 }
 
 const args = parseArgs(process.argv);
+// rp2040js warns on every read of the inter-core FIFO (MicroPython polls it): quiet
+if (!process.env.PICO_DEBUG) console.warn = () => {};
 const flashImage = new Uint8Array(FLASH_SIZE).fill(0xff);
 const fresh = !fs.existsSync(args.flash);
 if (!fresh) {

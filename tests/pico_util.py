@@ -1,0 +1,93 @@
+"""Event scripts (tests/scripts) on the emulated Pico and on the virtual board, side by
+side: the moves accepted and the LED frames at every `expect` of the script."""
+
+from __future__ import annotations
+
+from host.link import BoardError, BoardLink
+from host.pico import Hands, frame_colours
+
+PICO_BRIGHTNESS = 48  # boards/pico.py's Hardware.default_brightness
+
+
+def steps_of(text: str) -> list[str]:
+    out = []
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            out.append(line)
+    return out
+
+
+class Transcript:
+    """Moves since the last checkpoint and the LED colours at each checkpoint."""
+
+    def __init__(self) -> None:
+        self.moves: list[str] = []
+        self.points: list[tuple[str, list[str], list[tuple[int, int, int]]]] = []
+
+    def on_event(self, seq: int, text: str) -> None:
+        words = text.split()
+        if words[:1] in (["move"], ["undo"]) and len(words) >= 3:
+            self.moves.append(words[0] + " " + words[2])
+
+    def point(self, step: str, frame: list[tuple[int, int, int]]) -> None:
+        self.points.append((step, self.moves, frame))
+        self.moves = []
+
+
+def _send(link: BoardLink, line: str) -> None:
+    try:
+        link.request(line)
+    except BoardError:
+        pass  # a refusal is part of the script's story
+
+
+def run_virtual(port: str, text: str) -> Transcript:
+    t = Transcript()
+    with BoardLink(port, timeout_s=30, on_event=t.on_event) as link:
+        link.hello()
+        for step in steps_of(text):
+            w = step.split()
+            if w[0] == "game":
+                link.request("new " + " ".join(w[1:]))
+                link.request("sim setup")
+                link.request("sim wait 100")
+                t.moves = []
+            elif w[0] in ("lift", "place", "wait"):
+                link.request(f"sim {w[0]} {w[1]}")
+            elif w[0] == "send":
+                _send(link, step[5:])
+            elif w[0] == "expect":
+                letters = link.request("leds").split()[1]
+                t.point(step, frame_colours(letters, PICO_BRIGHTNESS))
+        t.point("end " + link.request("state"), [])
+    return t
+
+
+def run_pico(pico, port: str, text: str) -> Transcript:
+    t = Transcript()
+    hands = Hands(pico)
+    with BoardLink(port, timeout_s=30, on_event=t.on_event) as link:
+        link.hello(timeout_s=30)
+        batch: list[str] = []
+        for step in steps_of(text):
+            w = step.split()
+            if w[0] in ("lift", "place", "wait"):
+                batch.append(step)
+                continue
+            hands.play(*batch)
+            batch = []
+            if w[0] == "game":
+                link.request("new " + " ".join(w[1:]))
+                hands.setup(w[1], " ".join(w[2:]) or None)
+                hands.play("wait 100")
+                link.request("state")  # the events before it have arrived
+                t.moves = []
+            elif w[0] == "send":
+                _send(link, step[5:])
+            elif w[0] == "expect":
+                link.request("state")
+                t.point(step, pico.frame())
+        hands.play(*batch)
+        t.point("end " + link.request("state"), [])
+    return t
