@@ -111,6 +111,20 @@ const world = {
   edges: 0,
 };
 
+// The pieces stay where they are when the power goes: the switches are kept beside the
+// flash (FILE.switches), as the virtual board keeps its own.
+const switchesPath = args.flash + '.switches';
+try {
+  const kept = fs.readFileSync(switchesPath);
+  if (kept.length === N * N) world.occ.set(kept);
+} catch (e) {
+  // a board with no pieces on it yet
+}
+
+function keepSwitches() {
+  fs.writeFileSync(switchesPath, world.occ);
+}
+
 function closed(p) {
   return world.stuck[p] >= 0 ? world.stuck[p] === 1 : world.occ[p] === 1;
 }
@@ -177,6 +191,10 @@ function boot() {
   const watchdog = mcu.peripherals[0x40058];
   watchdog.onWatchdogTrigger = () => {
     if (watchdog.reason === 1) resets.watchdog++; // a timeout, not a requested reset
+    // the chip resets now: stop the watchdog (rp2040js would re-arm it at the same
+    // instant, for ever)
+    watchdog.alarm.enable = false;
+    watchdog.timer.enable = false;
     resetPending = true;
   };
   for (const pin of ROW_PINS) mcu.gpio[pin].addListener(updateColumns);
@@ -399,6 +417,7 @@ function handle(words) {
     case 'place': {
       const p = square(a);
       world.occ[p] = cmd === 'place' ? 1 : 0;
+      keepSwitches();
       world.lastEvent = now();
       world.firstEdge = -1;
       updateColumns();
@@ -407,6 +426,7 @@ function handle(words) {
     case 'set': {
       if (!a || a.length !== N * N || /[^01]/.test(a)) throw new Error('set needs 144 digits 0/1');
       for (let p = 0; p < N * N; p++) world.occ[p] = a[p] === '1' ? 1 : 0;
+      keepSwitches();
       updateColumns();
       return 'ok set';
     }
