@@ -219,6 +219,11 @@ class EmulatedPico:
                     except (TimeoutError, OSError) as e:
                         raise PicoError(f"the emulated Pico did not answer {lines[len(replies)]!r}: {e}") from None
                     if not data:
+                        if self.proc is not None:
+                            try:  # a planted power cut: the process is dying
+                                self.proc.wait(timeout=10)
+                            except subprocess.TimeoutExpired:
+                                pass
                         raise PicoError("the emulated Pico went off")
                     self._ctl_buf += data
                 line, self._ctl_buf = self._ctl_buf.split(b"\n", 1)
