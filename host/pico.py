@@ -14,9 +14,11 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 import tty
+from collections.abc import Callable
 from pathlib import Path
 
 from host.vboard import _die_with_parent
@@ -270,11 +272,7 @@ class Hands:
 
     def setup(self, game: str, fen: str | None) -> None:
         """Pieces on exactly the squares of the position (the margin left empty)."""
-        from firmware.rules import new_position
-        from firmware.squares import Geometry
-
-        pos = new_position(game, fen) if fen else new_position(game)
-        self.geo = Geometry(pos.game.layout)
+        self.geo = geometry(game)
         self.pico.set_occupancy(occupancy_of(game, fen))
 
     def square(self, name: str) -> int | None:
@@ -324,3 +322,114 @@ def frame_colours(letters: str, brightness: int) -> list[tuple[int, int, int]]:
         w = words[leds.SERPENTINE[p]]
         out.append(((w >> 16) & 255, (w >> 24) & 255, (w >> 8) & 255))
     return out
+
+
+class SimCommands:
+    """The virtual board's `sim` hand commands (lift, place, wait, setup), done by the
+    emulated Pico's hands; any other line goes to the board.  Lets host code written
+    for `--sim` drive `--pico`: call it where it calls the link's request."""
+
+    def __init__(self, pico: EmulatedPico, request: Callable[[str], str]) -> None:
+        self.hands = Hands(pico)
+        self.board = request
+        self.held: list[str] = []  # hand steps sent with the next wait: exact emulated times
+
+    def flush(self) -> None:
+        steps, self.held = self.held, []
+        self.hands.play(*steps)
+
+    def __call__(self, line: str) -> str:
+        words = line.split()
+        if words[:1] != ["sim"]:
+            self.flush()
+            return self.board(line)
+        if words[1:2] == ["setup"]:
+            self.flush()
+            st = self.board("state").split(" ", 4)
+            self.hands.setup(st[1], st[4])
+        else:
+            if self.hands.geo is None:
+                self.hands.geo = geometry(self.board("state").split()[1])
+            step = " ".join(words[1:])
+            self.hands.requests(step)  # a bad step is refused now
+            self.held.append(step)
+            if words[1:2] == ["wait"]:
+                self.flush()
+        return " ".join(words)
+
+
+def geometry(game: str):
+    from firmware.rules import new_position
+    from firmware.squares import Geometry
+
+    return Geometry(new_position(game).game.layout)
+
+
+def firmware_key(uf2: Path | None) -> str:
+    """What a prepared flash image holds: the firmware's sources, or the image's UF2."""
+    import hashlib
+
+    h = hashlib.sha256()
+    if uf2 is not None:
+        h.update(uf2.read_bytes())
+    else:
+        for f in sorted([*ROOT.glob("firmware/**/*.py"), *ROOT.glob("boards/*.py"), ROOT / "flash.sh"]):
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def make_flash(flash: Path, uf2: Path | None = None, log: Path | None = None) -> str:
+    """A flash image at `flash` with the firmware running, made as a user does: stock
+    MicroPython from its UF2, then ./flash.sh PORT onto it (returns flash.sh's report);
+    or, with `uf2`, an image with the firmware in it, booted once.  PicoError if the
+    board then does not answer."""
+    work = flash.with_name(flash.name + ".work")
+    work.unlink(missing_ok=True)
+    report = ""
+    with EmulatedPico(work, uf2=uf2 or STOCK_UF2, log_path=log) as pico:
+        if uf2 is None:
+            time.sleep(1)  # its REPL is up
+            done = subprocess.run(["./flash.sh", pico.port], cwd=ROOT, capture_output=True, text=True, timeout=900)
+            report = done.stdout + done.stderr
+            if done.returncode != 0:
+                raise PicoError(f"./flash.sh onto the emulated Pico failed:\n{report}")
+        wait_firmware(pico.port)  # after the reset it runs main.py into its game
+    work.rename(flash)
+    return report
+
+
+def wait_firmware(port: str, timeout_s: float = 120) -> str:
+    """Wait until the firmware answers on port (it boots in a few emulated tenths of a
+    second, some wall seconds); its version line.  PicoError if it does not."""
+    from host.link import BoardLink, LinkError
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            with BoardLink(port, timeout_s=10) as link:
+                return link.hello(timeout_s=10)
+        except LinkError as e:
+            if time.monotonic() > deadline:
+                raise PicoError(f"the emulated Pico does not run the firmware: {e}") from None
+            time.sleep(0.5)
+
+
+def board(workdir: Path, uf2: Path | None = None) -> EmulatedPico:
+    """A started emulated Pico running the firmware (eboard play / replay-sensors --pico),
+    on a copy in workdir of a flash image prepared once (make_flash) in build/, or in
+    $EBOARD_PICO_CACHE."""
+    cache = Path(os.environ.get("EBOARD_PICO_CACHE", ROOT / "build")) / f"pico-emu-{firmware_key(uf2)}.flash"
+    if not cache.exists():
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        print("preparing the emulated Pico's flash (once, about a minute) ...", file=sys.stderr)
+        make_flash(cache, uf2, log=cache.with_suffix(".log"))
+    flash = workdir / "pico.flash"
+    shutil.copy(cache, flash)
+    pico = EmulatedPico(flash, log_path=workdir / "pico.log")
+    pico.start()
+    try:
+        wait_firmware(pico.port)
+    except PicoError:
+        pico.stop()
+        raise
+    return pico

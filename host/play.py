@@ -38,7 +38,7 @@ class PlayError(Exception):
 class Session:
     """A board, its bridge to the archive, and the view."""
 
-    def __init__(self, port: str, archive: Archive, sim: bool, out: TextIO, colour: bool) -> None:
+    def __init__(self, port: str, archive: Archive, sim: bool, out: TextIO, colour: bool, hands=None, timeout_s: float = 5.0) -> None:
         self.port = port
         self.archive = archive
         self.sim = sim
@@ -47,11 +47,13 @@ class Session:
         self.snap = Snapshot(port=port)
         self.asked = ""  # the last man the board asked for in a screened setup
         self.dirty = True
-        self.bridge = Bridge(port, archive, on_change=self._changed)
+        self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s)
         try:
             self.bridge.connect()
         except LinkError as e:
             raise PlayError(str(e)) from None
+        # the `sim` hand commands: the virtual board's, or hands(request) for another board's
+        self.hand = hands(self.bridge.request) if hands else self.bridge.request
 
     def _changed(self, seq: int, text: str) -> None:
         self.dirty = True
@@ -85,8 +87,8 @@ class Session:
         if self.sim:
             st = self.bridge.request("state").split(" ", 4)
             if st[2] == "setup":
-                self.bridge.request("sim setup")  # the virtual hands set the pieces up
-                self.bridge.request("sim wait 100")
+                self.hand("sim setup")  # the virtual hands set the pieces up
+                self.hand("sim wait 100")
 
     # ---- commands ------------------------------------------------------------------------
 
@@ -103,9 +105,9 @@ class Session:
                 self.snap.notes.append(__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
             elif cmd in ("lift", "place", "wait") and len(words) == 2:
                 self._need_sim(cmd)
-                self.bridge.request(f"sim {cmd} {words[1]}")
+                self.hand(f"sim {cmd} {words[1]}")
                 if cmd != "wait":
-                    self.bridge.request("sim wait 60")
+                    self.hand("sim wait 60")
             elif cmd == "new" and len(words) >= 2:
                 self.start(words[1], " ".join(words[2:]) or None, again=True)
             elif cmd == "battle" and len(words) == 1:
@@ -134,12 +136,12 @@ class Session:
             self.snap.notes.append("set up White's army, then Black's, as the board asks (" + self.asked + ")")
             return
         army = ArmyHands(seed)
-        army.clear(self.bridge.request)  # the hands clear the board first
-        self.bridge.request("sim wait 100")
+        army.clear(self.hand)  # the hands clear the board first
+        self.hand("sim wait 100")
         for side in (WHITE, BLACK):
             while army.left(side):
-                army.place(self.bridge.request, side, self.asked.split()[-1], 60)
-        self.bridge.request("sim wait 500")
+                army.place(self.hand, side, self.asked.split()[-1], 60)
+        self.hand("sim wait 500")
 
     def _need_sim(self, what: str) -> None:
         if not self.sim:
@@ -159,12 +161,12 @@ class Session:
         lifts, places = hand_moves(pos, m)
         for verb, cells in (("lift", lifts), ("place", places)):
             for cell in cells:
-                self.bridge.request(f"sim {verb} {geo.name(geo.phys(cell))}")
-                self.bridge.request("sim wait 60")
+                self.hand(f"sim {verb} {geo.name(geo.phys(cell))}")
+                self.hand("sim wait 60")
         if self.bridge.request("state").split()[2] == "promoting":
             letter = pos.move_str(m)[-1]
             self.bridge.request("promote " + (letter if letter.isalpha() else "-"))
-        self.bridge.request(f"sim wait {COMMIT_WAIT_MS}")
+        self.hand(f"sim wait {COMMIT_WAIT_MS}")
 
 
 def run(
@@ -176,18 +178,36 @@ def run(
     inp: TextIO = sys.stdin,
     out: TextIO = sys.stdout,
     battle: bool = False,
+    pico=None,
 ) -> int:
+    """pico: an emulated Pico instead (True: stock MicroPython + flash.sh; or the Path
+    of a UF2 with the firmware in it), its hands doing what --sim's do."""
     from host.vboard import VirtualBoard
 
     archive = Archive(archive_path)
-    vb = None
-    if sim:
+    vb = hands = None
+    if pico:
+        from pathlib import Path
+
+        from host import pico as emu
+
+        try:
+            vb = emu.board(Path(tempfile.mkdtemp(prefix="eboard-play-")), None if pico is True else pico)
+        except emu.PicoError as e:
+            raise PlayError(f"emulated Pico: {e}") from None
+        port, sim = vb.port, True
+
+        def hands(request):
+            return emu.SimCommands(vb, request)
+
+    elif sim:
         vb = VirtualBoard(tempfile.mkdtemp(prefix="eboard-play-"), realtime=True)
         port = vb.start()
     assert port is not None
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
     try:
-        session = Session(port, archive, sim, out, colour)
+        # an emulated chip runs at a third of a real one's speed: its replies take longer
+        session = Session(port, archive, sim, out, colour, hands, timeout_s=60 if pico else 5.0)
         if battle:
             session.battle()
         else:

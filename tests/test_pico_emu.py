@@ -10,7 +10,6 @@ Slow by nature: each test is a real chip running for seconds of emulated time.
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 import shutil
 import subprocess
@@ -21,8 +20,8 @@ import pytest
 from conftest import ROOT
 from pico_util import run_pico, run_virtual
 
-from host.link import BoardLink, LinkError
-from host.pico import STOCK_UF2, EmulatedPico, Hands, PicoError, missing
+from host.link import BoardLink
+from host.pico import EmulatedPico, Hands, PicoError, firmware_key, make_flash, missing, wait_firmware
 from host.vboard import VirtualBoard
 
 WHY = missing()
@@ -30,41 +29,6 @@ pytestmark = pytest.mark.skipif(WHY is not None, reason=f"no emulated Pico: {WHY
 
 IMAGE_UF2 = Path(os.environ.get("EBOARD_PICO_UF2", ROOT / "build" / "eboard-pico.uf2"))
 MPREMOTE = str(ROOT / ".venv" / "bin" / "mpremote") if (ROOT / ".venv" / "bin" / "mpremote").exists() else "mpremote"
-
-
-def _firmware_hash() -> str:
-    h = hashlib.sha256()
-    for f in sorted([*ROOT.glob("firmware/**/*.py"), *ROOT.glob("boards/*.py"), ROOT / "flash.sh"]):
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
-
-
-def _wait_hello(port: str, timeout_s: float = 60) -> str:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            with BoardLink(port, timeout_s=10) as link:
-                return link.hello(timeout_s=10)
-        except LinkError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.5)
-
-
-def _flash_stock(flash: Path, log: Path) -> subprocess.CompletedProcess[str]:
-    """Stock MicroPython, fresh from its UF2, then ./flash.sh PORT onto it."""
-    with EmulatedPico(flash, uf2=STOCK_UF2, log_path=log) as pico:
-        time.sleep(1)  # the REPL is up
-        done = subprocess.run(["./flash.sh", pico.port], cwd=ROOT, capture_output=True, text=True, timeout=600)
-        if done.returncode == 0:
-            _wait_hello(pico.port)  # after the reset it runs main.py into its game
-    return done
-
-
-def _boot_image(flash: Path, log: Path) -> None:
-    """Our image: the firmware is in it; the board answers once it has booted."""
-    with EmulatedPico(flash, uf2=IMAGE_UF2, log_path=log) as pico:
-        _wait_hello(pico.port)
 
 
 @pytest.fixture(scope="session", params=["stock", "image"])
@@ -77,21 +41,16 @@ def flashed(request, tmp_path_factory):
     shared = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         shared = shared.parent  # the run's folder, above the workers' own
-    key = _firmware_hash() + ("-" + hashlib.sha256(IMAGE_UF2.read_bytes()).hexdigest()[:12] if kind == "image" else "")
-    image = shared / f"pico-{kind}-{key}.flash"
+    uf2 = IMAGE_UF2 if kind == "image" else None
+    image = shared / f"pico-{kind}-{firmware_key(uf2)}.flash"
     with open(shared / "pico-flash.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not image.exists():
-            work = shared / f"pico-{kind}-{key}.work"
-            work.unlink(missing_ok=True)
-            if kind == "stock":
-                done = _flash_stock(work, shared / f"pico-{kind}.log")
-                if done.returncode != 0:
-                    pytest.fail(f"flash.sh onto the emulated Pico failed:\n{done.stdout}\n{done.stderr}")
-                (shared / f"pico-{kind}-{key}.flashsh").write_text(done.stderr)
-            else:
-                _boot_image(work, shared / f"pico-{kind}.log")
-            work.rename(image)
+            try:
+                report = make_flash(image, uf2, log=shared / f"pico-{kind}.log")
+            except PicoError as e:
+                pytest.fail(str(e))
+            image.with_suffix(".flashsh").write_text(report)
     return kind, image
 
 
@@ -103,7 +62,7 @@ def pico(flashed, tmp_path):
     shutil.copy(image, flash)
     p = EmulatedPico(flash, log_path=tmp_path / "pico.log")
     p.start()
-    _wait_hello(p.port)
+    wait_firmware(p.port)
     yield p
     p.stop()
 
@@ -114,7 +73,7 @@ def test_flash_sh(flashed):
     kind, image = flashed
     if kind != "stock":
         pytest.skip("flash.sh is for stock MicroPython")
-    said = image.with_name(image.name.replace(".flash", ".flashsh")).read_text()
+    said = image.with_suffix(".flashsh").read_text()
     assert "verified" in said and "files on" in said
 
 
@@ -167,7 +126,7 @@ def test_power_cut_in_journal_write(pico):
         if not pico.alive():
             cut_seen += 1
             pico.restart()
-            _wait_hello(pico.port)
+            wait_firmware(pico.port)
         with BoardLink(pico.port, timeout_s=30) as link:
             link.hello(timeout_s=20)
             history = _history(link)
@@ -210,7 +169,7 @@ def test_watchdog_resets_a_hung_board(pico):
     while pico.control("resets")[0] != "ok resets 1 1":
         assert time.monotonic() < deadline, "no watchdog reset"
         time.sleep(0.5)
-    assert "pico" in _wait_hello(pico.port)
+    assert "pico" in wait_firmware(pico.port)
 
 
 SCAN = "from boards.pico import Matrix\nfrom array import array\nrows = array('H', bytes(24))\nMatrix().scan(rows)\nprint(list(rows))"
@@ -234,3 +193,24 @@ def test_diodes_keep_ghosts_away(pico):
     pico.control("diodes 1", "stuck 0 1")  # a planted fault: a1's switch stuck closed
     stuck = eval(_mpremote(pico.port, SCAN).strip().splitlines()[-1])
     assert stuck[0] == 1 and stuck[1:] == want[1:]
+
+
+def test_replay_sensors_on_the_emulated_pico(flashed, tmp_path):
+    """`eboard replay-sensors --pico` prints what it prints on the virtual board."""
+    kind, image = flashed
+    if kind != "stock":
+        pytest.skip("the CLI's --pico runs stock MicroPython + flash.sh unless given --uf2")
+    shutil.copy(image, tmp_path / f"pico-emu-{firmware_key(None)}.flash")
+    script = ROOT / "tests" / "scripts" / "chess_en_passant.txt"
+    steps = [s for s in script.read_text().splitlines() if s.split()[:1] in (["lift"], ["place"], ["wait"])]
+    game = script.read_text().split("game ", 1)[1].splitlines()[0].split(" ", 1)
+    sensors = tmp_path / "sensors.txt"
+    sensors.write_text("\n".join(steps) + "\n")
+    cmd = [str(ROOT / ".venv" / "bin" / "eboard"), "replay-sensors", str(sensors), "--game", game[0], "--fen", game[1]]
+    env = dict(os.environ, EBOARD_PICO_CACHE=str(tmp_path))
+    on_vboard = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
+    on_pico = subprocess.run([*cmd, "--pico"], capture_output=True, text=True, timeout=300, env=env)
+    assert on_vboard.returncode == 0, on_vboard.stderr
+    assert on_pico.returncode == 0, on_pico.stderr
+    assert on_pico.stdout == on_vboard.stdout
+    assert "fen " in on_pico.stdout
