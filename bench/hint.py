@@ -3,23 +3,22 @@ positions from random games (each lift timed 3 times, the best kept, so that the
 machine's scheduling does not pass for the firmware's time).  Run under the MicroPython
 unix port:
 
-    MICROPYPATH=.:bench:tests/mpy micropython -X heapsize=512K bench/hint.py [GAME ...]
+    MICROPYPATH=.:bench:tests/mpy micropython -X heapsize=512K bench/hint.py [N] [GAME ...]
 
 (CPython works too, for comparison.)  An RP2040 runs MicroPython some 50-100 times slower
 than this machine's unix port: multiply the figures accordingly.
 """
 
 import gc
-import sys
 from array import array
 
-from common import Rand, median, now_us, since_us
+from common import ARGV, TMP, Rand, median, now_us, since_us
 
 from boards import sim
 from firmware.app import Board
 from firmware.debounce import LIFT, PLACE
 
-JOURNAL = "/tmp/eboard-bench-hint.journal"
+JOURNAL = TMP + "eboard-bench-hint.journal"
 
 
 def positions(gid, n, rng):
@@ -81,7 +80,8 @@ def main(games=("lippo", "chess"), n=100):
         )
 
 
-# bench/hint.py [GAME ...]: the games to time (default: lippo and chess, 100 positions
-# each; other games 20 positions each)
-_args = sys.argv[1:]
-main(tuple(_args), 20) if _args else main()
+# bench/hint.py [N] [GAME ...]: the games to time (default: lippo and chess), N positions
+# each (default: 100 for the default games, 20 for games named)
+_args = ARGV[1:]
+_n = int(_args.pop(0)) if _args and _args[0].isdigit() else (20 if _args else 100)
+main(tuple(_args), _n) if _args else main(n=_n)
