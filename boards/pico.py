@@ -25,8 +25,6 @@ WATCHDOG_CTRL = 0x40058000
 WATCHDOG_ENABLE = 1 << 30
 ATOMIC_CLEAR = 0x3000  # an RP2040 register's alias that clears the bits written
 COL_MASK = 0xFFF
-LED_BUDGET_MA = 2000  # a 5 V 3 A supply: 2 A for the LEDs, the rest for the Pico
-BRIGHTNESS_CAP = 96  # of 255
 
 
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True, pull_thresh=24)
@@ -75,7 +73,7 @@ class Leds:
     def show(self, frame, brightness):
         if self.dma.active():
             return False  # the previous frame is still going out; the next scan retries
-        self.ma = leds.encode(frame, min(brightness, BRIGHTNESS_CAP), self.words, LED_BUDGET_MA)
+        self.ma = leds.encode(frame, min(brightness, leds.BRIGHTNESS_CAP), self.words, leds.LED_BUDGET_MA)
         self.dma.config(read=self.words, write=self.sm, count=len(self.words), ctrl=self.ctrl, trigger=True)
 
 

@@ -307,16 +307,15 @@ class Hands:
 
 
 def frame_colours(letters: str, brightness: int) -> list[tuple[int, int, int]]:
-    """What a Pico's LED chain shows for a frame of class letters (protocol `leds`):
-    boards/pico.py's encoding (brightness cap, current budget), in physical order."""
+    """What a Pico's LED chain shows for a frame of class letters (protocol `leds`) at a
+    brightness: boards/pico.py's encoding (its cap, its current budget), in physical order."""
     from array import array
 
     from firmware import leds
 
-    cap, budget = 96, 2000  # boards/pico.py: BRIGHTNESS_CAP, LED_BUDGET_MA
     frame = bytearray(leds.CODES.index(c) for c in letters)
     words = array("I", bytes(4 * N * N))
-    leds.encode(frame, min(brightness, cap), words, budget)
+    leds.encode(frame, min(brightness, leds.BRIGHTNESS_CAP), words, leds.LED_BUDGET_MA)
     out = []
     for p in range(N * N):
         w = words[leds.SERPENTINE[p]]

@@ -6,9 +6,6 @@ from __future__ import annotations
 from host.link import BoardError, BoardLink
 from host.pico import Hands, frame_colours
 
-PICO_BRIGHTNESS = 48  # boards/pico.py's Hardware.default_brightness
-
-
 def steps_of(text: str) -> list[str]:
     out = []
     for raw in text.splitlines():
@@ -42,7 +39,9 @@ def _send(link: BoardLink, line: str) -> None:
         pass  # a refusal is part of the script's story
 
 
-def run_virtual(port: str, text: str) -> Transcript:
+def run_virtual(port: str, text: str, brightness: int) -> Transcript:
+    """The script on the virtual board; its frames in the colours a Pico's LEDs show at
+    that brightness."""
     t = Transcript()
     with BoardLink(port, timeout_s=30, on_event=t.on_event) as link:
         link.hello()
@@ -59,7 +58,7 @@ def run_virtual(port: str, text: str) -> Transcript:
                 _send(link, step[5:])
             elif w[0] == "expect":
                 letters = link.request("leds").split()[1]
-                t.point(step, frame_colours(letters, PICO_BRIGHTNESS))
+                t.point(step, frame_colours(letters, brightness))
         t.point("end " + link.request("state"), [])
     return t
 

@@ -85,8 +85,11 @@ def test_script_same_as_virtual_board(name, pico, tmp_path):
     """The real pico profile on the emulated chip: the same moves, the same LED colours
     at every checkpoint, the same final position as the virtual board."""
     text = (ROOT / "tests" / "scripts" / f"{name}.txt").read_text()
+    with BoardLink(pico.port, timeout_s=30) as link:
+        link.hello(timeout_s=20)
+        brightness = int(link.request("brightness").split()[1])
     with VirtualBoard(tmp_path / "vboard", realtime=False) as vb:
-        want = run_virtual(vb.port, text)
+        want = run_virtual(vb.port, text, brightness)
     got = run_pico(pico, pico.port, text)
     assert len(got.points) == len(want.points)
     for (step, moves_w, frame_w), (_, moves_g, frame_g) in zip(want.points, got.points):
