@@ -266,13 +266,18 @@ class Hands:
     (lift SQ, place SQ, wait MS in emulated time) on the squares of the board's game,
     as the virtual board's `sim lift|place|wait|setup`."""
 
-    def __init__(self, pico: EmulatedPico) -> None:
+    def __init__(self, pico: EmulatedPico, hold: bool = True) -> None:
         self.pico = pico
         self.geo = None
+        # hold: time passes only in the hands' waits (and for the chip's own work), so a
+        # script plays as on the virtual board whatever the wall clock does between its
+        # steps; else the board's clock runs on as a real one's (a person playing).
+        self.hold = hold
 
     def setup(self, game: str, fen: str | None) -> None:
         """Pieces on exactly the squares of the position (the margin left empty)."""
         self.geo = geometry(game)
+        self.pico.control("hold %d" % self.hold)
         self.pico.set_occupancy(occupancy_of(game, fen))
 
     def square(self, name: str) -> int | None:
@@ -303,7 +308,7 @@ class Hands:
         emulator applies each at its exact emulated instant."""
         reqs = [r for s in steps for r in self.requests(s)]
         if reqs:
-            self.pico.control(*reqs)
+            self.pico.control("hold %d" % self.hold, *reqs)
 
 
 def frame_colours(letters: str, brightness: int) -> list[tuple[int, int, int]]:
@@ -328,8 +333,8 @@ class SimCommands:
     emulated Pico's hands; any other line goes to the board.  Lets host code written
     for `--sim` drive `--pico`: call it where it calls the link's request."""
 
-    def __init__(self, pico: EmulatedPico, request: Callable[[str], str]) -> None:
-        self.hands = Hands(pico)
+    def __init__(self, pico: EmulatedPico, request: Callable[[str], str], hold: bool = True) -> None:
+        self.hands = Hands(pico, hold)
         self.board = request
         self.held: list[str] = []  # hand steps sent with the next wait: exact emulated times
 

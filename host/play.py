@@ -198,7 +198,7 @@ def run(
         port, sim = vb.port, True
 
         def hands(request):
-            return emu.SimCommands(vb, request)
+            return emu.SimCommands(vb, request, hold=False)  # the board's clock runs on
 
     elif sim:
         vb = VirtualBoard(tempfile.mkdtemp(prefix="eboard-play-"), realtime=True)

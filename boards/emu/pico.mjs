@@ -455,6 +455,9 @@ function handle(words) {
     }
     case 'edge':
       return `ok edge ${world.firstEdge < 0 ? -1 : Math.round((world.firstEdge - world.lastEvent) / 1000)} ${world.edges}`;
+    case 'hold':
+      held = a === '1';
+      return `ok hold ${held ? 1 : 0}`;
     case 'usb':
       return `ok usb ${connected ? 1 : 0}`;
     case 'time':
@@ -515,6 +518,21 @@ function runQueue() {
 // Emulated time runs free while the hands wait (a script plays as fast as it can);
 // otherwise an idle core is held to the wall clock, as a real board is.
 let paceOffset = 0; // wall ns - emulated ns at which an idle core may go on
+// Held (`hold 1`, for scripts): an idle core's time passes only in the hands' waits, as
+// the virtual board's clock does in `sim wait` (and for the USB, DMA and PIO transfers
+// under way).
+let held = false;
+
+function usbNext() {
+  // the clock's next alarm is one of a USB transfer or a DMA transfer
+  const next = mcu.clock.nextAlarm;
+  if (!next) return false;
+  const usb = mcu.usbCtrl;
+  for (const a of usb.endpointReadAlarms) if (a.alarm === next) return true;
+  for (const a of usb.endpointWriteAlarms) if (a.alarm === next) return true;
+  for (const ch of mcu.dma.channels) if (ch.transferAlarm === next) return true;
+  return false;
+}
 
 function wallNs() {
   return Number(process.hrtime.bigint());
@@ -578,7 +596,12 @@ function run() {
       if (core.waiting) {
         let dt = clock.nanosToNextAlarm;
         const freeRun = waitUntil >= 0;
-        const limit = freeRun ? waitUntil - t : wallNs() - paceOffset - t;
+        let limit = freeRun ? waitUntil - t : wallNs() - paceOffset - t;
+        if (held && !freeRun) {
+          // a frame going out on the LED chain, a USB or DMA transfer: they finish
+          if (pioBusy()) limit = 20e3;
+          else limit = usbNext() ? dt : 0;
+        }
         if (!dt || dt > limit) dt = limit; // gap 2: no alarm (or a far one): let time pass
         if (dt <= 0) {
           paced = !freeRun;
