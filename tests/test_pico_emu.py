@@ -217,3 +217,21 @@ def test_replay_sensors_on_the_emulated_pico(flashed, tmp_path):
     assert on_pico.returncode == 0, on_pico.stderr
     assert on_pico.stdout == on_vboard.stdout
     assert "fen " in on_pico.stdout
+
+
+def test_dead_led_planted(pico):
+    """A dead LED planted in the chain stays dark where the firmware lights it; its
+    neighbours still show their colours."""
+    hands = Hands(pico)
+    with BoardLink(pico.port, timeout_s=30) as link:
+        link.hello(timeout_s=20)
+        link.request("new chess")
+    hands.setup("chess", None)
+    e3, e4, e2 = hands.square("e3"), hands.square("e4"), hands.square("e2")
+    pico.control(f"dead {e3}")
+    hands.play("wait 1000", "lift e2", "wait 100")  # the chip takes its time over 32 pieces
+    frame = pico.frame()
+    assert frame is not None
+    assert frame[e3] == (0, 0, 0)
+    lit = [p for p in range(144) if frame[p] != (0, 0, 0)]
+    assert e4 in lit and e2 in lit, lit  # a destination, the lifted piece
