@@ -21,7 +21,7 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
-from host.vboard import _die_with_parent
+from host.vboard import _die_with_parent, close_quietly
 
 ROOT = Path(__file__).resolve().parent.parent
 EMU_DIR = ROOT / "boards" / "emu"
@@ -187,12 +187,7 @@ class EmulatedPico:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
         self._reap()
-        for fd in (self._master, self._slave):
-            if fd >= 0:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+        close_quietly(self._master, self._slave)
         self._master = self._slave = -1
 
     def __enter__(self) -> EmulatedPico:
