@@ -396,7 +396,18 @@ def make_flash(flash: Path, uf2: Path | None = None, log: Path | None = None) ->
             report = done.stdout + done.stderr
             if done.returncode != 0:
                 raise PicoError(f"./flash.sh onto the emulated Pico failed:\n{report}")
-        wait_firmware(pico.port)  # after the reset it runs main.py into its game
+        try:
+            wait_firmware(pico.port, timeout_s=120 if uf2 is None else 40)  # main.py runs the game
+        except PicoError:
+            if uf2 is None:
+                raise
+            # an image with the firmware frozen in but no main.py: flash.sh's one-liner
+            main = flash.with_name(flash.name + ".main.py")
+            main.write_text("from firmware.main import run\nrun()\n")
+            exe = Path(sys.executable).parent / "mpremote"
+            subprocess.run([str(exe) if exe.exists() else "mpremote", "connect", pico.port, "fs", "cp", str(main), ":main.py", "+", "reset"], capture_output=True, timeout=300)
+            main.unlink()
+            wait_firmware(pico.port)
     work.rename(flash)
     return report
 
