@@ -1,10 +1,18 @@
 """Event scripts (tests/scripts) on the emulated Pico and on the virtual board, side by
-side: the moves accepted and the LED frames at every `expect` of the script."""
+side: the moves accepted and the LED frames at every `expect` of the script.
+
+At every `expect` both boards get SETTLE_MS more before their frame is read: the chip
+scans on its own 10 ms beat (not in step with the hands, as the virtual board's `sim
+wait` is) and takes some 20 ms (lower bound) to turn a lift into a frame, so a frame read
+50 ms after a place could be the one before on the chip and the one after on the virtual
+board.  Both timelines get the same extra time."""
 
 from __future__ import annotations
 
 from host.link import BoardError, BoardLink
 from host.pico import Hands, frame_colours
+
+SETTLE_MS = 30
 
 def steps_of(text: str) -> list[str]:
     out = []
@@ -57,6 +65,7 @@ def run_virtual(port: str, text: str, brightness: int) -> Transcript:
             elif w[0] == "send":
                 _send(link, step[5:])
             elif w[0] == "expect":
+                link.request(f"sim wait {SETTLE_MS}")
                 letters = link.request("leds").split()[1]
                 t.point(step, frame_colours(letters, brightness))
         t.point("end " + link.request("state"), [])
@@ -85,7 +94,8 @@ def run_pico(pico, port: str, text: str) -> Transcript:
             elif w[0] == "send":
                 _send(link, step[5:])
             elif w[0] == "expect":
-                link.request("state")
+                hands.play(f"wait {SETTLE_MS}")
+                link.request("state")  # the events before it have arrived
                 t.point(step, pico.frame())
         hands.play(*batch)
         t.point("end " + link.request("state"), [])
