@@ -153,7 +153,8 @@ def main() -> int:
                     raise SystemExit(f"bench/pico.py: heap.py said:\n{out}")
                 row(
                     f"peak live heap, {args.plies}-ply Lippo game, {layout}",
-                    f"{int(m[2]):,} B (at start {int(m[1]):,} B, heap {int(m[3]):,} B; {time.monotonic() - t0:.0f} s wall)",
+                    f"{int(m[2]):,} B (at start {int(m[1]):,} B, heap {int(m[3]):,} B; "
+                    f"{time.monotonic() - t0:.0f} s wall)",
                 )
             if "long" not in skip and args.long:
                 out = run_on_chip(pico.port, "heap", [str(args.long), "600"])

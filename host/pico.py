@@ -405,7 +405,8 @@ def make_flash(flash: Path, uf2: Path | None = None, log: Path | None = None) ->
             main = flash.with_name(flash.name + ".main.py")
             main.write_text("from firmware.main import run\nrun()\n")
             exe = Path(sys.executable).parent / "mpremote"
-            subprocess.run([str(exe) if exe.exists() else "mpremote", "connect", pico.port, "fs", "cp", str(main), ":main.py", "+", "reset"], capture_output=True, timeout=300)
+            cmd = [str(exe) if exe.exists() else "mpremote", "connect", pico.port]
+            subprocess.run([*cmd, "fs", "cp", str(main), ":main.py", "+", "reset"], capture_output=True, timeout=300)
             main.unlink()
             wait_firmware(pico.port)
     work.rename(flash)

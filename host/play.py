@@ -38,7 +38,9 @@ class PlayError(Exception):
 class Session:
     """A board, its bridge to the archive, and the view."""
 
-    def __init__(self, port: str, archive: Archive, sim: bool, out: TextIO, colour: bool, hands=None, timeout_s: float = 5.0) -> None:
+    def __init__(
+        self, port: str, archive: Archive, sim: bool, out: TextIO, colour: bool, hands=None, timeout_s: float = 5.0
+    ) -> None:
         self.port = port
         self.archive = archive
         self.sim = sim
