@@ -13,4 +13,10 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
     (apt-get update -q && apt-get install -y -q chromium chromium-driver) >/dev/null 2>&1 \
         || echo "run-tests.sh: could not install chromium: the browser tests will skip" >&2
 fi
+# The emulated Pico (boards/emu): rp2040js, pinned by its package-lock.json.  Without
+# Node its tests skip, saying why.
+if command -v npm >/dev/null && [ ! -d boards/emu/node_modules/rp2040js ]; then
+    (cd boards/emu && npm ci --no-audit --no-fund --loglevel=error) \
+        || echo "run-tests.sh: npm ci in boards/emu failed: the emulated Pico's tests will skip" >&2
+fi
 exec .venv/bin/python -m pytest -n 2 "$@"

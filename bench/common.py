@@ -7,6 +7,9 @@ from fuzzgen import Rand  # noqa: F401  (tests/mpy: one generator for tests and 
 from firmware import protocol
 
 MICRO = sys.implementation.name == "micropython"
+TMP = "" if sys.platform == "rp2" else "/tmp/"  # a Pico (bench/pico.py) has no /tmp
+# The command line; on a Pico (no sys.argv) bench/pico.py fills it in before the import.
+ARGV = list(getattr(sys, "argv", None) or [""])
 if MICRO:
     from time import ticks_diff, ticks_us
 
@@ -42,17 +45,19 @@ def play_physically(board, m, wait):
 
 def median(xs):
     """The median of a sequence of small non-negative ints, without sorting a copy (a
-    histogram: MicroPython's heap need not find room for a sorted list)."""
+    histogram of at most 2048 buckets: MicroPython's heap need not find room for a sorted
+    list; for values above 2047 it is exact to within top // 2048 + 1)."""
     from array import array
 
     top = max(xs)
-    counts = array("H", bytes(2 * (top + 1)))
+    width = top // 2048 + 1
+    counts = array("H", bytes(2 * (top // width + 1)))
     for x in xs:
-        counts[x] += 1
+        counts[x // width] += 1
     half = len(xs) // 2
     seen = 0
-    for v in range(top + 1):
+    for v in range(len(counts)):
         seen += counts[v]
         if seen > half:
-            return v
+            return v * width
     return top

@@ -2,7 +2,7 @@
 player's hands (lift, place, wait), and reports the heap it needed.  Run:
 
     ./flash.sh --build-only sim
-    MICROPYPATH=build/sim:bench:tests/mpy micropython -X heapsize=224K bench/heap.py [PLIES]
+    MICROPYPATH=build/sim:bench:tests/mpy micropython -X heapsize=224K bench/heap.py [PLIES [WAIT_MS]]
 
 (build/sim holds the firmware compiled by ./flash.sh --build-only, as a board runs it:
 .mpy files, no compiler at work.)
@@ -13,19 +13,18 @@ loudly with a MemoryError if the heap is too small.
 
 import gc
 import os
-import sys
 
-from common import Rand, play_physically
+from common import ARGV, TMP, Rand, play_physically
 from fuzzgen import lasting_move
 
 from boards import sim
 from firmware import protocol
 from firmware.app import Board
 
-JOURNAL = "/tmp/eboard-bench-heap.journal"
+JOURNAL = TMP + "eboard-bench-heap.journal"
 
 
-def main(plies):
+def main(plies, wait=3000):
     try:
         os.remove(JOURNAL)
     except OSError:
@@ -50,7 +49,7 @@ def main(plies):
             break
         m = lasting_move(board.pos, ms, rng)
         before = board.ply
-        play_physically(board, m, 3000)
+        play_physically(board, m, wait)
         if board.ply != before + 1:
             print("ply %d: the move was not made (state %d)" % (ply, board.tracker.state))
             protocol.handle(board, ("move " + board.pos.move_str(m)).encode(), 0)
@@ -66,4 +65,4 @@ def main(plies):
     print("heap at start %d bytes, peak live %d bytes, heap size %d bytes" % (start, peak, gc.mem_alloc() + gc.mem_free()))
 
 
-main(int(sys.argv[1]) if len(sys.argv) > 1 else 200)
+main(int(ARGV[1]) if len(ARGV) > 1 else 200, int(ARGV[2]) if len(ARGV) > 2 else 3000)

@@ -4,24 +4,23 @@ machine's scheduling does not pass for the firmware's time).  Every lift starts 
 position as set up, nothing touched before it (the board of a player about to move).
 Run under the MicroPython unix port:
 
-    MICROPYPATH=.:bench:tests/mpy micropython -X heapsize=512K bench/hint.py [-n N] [GAME ...]
+    MICROPYPATH=.:bench:tests/mpy micropython -X heapsize=512K bench/hint.py [-n N | N] [GAME ...]
 
 (CPython works too, for comparison.)  An RP2040 runs MicroPython some 50-100 times slower
 than this machine's unix port: multiply the figures accordingly.
 """
 
 import gc
-import sys
 from array import array
 
-from common import Rand, median, now_us, since_us
+from common import ARGV, TMP, Rand, median, now_us, since_us
 
 from boards import sim
 from firmware import protocol
 from firmware.app import Board
 from firmware.debounce import LIFT, PLACE
 
-JOURNAL = "/tmp/eboard-bench-hint.journal"
+JOURNAL = TMP + "eboard-bench-hint.journal"
 
 
 def positions(gid, n, rng):
@@ -102,11 +101,13 @@ def main(games=("lippo", "chess"), n=100):
     print("LED frame encode %d us" % encode_us())
 
 
-# bench/hint.py [-n N] [GAME ...]: the games to time (default: lippo and chess, 100
-# positions each; games named, 20 positions each unless -n says)
-_args = sys.argv[1:]
+# bench/hint.py [-n N | N] [GAME ...]: the games to time (default: lippo and chess, 100
+# positions each; games named, 20 positions each unless N says)
+_args = ARGV[1:]
 _n = 0
 if _args and _args[0] == "-n":
     _n = int(_args[1])
     _args = _args[2:]
+elif _args and _args[0].isdigit():
+    _n = int(_args.pop(0))
 main(tuple(_args) if _args else ("lippo", "chess"), _n or (20 if _args else 100))

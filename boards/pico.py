@@ -21,9 +21,10 @@ COL_PINS = tuple(range(0, 12))  # GP0-GP11: read together from one register
 ROW_PINS = (12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 26)  # GP12-GP22, GP26
 LED_PIN = 27  # GP27 -> 330 ohm -> DIN of the first LED (a1)
 SIO_GPIO_IN = 0xD0000004
+WATCHDOG_CTRL = 0x40058000
+WATCHDOG_ENABLE = 1 << 30
+ATOMIC_CLEAR = 0x3000  # an RP2040 register's alias that clears the bits written
 COL_MASK = 0xFFF
-LED_BUDGET_MA = 2000  # a 5 V 3 A supply: 2 A for the LEDs, the rest for the Pico
-BRIGHTNESS_CAP = 96  # of 255
 
 
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True, pull_thresh=24)
@@ -94,7 +95,7 @@ class Leds:
     def show(self, frame, brightness):
         if self.dma.active():
             return False  # the previous frame is still going out; the next scan retries
-        self.ma = leds.encode(frame, min(brightness, BRIGHTNESS_CAP), self.words, LED_BUDGET_MA)
+        self.ma = leds.encode(frame, min(brightness, leds.BRIGHTNESS_CAP), self.words, leds.LED_BUDGET_MA)
         self.dma.config(read=self.words, write=self.sm, count=len(self.words), ctrl=self.ctrl, trigger=True)
 
 
@@ -118,6 +119,11 @@ class Hardware:
 
     def feed_watchdog(self):
         self.wdt.feed()
+
+    def release_watchdog(self):
+        """Stop the watchdog (MicroPython's WDT cannot be stopped; its CTRL register can):
+        for the REPL after Ctrl-C, so that mpremote is not cut off by a reset."""
+        mem32[WATCHDOG_CTRL | ATOMIC_CLEAR] = WATCHDOG_ENABLE
 
     def tick(self, board, now_ms):
         pass

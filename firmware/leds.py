@@ -47,6 +47,8 @@ SERPENTINE = bytes(
 )  # physical square -> position in the LED chain (a1 first, rows alternate direction)
 
 MA_PER_CHANNEL = 20  # a WS2812 channel at full scale
+LED_BUDGET_MA = 2000  # the real board's 5 V 3 A supply: 2 A for the LEDs, the rest for the Pico
+BRIGHTNESS_CAP = 96  # of 255, on the real board
 IDLE_MA_PER_LED = 1  # a WS2812 lit or not
 
 

@@ -61,6 +61,18 @@ def run(argv=None):
 
         simrepl.repl(sys.stdin.buffer, raw=True, interrupted=False)
     hw = make_hardware(argv)
+    try:
+        _serve(hw)
+    except KeyboardInterrupt:
+        # Ctrl-C from the host (mpremote, flash.sh) stops the firmware for the REPL: a
+        # watchdog left running would reset the board under it a few seconds later.
+        release = getattr(hw, "release_watchdog", None)
+        if release:
+            release()
+        raise
+
+
+def _serve(hw):
     out = sys.stdout
 
     def write(line):

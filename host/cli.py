@@ -8,7 +8,7 @@
     eboard sim [--game GAME]               a virtual board: its port on the first line
     eboard web [PORT] [--host HOST]        the browser view (--web [PORT] on play, serve,
                                            kriegspiel serves it beside them)
-    eboard replay-sensors FILE --game GAME [--fen FEN]
+    eboard replay-sensors FILE --game GAME [--fen FEN] [--pico [--uf2 UF2]]
                                            a sensor script through a virtual board
     eboard tag ID NAME VALUE               set a game's White, Black, Event or Site
 
@@ -182,7 +182,7 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
     import tempfile
 
     from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
-    from host.vboard import VirtualBoard, VirtualBoardError
+    from host.vboard import VirtualBoardError
 
     try:
         lines = open(args.file, encoding="utf-8").read().splitlines()
@@ -210,26 +210,26 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
 
     with tempfile.TemporaryDirectory(prefix="eboard-replay-") as tmp:
         try:
-            vb = VirtualBoard(tmp + "/board", realtime=False)
-            vb.start()
+            vb = _board(args, tmp, realtime=False)
         except VirtualBoardError as e:
             raise CliError(str(e)) from None
         try:
             with BoardLink(vb.port, timeout_s=30, on_event=on_event) as link:
-                link.hello()
+                link.hello(timeout_s=20)
+                request = _hands(args, vb, link.request)
                 try:
-                    link.request("new " + args.game + (" " + args.fen if args.fen else ""))
+                    request("new " + args.game + (" " + args.fen if args.fen else ""))
                 except BoardError as e:
                     raise CliError(f"bad FEN for {args.game}: {e.detail}") from None
-                link.request("sim setup")
-                link.request("sim wait 100")
+                request("sim setup")
+                request("sim wait 100")
                 for i, step in steps:
                     try:
-                        link.request(step)
+                        request(step)
                     except BoardError as e:
                         raise CliError(f"{args.file}:{i}: {e}") from None
-                link.request("sim wait 5000")  # let a last move settle
-                state = link.request("state").split(" ", 4)
+                request("sim wait 5000")  # let a last move settle
+                state = request("state").split(" ", 4)
                 print("fen " + state[4])
         except (LinkError, BridgeTimeout) as e:
             raise CliError(f"virtual board: {e}") from None
@@ -238,14 +238,44 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
     return 0
 
 
+def _board(args: argparse.Namespace, tmp: str, realtime: bool):
+    """A started virtual board, or with --pico an emulated Pico (VirtualBoardError if
+    neither can run)."""
+    from pathlib import Path
+
+    from host.vboard import VirtualBoard, VirtualBoardError
+
+    if not getattr(args, "pico", False):
+        vb = VirtualBoard(tmp + "/board", realtime=realtime)
+        vb.start()
+        return vb
+    from host import pico
+
+    try:
+        return pico.board(Path(tmp), Path(args.uf2) if args.uf2 else None)
+    except pico.PicoError as e:
+        raise VirtualBoardError(f"emulated Pico: {e}") from None
+
+
+def _hands(args: argparse.Namespace, board, request):
+    """The `sim` hand commands: the virtual board's own, or the emulated Pico's hands."""
+    if not getattr(args, "pico", False):
+        return request
+    from host.pico import SimCommands
+
+    return SimCommands(board, request)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from host import play
     from host.archive import ArchiveError
     from host.link import BoardError, BridgeTimeout, LinkError
     from host.vboard import VirtualBoardError
 
-    if not args.sim and not args.port:
-        raise CliError("play needs --port PORT (a board on USB) or --sim (a virtual board)")
+    if not args.sim and not args.port and not args.pico:
+        raise CliError("play needs --port PORT (a board on USB), --sim (a virtual board) or --pico (an emulated one)")
     if args.fen and args.battle:
         raise CliError("--battle starts from the screened set-up: it takes no --fen")
     if args.fen and not args.game and not args.sim:
@@ -253,9 +283,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     _start(args.game or ("lippo" if args.sim else None), args.fen)
     try:
         tags = {t: getattr(args, t) for t in ("white", "black", "event", "site") if getattr(args, t)}
+        pico = (Path(args.uf2) if args.uf2 else True) if args.pico else None
         with _web(args) as server:
             return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle,
-                            tags=tags, web=server is not None)
+                            tags=tags, web=server is not None, pico=pico)
     except (play.PlayError, LinkError, BridgeTimeout, BoardError, ArchiveError, VirtualBoardError) as e:
         raise CliError(f"board: {e}" if isinstance(e, (BridgeTimeout, BoardError)) else str(e)) from None
 
@@ -461,10 +492,14 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("file", help="one event a line: lift SQ, place SQ, wait MS, # comment")
     r.add_argument("--game", required=True)
     r.add_argument("--fen")
+    r.add_argument("--pico", action="store_true", help="on an emulated Pico (boards/emu) instead of the virtual board")
+    r.add_argument("--uf2", help="--pico: a MicroPython image with the firmware in it (default: stock + flash.sh)")
     r.set_defaults(func=cmd_replay_sensors)
     g = sub.add_parser("play", help="play a game with the live view (on a board, or --sim)")
     g.add_argument("--port", help="the board's serial port")
     g.add_argument("--sim", action="store_true", help="start a virtual board and play on it")
+    g.add_argument("--pico", action="store_true", help="start an emulated Pico (boards/emu) and play on it")
+    g.add_argument("--uf2", help="--pico: a MicroPython image with the firmware in it (default: stock + flash.sh)")
     g.add_argument("--game", help="start this game (default: go on with the board's game; lippo on --sim)")
     g.add_argument("--fen")
     g.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (docs/rules/battle-setup.md)")

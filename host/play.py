@@ -43,7 +43,9 @@ class PlayError(Exception):
 class Session:
     """A board, its bridge to the archive, and the view."""
 
-    def __init__(self, port: str, archive: Archive, sim: bool, out: TextIO, colour: bool) -> None:
+    def __init__(
+        self, port: str, archive: Archive, sim: bool, out: TextIO, colour: bool, hands=None, timeout_s: float = 5.0
+    ) -> None:
         self.port = port
         self.archive = archive
         self.sim = sim
@@ -54,11 +56,13 @@ class Session:
         self.tags: dict[str, str] = {}  # PGN tags for every game played (--white, ...)
         self.tagged: set[int | None] = {None}
         self.dirty = True
-        self.bridge = Bridge(port, archive, on_change=self._changed)
+        self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s)
         try:
             self.bridge.connect()
         except (LinkError, BridgeTimeout, BoardError) as e:
             raise PlayError(str(e)) from None
+        # the `sim` hand commands: the virtual board's, or hands(request) for another board's
+        self.hand = hands(self.bridge.request) if hands else self.bridge.request
 
     def _changed(self, seq: int, text: str) -> None:
         self.dirty = True
@@ -104,8 +108,8 @@ class Session:
         if self.sim:
             st = self.bridge.request("state").split(" ", 4)
             if st[2] == "setup":
-                self.bridge.request("sim setup")  # the virtual hands set the pieces up
-                self.bridge.request("sim wait 100")
+                self.hand("sim setup")  # the virtual hands set the pieces up
+                self.hand("sim wait 100")
 
     # ---- commands ------------------------------------------------------------------------
 
@@ -128,9 +132,9 @@ class Session:
                 raise PlayError(f"{cmd} needs one " + ("number of milliseconds: wait 500" if cmd == "wait" else f"square: {cmd} e2"))
             elif cmd in ("lift", "place", "wait"):
                 self._need_sim(cmd)
-                self.bridge.request(f"sim {cmd} {words[1]}")
+                self.hand(f"sim {cmd} {words[1]}")
                 if cmd != "wait":
-                    self.bridge.request("sim wait 60")
+                    self.hand("sim wait 60")
             elif cmd == "new" and len(words) >= 2:
                 try:
                     check(words[1], " ".join(words[2:]) or None)
@@ -166,12 +170,12 @@ class Session:
             self.snap.notes.append("set up White's army, then Black's, as the board asks (" + self.asked + ")")
             return
         army = ArmyHands(seed)
-        army.clear(self.bridge.request)  # the hands clear the board first
-        self.bridge.request("sim wait 100")
+        army.clear(self.hand)  # the hands clear the board first
+        self.hand("sim wait 100")
         for side in (WHITE, BLACK):
             while army.left(side):
-                army.place(self.bridge.request, side, self.asked.split()[-1], 60)
-        self.bridge.request("sim wait 500")
+                army.place(self.hand, side, self.asked.split()[-1], 60)
+        self.hand("sim wait 500")
 
     def _need_sim(self, what: str) -> None:
         if not self.sim:
@@ -197,12 +201,12 @@ class Session:
         lifts, places = hand_moves(pos, m)
         for verb, cells in (("lift", lifts), ("place", places)):
             for cell in cells:
-                self.bridge.request(f"sim {verb} {geo.name(geo.phys(cell))}")
-                self.bridge.request("sim wait 60")
+                self.hand(f"sim {verb} {geo.name(geo.phys(cell))}")
+                self.hand("sim wait 60")
         if self.bridge.request("state").split()[2] == "promoting":
             letter = pos.move_str(m)[-1]
             self.bridge.request("promote " + (letter if letter.isalpha() else "-"))
-        self.bridge.request(f"sim wait {COMMIT_WAIT_MS}")
+        self.hand(f"sim wait {COMMIT_WAIT_MS}")
 
 
 def sim_board_dir(archive: Archive) -> tuple[str, bool]:
@@ -237,14 +241,32 @@ def run(
     battle: bool = False,
     tags: dict[str, str] | None = None,
     web: bool = False,
+    pico=None,
 ) -> int:
+    """pico: an emulated Pico instead (True: stock MicroPython + flash.sh; or the Path
+    of a UF2 with the firmware in it), its hands doing what --sim's do."""
     from host.console import LineInput
     from host.vboard import VirtualBoard
 
     archive = Archive(archive_path)
-    vb = None
+    vb = hands = None
     default = None
-    if sim:
+    if pico:
+        from pathlib import Path
+
+        from host import pico as emu
+
+        try:
+            vb = emu.board(Path(tempfile.mkdtemp(prefix="eboard-play-")), None if pico is True else pico)
+        except emu.PicoError as e:
+            raise PlayError(f"emulated Pico: {e}") from None
+        port, sim = vb.port, True
+        default = "lippo"
+
+        def hands(request):
+            return emu.SimCommands(vb, request, hold=False)  # the board's clock runs on
+
+    elif sim:
         board_dir, existed = sim_board_dir(archive)
         default = None if existed else "lippo"  # a board used before goes on with its game
         vb = VirtualBoard(board_dir, realtime=True)
@@ -252,7 +274,8 @@ def run(
     assert port is not None
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
     try:
-        session = Session(port, archive, sim, out, colour)
+        # an emulated chip runs at a third of a real one's speed: its replies take longer
+        session = Session(port, archive, sim, out, colour, hands, timeout_s=60 if pico else 5.0)
         session.tags = tags or {}
         if battle:
             session.battle()

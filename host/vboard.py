@@ -38,6 +38,16 @@ def _die_with_parent() -> None:
         pass
 
 
+def close_quietly(*fds: int) -> None:
+    """Close file descriptors (a pseudo-terminal's two ends) that may be closed already."""
+    for fd in fds:
+        if fd >= 0:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
 class VirtualBoardError(Exception):
     """The virtual board cannot be started (no micropython, no pty)."""
 
@@ -174,12 +184,7 @@ class VirtualBoard:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        for fd in (self._master, self._slave):
-            if fd >= 0:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+        close_quietly(self._master, self._slave)
         self._master = self._slave = -1
 
     def __enter__(self) -> VirtualBoard:
