@@ -180,6 +180,7 @@ class Archive:
     def new_game(self, board: str, game: str, fen: str | None, uid: str | None = None, **tags: str) -> int:
         """A new game on a board (uid: the board's identity of it); the board's
         unfinished game before it is closed."""
+        self.drop_empty(board)
         self._run(
             "UPDATE games SET ended=?, reason=COALESCE(reason, 'abandoned') WHERE board=? AND ended IS NULL",
             (_now(), board),
@@ -287,6 +288,49 @@ class Archive:
         self._run("UPDATE games SET ended=?, result=?, reason=? WHERE id=?", (_now(), result, reason, game_id))
         self._run("INSERT INTO kriegspiel(game_id, record) VALUES(?,?)", (game_id, json.dumps(record, ensure_ascii=False)))
         return game_id
+
+    def drop_empty(self, board: str) -> None:
+        """Forget the board's unfinished games with no move (a board's boot game, a game
+        started and left at once): the archive holds games, not noise."""
+        for (gid,) in self._run("SELECT id FROM games WHERE board=? AND ended IS NULL AND reason IS NULL "
+                                "AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id=games.id) "
+                                "AND NOT EXISTS (SELECT 1 FROM kriegspiel WHERE game_id=games.id)", (board,)).fetchall():
+            self.delete(gid)
+
+    def delete(self, game_id: int) -> None:
+        """Remove a game and its moves (its board's messages stay, filed under no game);
+        ArchiveError if there is no such game."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("UPDATE events SET game_id=NULL WHERE game_id=?", (game_id,))
+            self.db.execute("DELETE FROM moves WHERE game_id=?", (game_id,))
+            self.db.execute("DELETE FROM kriegspiel WHERE game_id=?", (game_id,))
+            gone = self.db.execute("DELETE FROM games WHERE id=?", (game_id,)).rowcount
+            self.db.execute("COMMIT")
+        except sqlite3.Error as e:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            raise _translate(e, self.path) from None
+        if gone != 1:
+            raise ArchiveError(f"no game {game_id} in {self.path}")
+
+    def adjourn(self, game_id: int) -> bool:
+        """A game left unfinished on purpose (`quit`): adjourned, to be resumed
+        (`eboard play --resume ID`), not in progress forever.  False if it was not
+        unfinished (or had no move: then it is not kept at all)."""
+        if not self.moves(game_id) and self.kriegspiel_record(game_id) is None:
+            row = self._run("SELECT board FROM games WHERE id=? AND ended IS NULL", (game_id,)).fetchone()
+            if row is not None:
+                self.drop_empty(row[0])
+            return False
+        cur = self._run("UPDATE games SET reason='adjourned' WHERE id=? AND ended IS NULL AND reason IS NULL", (game_id,))
+        return cur.rowcount == 1
+
+    def resumed(self, game_id: int, board: str, uid: str) -> None:
+        """An adjourned game goes on as the board's game uid (on that board, or another)."""
+        self._run("UPDATE games SET board=?, uid=?, ended=NULL, reason=NULL WHERE id=?", (board, uid, game_id))
 
     def kriegspiel_record(self, game_id: int) -> dict[str, object] | None:
         import json

@@ -334,7 +334,6 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     boards' attempts, until the game is over.  web(game, ends, out): a feed to publish
     each player's lines (player(side, text)), the public ones (public(text)) and the end."""
     import select
-    import tempfile
     import time
 
     from firmware.rules import new_position
@@ -342,13 +341,13 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     from firmware.tracker import hand_moves
     from host.notation import MoveError, parse
     from host.archive import Archive
-    from host.vboard import VirtualBoard
+    from host.vboard import TemporaryBoard
 
     boards = []
     if sim:
         for _ in range(2):
             # The virtual boards compile the firmware from source: more heap than .mpy needs.
-            vb = VirtualBoard(tempfile.mkdtemp(prefix="eboard-krieg-"), realtime=False, heap="512K")
+            vb = TemporaryBoard(prefix="eboard-krieg-", realtime=False, heap="512K")
             boards.append(vb)
         white_port, black_port = (vb.start() for vb in boards)
     assert white_port and black_port

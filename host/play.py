@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import select
 import sys
-import tempfile
 from typing import TextIO
 
 from firmware.rules import MoveError, new_position
@@ -60,6 +59,8 @@ class Session:
             self.bridge.connect()
         except LinkError as e:
             raise PlayError(str(e)) from None
+        # A virtual board on --port (eboard sim's): it says so in version; its hands are ours.
+        self.sim = sim or self.bridge.request("version").split()[3:4] == ["sim"]
 
     def _changed(self, seq: int, text: str) -> None:
         self.dirty = True
@@ -212,23 +213,28 @@ def run(
     battle: bool = False,
     tags: dict[str, str] | None = None,
     web: bool = False,
+    resume: str | None = None,
 ) -> int:
-    from host.vboard import VirtualBoard
+    from host.resume import own_board, resume_game
 
     archive = Archive(archive_path)
     vb = None
+    if resume is not None:
+        archive.game(resume)  # no such game: said before any board starts
     if sim:
-        vb = VirtualBoard(tempfile.mkdtemp(prefix="eboard-play-"), realtime=True)
+        vb = own_board(archive, realtime=True)  # the same virtual board (its id) every time
         port = vb.start()
     assert port is not None
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
     try:
         session = Session(port, archive, sim, out, colour)
         session.tags = tags or {}
-        if battle:
+        if resume is not None:
+            session.snap.notes.append(resume_game(session.bridge, archive, resume, session.sim))
+        elif battle:
             session.battle()
-        else:
-            session.start(game or ("lippo" if sim else None), fen)
+        else:  # a virtual board starts afresh: its last game was adjourned (--resume)
+            session.start(game or ("lippo" if sim else None), fen, again=sim)
         session.show()
         feed = board_feed(session.bridge, archive) if web else None  # the web room's live board
         interactive = inp.isatty()
@@ -253,6 +259,9 @@ def run(
                 if interactive:
                     out.write("> ")
                     out.flush()
+        adjourned = session.bridge.game_id
+        if adjourned is not None and archive.adjourn(adjourned):
+            out.write(f"game {adjourned} adjourned: eboard play --resume {adjourned}" + (" --sim" if sim else "") + " goes on with it\n")
     finally:
         archive.close()
         if vb is not None:
