@@ -290,9 +290,10 @@ class Archive:
         return game_id
 
     def drop_empty(self, board: str) -> None:
-        """Forget the board's unfinished games with no move (a board's boot game, a game
-        started and left at once): the archive holds games, not noise."""
-        for (gid,) in self._run("SELECT id FROM games WHERE board=? AND ended IS NULL AND reason IS NULL "
+        """Forget the board's unfinished games with no move from the usual start (a
+        board's boot game, a game started and left at once): the archive holds games, not
+        noise.  A game from a position of its own (a FEN, a screened set-up) is kept."""
+        for (gid,) in self._run("SELECT id FROM games WHERE board=? AND ended IS NULL AND reason IS NULL AND fen IS NULL "
                                 "AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id=games.id) "
                                 "AND NOT EXISTS (SELECT 1 FROM kriegspiel WHERE game_id=games.id)", (board,)).fetchall():
             self.delete(gid)
@@ -319,11 +320,10 @@ class Archive:
     def adjourn(self, game_id: int) -> bool:
         """A game left unfinished on purpose (`quit`): adjourned, to be resumed
         (`eboard play --resume ID`), not in progress forever.  False if it was not
-        unfinished (or had no move: then it is not kept at all)."""
-        if not self.moves(game_id) and self.kriegspiel_record(game_id) is None:
-            row = self._run("SELECT board FROM games WHERE id=? AND ended IS NULL", (game_id,)).fetchone()
-            if row is not None:
-                self.drop_empty(row[0])
+        unfinished (or had no move from the usual start: then it is not kept at all)."""
+        row = self._run("SELECT board FROM games WHERE id=? AND ended IS NULL AND fen IS NULL", (game_id,)).fetchone()
+        if row is not None and not self.moves(game_id):
+            self.drop_empty(row[0])
             return False
         cur = self._run("UPDATE games SET reason='adjourned' WHERE id=? AND ended IS NULL AND reason IS NULL", (game_id,))
         return cur.rowcount == 1
