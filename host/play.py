@@ -5,7 +5,11 @@ Commands, one a line:
                   none): on the virtual board the hands make it (lift, place); on a real
                   board the host sends it, and the board shows how to make it
   lift SQ, place SQ, wait MS     the virtual board's hands, one at a time
-  new GAME [FEN]  a new game        undo    take back     promote X   choose a promotion
+  new GAME [FEN]  a new game        undo    take back (the view says which man goes back
+                  where; on the virtual board the hands do it)
+  promote X       choose a promotion (or on the board: lift the new piece and put it back
+                  for the next choice; the one shown when play goes on is taken; no time
+                  limit. A typed move like e8=Q chooses by itself)
   battle          chess from a screened free setup (docs/rules/battle-setup.md): the board
                   asks for each man in turn; on the virtual board, the hands set up
                   random arrays
