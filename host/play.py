@@ -34,6 +34,7 @@ from host.bridge import Bridge
 from host.link import BoardError, LinkError
 from host.notation import parse_line, san, san_list
 from host.start import check
+from host.takeback import note as takeback_note
 from host.view import Snapshot, render
 from host.web import board_feed
 
@@ -58,6 +59,7 @@ class Session:
         self.tags: dict[str, str] = {}  # PGN tags for every game played (--white, ...)
         self.tagged: set[int | None] = {None}
         self.dirty = True
+        self.undone: list[str] = []  # moves taken back, to be said in words
         self.bridge = Bridge(port, archive, on_change=self._changed)
         try:
             self.bridge.connect()
@@ -69,7 +71,9 @@ class Session:
     def _changed(self, seq: int, text: str) -> None:
         self.dirty = True
         word = text.split()[0]
-        if word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
+        if word == "undo" and len(text.split()) == 3:  # said in words by refresh (host/takeback.py)
+            self.undone.append(text.split()[2])
+        elif word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
             self.snap.notes.append(text)
         if word == "arrange":
             self.asked = text
@@ -77,6 +81,9 @@ class Session:
     def refresh(self) -> None:
         st = self.bridge.request("state").split(" ", 4)
         self.snap.game, self.snap.state, self.snap.fen = st[1], st[2], st[4]
+        if self.undone:
+            self.snap.notes.append(takeback_note(st[1], st[4], self.undone))
+            self.undone = []
         self.snap.leds = self.bridge.request("leds").split()[1]
         self.snap.game_id = self.bridge.game_id
         if self.tags and self.bridge.game_id not in self.tagged:  # --white, --black, ...
@@ -142,6 +149,9 @@ class Session:
                 self.battle()
             elif cmd in ("undo", "moves") and len(words) == 1:
                 reply = self.bridge.request(cmd)
+                if cmd == "undo" and self.sim:  # the virtual hands put the board right
+                    self.bridge.request("sim setup")
+                    self.bridge.request("sim wait 100")
                 if cmd == "moves":  # in SAN, from the board's own position
                     st = self.bridge.request("state").split(" ", 4)
                     pos = new_position(st[1], st[4])

@@ -154,3 +154,26 @@ def test_an_empty_game_is_not_kept(tmp_path):
     a.record("b1", 5, "move 1 e2e4", g, "00000003")
     assert a.adjourn(g) and a.game(str(g)).reason == "adjourned"
     assert [(r.game, r.uid) for r in a.games()] == [("chess", "00000003")]
+
+
+# ---- takeback by hand, and a virtual board's hands on --port ---------------------------------
+
+
+@needs_mpy
+def test_play_on_a_virtual_boards_port_has_hands_and_says_a_takeback_in_words(tmp_path):
+    sim = subprocess.Popen([BIN / "eboard", "sim", "--game", "chess"], stdout=subprocess.PIPE, text=True,
+                           env=dict(os.environ, TMPDIR=str(tmp_path)))
+    try:
+        port = sim.stdout.readline().strip()
+        p = eboard(tmp_path, "play", "--port", port,
+                   stdin="lift e2\nplace e4\nwait 3000\nd5\nexd5\nundo\nquit\n")
+        assert p.returncode == 0, p.stderr
+        assert "only on a virtual board" not in p.stdout
+        assert "take back exd5: White's pawn goes back to e4, Black's pawn returns to d5" in p.stdout
+        a = Archive(tmp_path / "data" / "games.sqlite")
+        (g,) = a.games()
+        assert a.moves(g.id) == ["e2e4", "d7d5"] and g.board.startswith("sim-")
+    finally:
+        sim.send_signal(signal.SIGINT)
+        sim.wait(timeout=30)
+    assert leftovers(tmp_path) == []  # eboard sim's temporary board is gone
