@@ -127,7 +127,8 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
         _start(args.game, args.fen)
         with _web(args) as server:
             feed = None if server is None else partial(kriegspiel_feed, server)
-            rc = run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game, web=feed)
+            rc = run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game, web=feed,
+                     json_record=args.json)
             if server is not None:  # the record stays readable on the pages until the end of input
                 print("web: the pages stay up until the end of input (Ctrl-D) or Ctrl-C", flush=True)
                 try:
@@ -485,6 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--seed", type=int, default=0, help="--sim: the virtual hands' random arrays")
     k.add_argument("--archive")
     k.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng, Russian)")
+    k.add_argument("--json", action="store_true", help="print the umpire's record at the end as JSON (default: a scoresheet)")
     web_arguments(k)
     k.set_defaults(func=cmd_kriegspiel)
     v = sub.add_parser("sim", help="run a virtual board; prints its port, runs until interrupted")

@@ -328,11 +328,14 @@ class LinkEnd:
 
 
 def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | None, archive_path: str | None,
-        speak: bool, seed: int = 0, game: str = "chess", inp=sys.stdin, out=sys.stdout, web=None) -> int:  # type: ignore[no-untyped-def]
+        speak: bool, seed: int = 0, game: str = "chess", inp=sys.stdin, out=sys.stdout, web=None,  # type: ignore[no-untyped-def]
+        json_record: bool = False) -> int:
     """The command: start both boards, the screened setup (unless fen is given), then
     read commands (an attempt, ask, resign, quit) from inp for the side to move, and the
     boards' attempts, until the game is over.  web(game, ends, out): a feed to publish
-    each player's lines (player(side, text)), the public ones (public(text)) and the end."""
+    each player's lines (player(side, text)), the public ones (public(text)) and the end.
+    With sim, the side to move's own board is drawn (host/kview.py); the record at the end
+    prints as a scoresheet, or as JSON (json_record)."""
     import select
     import time
 
@@ -341,6 +344,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     from firmware.tracker import hand_moves
     from host.notation import MoveError, parse
     from host.archive import Archive
+    from host.kview import HELP, adjourn, confirm_quit, kview_shower, record_text
     from host.vboard import TemporaryBoard
 
     boards = []
@@ -354,9 +358,11 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     ends = {WHITE: LinkEnd(white_port), BLACK: LinkEnd(black_port)}
 
     feed = web(game, ends, out) if web is not None else None  # the web room's pages (host/web)
+    heard: dict[int, list[str]] = {WHITE: [], BLACK: []}  # what each player was told
     try:
         def say(side: int, text: str) -> None:
             print(f"[{SIDES[side]}] {text}", file=out, flush=True)
+            heard[side].append(text)
             if feed is not None:
                 feed.player(side, text)
 
@@ -393,8 +399,14 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
                 end.request("sim setup")
                 end.request("sim wait 200")
         print(f"Kriegspiel: white {white_port}, black {black_port}. Type a move for the side to move, "
-              "ask, resign or quit.", file=out, flush=True)
+              "ask, resign, help or quit.", file=out, flush=True)
+        shown = kview_shower(match, ends, game, heard, out) if sim else None
+        if shown is not None:
+            shown(WHITE, force=True)
+            shown(BLACK, force=True)  # each army as it stands
         while not match.ump.over:
+            if shown is not None:
+                shown(match.ump.pos.us)
             match.pump()
             ready = select.select([inp], [], [], 0.1)[0] if hasattr(inp, "fileno") else [inp]
             if not ready:
@@ -407,8 +419,14 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             if not cmd:
                 continue
             if cmd == "quit":
-                break
-            if cmd == "ask":
+                if confirm_quit(inp, out):
+                    break
+                continue
+            if cmd == "help":
+                print(HELP, file=out, flush=True)
+            elif cmd == "board" and shown is not None:
+                shown(side, force=True)
+            elif cmd == "ask":
                 match.ask(side)
             elif cmd == "resign":
                 match.resign(side)
@@ -448,12 +466,16 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             rec = match.record()
             res, reason = match.result()
             print("The game is over: " + res + ". The umpire's record:", file=out)
-            print(json.dumps(rec, ensure_ascii=False), file=out, flush=True)
             arch = Archive(archive_path)
             gid = arch.add_kriegspiel(f"{white_port}+{black_port}", match.gid, match.ump.start_fen, rec, res, reason)
+            print(json.dumps(rec, ensure_ascii=False) if json_record else record_text(arch, gid), file=out, flush=True)
             print(f"archived as game {gid}", file=out, flush=True)
             if feed is not None:
                 feed.over(rec, res, gid)
+        else:  # left by quit (or the end of input): adjourned, its record still sealed
+            gid = adjourn(Archive(archive_path), f"{white_port}+{black_port}", match)
+            if gid is not None:
+                print(f"the game is adjourned: archived as game {gid}, the umpire's record sealed", file=out, flush=True)
         return 0
     finally:
         for end in ends.values():

@@ -54,7 +54,7 @@ def resume_game(bridge: Any, archive: Archive, ref: str, sim: bool = False) -> s
     g = archive.game(ref)
     if g.ended and g.reason != "adjourned" or g.result != "*":
         raise ArchiveError(f"game {g.id} is over ({g.result}" + (f", {g.reason}" if g.reason else "") + "): it cannot be resumed")
-    if archive.kriegspiel_record(g.id) is not None:
+    if archive.kriegspiel_record(g.id) is not None or g.event == "Kriegspiel":
         raise ArchiveError(f"game {g.id} is a Kriegspiel game: it cannot be resumed on one board")
     moves = archive.moves(g.id)
     board = bridge.key

@@ -31,7 +31,10 @@ EXIT_RAW = 76
 
 def _die_with_parent() -> None:
     # A virtual board is part of the program that started it: if that program is killed,
-    # the board goes too (Linux's parent-death signal), instead of idling forever.
+    # the board goes too (Linux's parent-death signal), instead of idling forever.  In a
+    # process group of its own: Ctrl-C in the terminal is for the program, which then stops
+    # its boards in order (the board itself would take it for a Ctrl-C on its link).
+    os.setpgid(0, 0)
     try:
         import ctypes
 

@@ -177,3 +177,47 @@ def test_play_on_a_virtual_boards_port_has_hands_and_says_a_takeback_in_words(tm
         sim.send_signal(signal.SIGINT)
         sim.wait(timeout=30)
     assert leftovers(tmp_path) == []  # eboard sim's temporary board is gone
+
+
+# ---- Kriegspiel on the virtual boards ----------------------------------------------------------
+
+
+@needs_mpy
+def test_kriegspiel_sim_in_a_terminal_draws_each_players_board_helps_and_asks_before_quitting(tmp_path):
+    t = Terminal(["kriegspiel", "--sim", "--seed", "3"], tmp_path)
+    try:
+        # The screened set-up by virtual hands: each player then sees the army they set up.
+        text = t.read_until(lambda s: "help or quit" in s and len(s[s.find("Black's own board"):].splitlines()) > 11)
+        white = text[text.index("White's own board"):].splitlines()[2:10]
+        black = text[text.index("Black's own board"):].splitlines()[2:10]
+        assert sum(row.count(" K") for row in white) == 1 and sum(row.count(" k") for row in black) == 1
+        assert not any(c.islower() for row in white for c in row) and not any(c.isupper() for row in black for c in row)
+        t.type("help")
+        t.read_until(lambda s: "quit                leave the game (asks first)" in s)
+        t.type("Nc3")  # read on White's own board: its knight b1 (or wherever it stands) ...
+        t.type("quit")
+        t.read_until(lambda s: "Leave the game?" in s)
+        t.type("n")  # ... not yet
+        t.type("board")
+        t.type("quit")
+        t.read_until(lambda s: s.count("Leave the game?") == 2)
+        t.type("y")
+        assert t.wait() == 0
+    finally:
+        t.kill()
+    assert "the game is adjourned: archived as game 1, the umpire's record sealed" in t.text, t.text[-3000:]
+    assert "umpire's record:" not in t.text  # sealed: the game is not over
+    a = Archive(tmp_path / "data" / "games.sqlite")
+    (g,) = a.games()
+    assert (g.event, g.reason, a.kriegspiel_record(g.id)) == ("Kriegspiel", "adjourned", None)
+    assert leftovers(tmp_path) == []
+
+
+@needs_mpy
+def test_kriegspiel_sim_ends_with_a_readable_record(tmp_path):
+    p = eboard(tmp_path, "kriegspiel", "--sim", "--standard", stdin="f3\ne5\ng4\nQh4\n")
+    assert p.returncode == 0, p.stderr
+    record = p.stdout[p.stdout.index("The umpire's record:"):]
+    assert '[Mode "Kriegspiel"]' in record and "1. f3 {White has moved.} 1... e5 {Black has moved.}" in record
+    assert record.splitlines()[1] == '[Event "Kriegspiel"]'  # a scoresheet, not JSON (--json)
+    assert "2... Qh4#" in record and "Checkmate. Black wins." in record
