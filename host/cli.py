@@ -162,13 +162,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     except OSError as e:
         raise CliError(f"cannot use {board_dir} for the virtual board: {e.strerror}") from None
-    print(port, flush=True)
     try:
         if args.game and not args.fresh:
             with BoardLink(port) as link:
                 link.hello()
                 link.request("new " + args.game + (" " + args.fen if args.fen else ""))
                 link.request("sim setup")  # the virtual hands set the pieces up
+        print(port, flush=True)  # only once the board is ready and free for another program
         while vb.alive() or vb.restarts:
             time.sleep(0.5)
     except KeyboardInterrupt:
