@@ -15,6 +15,8 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -169,6 +171,21 @@ class Archive:
     def close(self) -> None:
         self.db.close()
 
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction (taken at once: writers wait their turn); rolled back and
+        ArchiveError on an SQLite error."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            yield
+            self.db.execute("COMMIT")
+        except sqlite3.Error as e:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            raise _translate(e, self.path) from None
+
     def _run(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
         try:
             return self.db.execute(sql, args)
@@ -217,8 +234,7 @@ class Archive:
         """Store one board message of game uid; False if it was stored before (a message
         sent again).  A move that disagrees with the stored one forks the game: the new
         archive game is then in self.forks[game_id]."""
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
+        with self._transaction():
             cur = self.db.execute(
                 "INSERT OR IGNORE INTO events(board, uid, seq, at, game_id, text) VALUES(?,?,?,?,?,?)",
                 (board, uid, seq, _now(), game_id, text),
@@ -228,14 +244,7 @@ class Archive:
                 filed = self._apply(game_id, seq, text)
                 if filed != game_id:
                     self.db.execute("UPDATE events SET game_id=? WHERE board=? AND uid=? AND seq=?", (filed, board, uid, seq))
-            self.db.execute("COMMIT")
-            return fresh
-        except sqlite3.Error as e:
-            try:
-                self.db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-            raise _translate(e, self.path) from None
+        return fresh
 
     def _apply(self, game_id: int, seq: int, text: str) -> int:
         """Apply a message to its game; returns the game it was filed in (a fork's)."""
@@ -301,19 +310,11 @@ class Archive:
     def delete(self, game_id: int) -> None:
         """Remove a game and its moves (its board's messages stay, filed under no game);
         ArchiveError if there is no such game."""
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
+        with self._transaction():
             self.db.execute("UPDATE events SET game_id=NULL WHERE game_id=?", (game_id,))
             self.db.execute("DELETE FROM moves WHERE game_id=?", (game_id,))
             self.db.execute("DELETE FROM kriegspiel WHERE game_id=?", (game_id,))
             gone = self.db.execute("DELETE FROM games WHERE id=?", (game_id,)).rowcount
-            self.db.execute("COMMIT")
-        except sqlite3.Error as e:
-            try:
-                self.db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-            raise _translate(e, self.path) from None
         if gone != 1:
             raise ArchiveError(f"no game {game_id} in {self.path}")
 
