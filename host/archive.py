@@ -258,6 +258,8 @@ class Archive:
                 "INSERT OR IGNORE INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,?,?)",
                 (game_id, ply, words[2], seq, _now()),
             )
+            # An adjourned game played on (its board followed again): no longer adjourned.
+            self.db.execute("UPDATE games SET reason=NULL WHERE id=? AND ended IS NULL AND reason='adjourned'", (game_id,))
         elif words[0] == "undo" and len(words) >= 2 and words[1].isdigit():
             self.db.execute("DELETE FROM moves WHERE game_id=? AND ply>=?", (game_id, int(words[1])))
         elif words[0] == "end" and len(words) >= 3:

@@ -221,3 +221,12 @@ def test_kriegspiel_sim_ends_with_a_readable_record(tmp_path):
     assert '[Mode "Kriegspiel"]' in record and "1. f3 {White has moved.} 1... e5 {Black has moved.}" in record
     assert record.splitlines()[1] == '[Event "Kriegspiel"]'  # a scoresheet, not JSON (--json)
     assert "2... Qh4#" in record and "Checkmate. Black wins." in record
+
+
+def test_an_adjourned_game_played_on_is_in_progress_again(tmp_path):
+    a = Archive(tmp_path / "a.sqlite")
+    g = a.new_game("b1", "chess", None, uid="00000001")
+    a.record("b1", 1, "move 1 e2e4", g, "00000001")
+    assert a.adjourn(g) and a.game(str(g)).reason == "adjourned"
+    a.record("b1", 2, "move 2 e7e5", g, "00000001")  # e.g. eboard serve follows the board on
+    assert a.game(str(g)).reason is None and a.moves(g) == ["e2e4", "e7e5"]
