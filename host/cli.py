@@ -385,7 +385,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from host.serve import serve
 
     if not args.port and args.sim is None:
-        raise CliError("serve needs --port PORT (once a board) or --sim N (N virtual boards playing random games)")
+        raise CliError("serve needs --port PORT (once per board) or --sim N (N virtual boards playing random games)")
     if args.sim is not None and not 1 <= args.sim <= 16:
         raise CliError(f"bad --sim {args.sim}: from 1 to 16 virtual boards")
     boards = []

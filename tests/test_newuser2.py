@@ -230,3 +230,16 @@ def test_an_adjourned_game_played_on_is_in_progress_again(tmp_path):
     assert a.adjourn(g) and a.game(str(g)).reason == "adjourned"
     a.record("b1", 2, "move 2 e7e5", g, "00000001")  # e.g. eboard serve follows the board on
     assert a.game(str(g)).reason is None and a.moves(g) == ["e2e4", "e7e5"]
+
+
+@pytest.mark.parametrize("args,line", [
+    (("serve",), "eboard: serve needs --port PORT (once per board) or --sim N (N virtual boards playing random games)"),
+    (("serve", "--sim", "0"), "eboard: bad --sim 0: from 1 to 16 virtual boards"),
+    (("delete", "abc"), "eboard: 'abc' is not a game id (a number, or 'last')"),
+    (("play", "--sim", "--resume", "1", "--game", "chess"),
+     "eboard: --resume goes on with an archived game: it takes no --game, --fen or --battle"),
+])
+def test_the_new_commands_errors_are_one_line(tmp_path, args, line):
+    p = eboard(tmp_path, *args)
+    assert (p.returncode, p.stderr, p.stdout) == (2, line + "\n", "")
+    assert not (tmp_path / "data" / "games.sqlite").exists() or args[0] == "delete"
