@@ -28,6 +28,7 @@ SEQ_BLOCK = 256  # sequence numbers reserved in the journal at a time
 COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
 DEFAULT_GAME = "chess"
 STUCK_MS = 10000  # a lone square wrong this long is reported as a stuck switch
+FIXING = -2  # stuck_p while a takeback is put right
 
 
 class Board:
@@ -299,6 +300,10 @@ class Board:
         # One square alone off for STUCK_MS, with the board waiting for it: its switch is
         # likely stuck (closed where no piece can be, or never closing under a piece).
         t = self.tracker
+        if self.stuck_p == FIXING:  # after a takeback the player fetches the captured man: no hurry
+            if t.n_diff:
+                return
+            self.stuck_p = -1
         if t.n_diff != 1 or (t.state != CORRECTING and t.state != SETUP):
             self.stuck_p = -1
             return
@@ -389,6 +394,7 @@ class Board:
         self._journal("U %d %s" % (seq, text))
         self._send("undo %d %s" % (self.ply, text))
         self.ply -= 1
+        self.stuck_p = FIXING  # no stuck-switch watch until the board is put right
 
     def note(self, text):
         if text == "start":

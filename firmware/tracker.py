@@ -41,7 +41,8 @@ STATES = ("setup", "idle", "moving", "pending", "promoting", "correcting", "over
 COMMIT_MS = 400  # calm before a complete move is made
 LONG_COMMIT_MS = 2500  # ... when it could still grow into another move (a capture after a
 # Fougasse's victim is taken off, a bonus Soldier after the President's move)
-PROMO_MS = 3000  # calm before the promotion piece shown is taken
+KRIEG_PROMO_MS = 3000  # a Kriegspiel board (no takebacks) takes the piece shown after this calm:
+# it holds no enemy man whose lift could say that play goes on; elsewhere no time limit
 
 _BLANK = bytes(N * N)
 
@@ -171,8 +172,9 @@ class Tracker:
     def on_tick(self, now_ms):
         """Called after every scan: makes a pending move once its calm is over."""
         st = self.state
-        if (st == PENDING or st == PROMOTING) and self.deadline and ticks_diff(now_ms, self.deadline) >= 0:
-            self._commit(self.choices[self.choice] if self.state == PROMOTING else self.pending, now_ms)
+        if (st == PENDING or st == PROMOTING and not self.takebacks) and self.deadline \
+                and ticks_diff(now_ms, self.deadline) >= 0:
+            self._commit(self.choices[self.choice] if st == PROMOTING else self.pending, now_ms)
 
     def choose(self, letter, now_ms):
         """The host picks the promotion piece (its letter, or "-" to decline); False if none."""
@@ -196,10 +198,16 @@ class Tracker:
                 self.promo_up = False
                 self.choice = (self.choice + 1) % len(self.choices)
                 self.dirty = True
-                self.deadline = now_ms + PROMO_MS
+                if not self.takebacks:
+                    self.deadline = now_ms + KRIEG_PROMO_MS
                 self.tentative = self.choices[self.choice]
                 self.sink.note("choice " + self._choice_letter(self.choices[self.choice]))
                 return
+        if self.state == PROMOTING and lifted and not self.promo_up:
+            # No time limit: the choice stays open until the host names it (`promote`) or
+            # the game moves on (a lift elsewhere): then the piece shown is the one chosen.
+            self._commit(self.choices[self.choice], now_ms, self.ev - 1)
+            return
         self._evaluate(now_ms)
         m = self.tentative
         if self.state == CORRECTING and m is not None and self._explains_after(m):
@@ -411,7 +419,7 @@ class Tracker:
                     self.choice = 0
                     self.promo_up = False
                     self.state = PROMOTING
-                    self.deadline = now_ms + PROMO_MS
+                    self.deadline = 0 if self.takebacks else now_ms + KRIEG_PROMO_MS
                     self.tentative = self.choices[0]
                     self.sink.note("promote " + " ".join(self._choice_letter(x) for x in self.choices))
                 return

@@ -15,6 +15,8 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -265,6 +267,21 @@ class Archive:
     def close(self) -> None:
         self.db.close()
 
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction (taken at once: writers wait their turn); rolled back and
+        ArchiveError on an SQLite error."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            yield
+            self.db.execute("COMMIT")
+        except sqlite3.Error as e:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            raise _translate(e, self.path) from None
+
     def _run(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
         try:
             return self.db.execute(sql, args)
@@ -276,6 +293,7 @@ class Archive:
     def new_game(self, board: str, game: str, fen: str | None, uid: str | None = None, **tags: str) -> int:
         """A new game on a board (uid: the board's identity of it); the board's
         unfinished game before it is closed."""
+        self.drop_empty(board)
         self._run(
             "UPDATE games SET ended=?, reason=COALESCE(reason, 'abandoned') WHERE board=? AND ended IS NULL",
             (_now(), board),
@@ -312,8 +330,7 @@ class Archive:
         """Store one board message of game uid; False if it was stored before (a message
         sent again).  A move that disagrees with the stored one forks the game: the new
         archive game is then in self.forks[game_id]."""
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
+        with self._transaction():
             cur = self.db.execute(
                 "INSERT OR IGNORE INTO events(board, uid, seq, at, game_id, text) VALUES(?,?,?,?,?,?)",
                 (board, uid, seq, _now(), game_id, text),
@@ -323,14 +340,7 @@ class Archive:
                 filed = self._apply(game_id, seq, text)
                 if filed != game_id:
                     self.db.execute("UPDATE events SET game_id=? WHERE board=? AND uid=? AND seq=?", (filed, board, uid, seq))
-            self.db.execute("COMMIT")
-            return fresh
-        except sqlite3.Error as e:
-            try:
-                self.db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-            raise _translate(e, self.path) from None
+        return fresh
 
     def _apply(self, game_id: int, seq: int, text: str) -> int:
         """Apply a message to its game; returns the game it was filed in (a fork's)."""
@@ -346,6 +356,8 @@ class Archive:
                 "INSERT OR IGNORE INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,?,?)",
                 (game_id, ply, words[2], seq, _now()),
             )
+            # An adjourned game played on (its board followed again): no longer adjourned.
+            self.db.execute("UPDATE games SET reason=NULL WHERE id=? AND ended IS NULL AND reason='adjourned'", (game_id,))
         elif words[0] == "undo" and len(words) >= 2 and words[1].isdigit():
             self.db.execute("DELETE FROM moves WHERE game_id=? AND ply>=?", (game_id, int(words[1])))
         elif words[0] == "end" and len(words) >= 3:
@@ -417,6 +429,41 @@ class Archive:
 
     def kriegspiel_live_end(self, live_id: int, how: str) -> None:
         self._run("UPDATE kriegspiel_live SET ended=?, how=? WHERE id=?", (_now(), how, live_id))
+
+    def drop_empty(self, board: str) -> None:
+        """Forget the board's unfinished games with no move from the usual start (a
+        board's boot game, a game started and left at once): the archive holds games, not
+        noise.  A game from a position of its own (a FEN, a screened set-up) is kept."""
+        for (gid,) in self._run("SELECT id FROM games WHERE board=? AND ended IS NULL AND reason IS NULL AND fen IS NULL "
+                                "AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id=games.id) "
+                                "AND NOT EXISTS (SELECT 1 FROM kriegspiel WHERE game_id=games.id)", (board,)).fetchall():
+            self.delete(gid)
+
+    def delete(self, game_id: int) -> None:
+        """Remove a game and its moves (its board's messages stay, filed under no game);
+        ArchiveError if there is no such game."""
+        with self._transaction():
+            self.db.execute("UPDATE events SET game_id=NULL WHERE game_id=?", (game_id,))
+            self.db.execute("DELETE FROM moves WHERE game_id=?", (game_id,))
+            self.db.execute("DELETE FROM kriegspiel WHERE game_id=?", (game_id,))
+            gone = self.db.execute("DELETE FROM games WHERE id=?", (game_id,)).rowcount
+        if gone != 1:
+            raise ArchiveError(f"no game {game_id} in {self.path}")
+
+    def adjourn(self, game_id: int) -> bool:
+        """A game left unfinished on purpose (`quit`): adjourned, to be resumed
+        (`eboard play --resume ID`), not in progress forever.  False if it was not
+        unfinished (or had no move from the usual start: then it is not kept at all)."""
+        row = self._run("SELECT board FROM games WHERE id=? AND ended IS NULL AND fen IS NULL", (game_id,)).fetchone()
+        if row is not None and not self.moves(game_id):
+            self.drop_empty(row[0])
+            return False
+        cur = self._run("UPDATE games SET reason='adjourned' WHERE id=? AND ended IS NULL AND reason IS NULL", (game_id,))
+        return cur.rowcount == 1
+
+    def resumed(self, game_id: int, board: str, uid: str) -> None:
+        """An adjourned game goes on as the board's game uid (on that board, or another)."""
+        self._run("UPDATE games SET board=?, uid=?, ended=NULL, reason=NULL WHERE id=?", (board, uid, game_id))
 
     def kriegspiel_record(self, game_id: int) -> dict[str, object] | None:
         import json

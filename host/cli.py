@@ -11,6 +11,9 @@
     eboard replay-sensors FILE --game GAME [--fen FEN] [--pico [--uf2 UF2]]
                                            a sensor script through a virtual board
     eboard tag ID NAME VALUE               set a game's White, Black, Event or Site
+    eboard delete ID                       remove a game from the archive
+    eboard serve (--port PORT ... | --sim N)
+                                           follow boards (or N virtual ones) and archive
 
 Errors (unknown game, malformed FEN, bad depth) are one line on stderr and exit 2;
 --debug shows the traceback instead.
@@ -125,7 +128,8 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
         with _web(args) as server:
             feed = None if server is None else partial(kriegspiel_feed, server)
             rc = run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game,
-                     white_view=args.white_view, black_view=args.black_view, new=args.new, web=feed)
+                     white_view=args.white_view, black_view=args.black_view, new=args.new, web=feed,
+                     json_record=args.json)
             if server is not None:  # the record stays readable on the pages until the end of input
                 print("web: the pages stay up until the end of input (Ctrl-D) or Ctrl-C", flush=True)
                 try:
@@ -138,26 +142,27 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    import tempfile
     import time
 
     from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
-    from host.vboard import ROOT, VirtualBoard, VirtualBoardError
+    from host.vboard import ROOT, TemporaryBoard, VirtualBoard, VirtualBoardError
 
     _start(args.game, args.fen)
     if args.fen and not args.game:
         raise CliError("--fen needs --game GAME: the game the position belongs to")
-    board_dir = args.dir or tempfile.mkdtemp(prefix="eboard-sim-")
+    board_dir = args.dir or "a temporary folder"
     try:
         # --fresh: a board with only its own filesystem (what flash.sh put there);
-        # otherwise the firmware runs straight from this source tree.
-        vb = VirtualBoard(board_dir, source=None if args.fresh else ROOT, realtime=True)
+        # otherwise the firmware runs straight from this source tree.  A temporary
+        # folder is removed when the board stops.
+        source = None if args.fresh else ROOT
+        vb = (VirtualBoard(args.dir, source=source, realtime=True) if args.dir
+              else TemporaryBoard(prefix="eboard-sim-", source=source, realtime=True))
         port = vb.start()
     except VirtualBoardError as e:
         raise CliError(str(e)) from None
     except OSError as e:
         raise CliError(f"cannot use {board_dir} for the virtual board: {e.strerror}") from None
-    print(port, flush=True)
     try:
         if args.game and not args.fresh:
             try:
@@ -167,6 +172,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                     link.request("sim setup")  # the virtual hands set the pieces up
             except (LinkError, BridgeTimeout, BoardError) as e:
                 raise CliError(f"virtual board: {e}") from None
+        print(port, flush=True)  # only once the board is ready and free for another program
         while vb.alive() or vb.restarts:
             time.sleep(0.5)
     except KeyboardInterrupt:
@@ -276,6 +282,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     if not args.sim and not args.port and not args.pico:
         raise CliError("play needs --port PORT (a board on USB), --sim (a virtual board) or --pico (an emulated one)")
+    if args.resume and (args.game or args.fen or args.battle):
+        raise CliError("--resume goes on with an archived game: it takes no --game, --fen or --battle")
     if args.fen and args.battle:
         raise CliError("--battle starts from the screened set-up: it takes no --fen")
     if args.fen and not args.game and not args.sim:
@@ -286,7 +294,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         pico = (Path(args.uf2) if args.uf2 else True) if args.pico else None
         with _web(args) as server:
             return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle,
-                            tags=tags, web=server is not None, pico=pico)
+                            tags=tags, web=server is not None, pico=pico, resume=args.resume)
     except (play.PlayError, LinkError, BridgeTimeout, BoardError, ArchiveError, VirtualBoardError) as e:
         raise CliError(f"board: {e}" if isinstance(e, (BridgeTimeout, BoardError)) else str(e)) from None
 
@@ -309,6 +317,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         n = len(a.moves(g.id))
         points = f" {g.white_points}-{g.black_points}" if g.white_points is not None else ""
         state = g.result + (f" ({g.reason})" if g.reason else "") + points if g.ended else "in progress"
+        if g.reason == "adjourned":
+            state = "adjourned"
         print(f"{g.id:>4}  {g.started[:16].replace('T', ' ')}  {g.game:<10} {n:>4} plies  {state}  [{g.board}]")
     return 0
 
@@ -392,11 +402,44 @@ def cmd_tag(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_delete(args: argparse.Namespace) -> int:
+    from host.archive import ArchiveError
+
+    a, g = _get_game(args)
+    try:
+        a.delete(g.id)
+    except ArchiveError as e:
+        raise CliError(str(e)) from None
+    print(f"game {g.id} ({g.game}, {g.started[:16].replace('T', ' ')}) deleted")
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from host.serve import serve
 
-    with _web(args) as server:
-        return serve(args.port, args.archive, args.seconds, web=server is not None)
+    if not args.port and args.sim is None:
+        raise CliError("serve needs --port PORT (once per board) or --sim N (N virtual boards playing random games)")
+    if args.sim is not None and not 1 <= args.sim <= 16:
+        raise CliError(f"bad --sim {args.sim}: from 1 to 16 virtual boards")
+    boards = []
+    try:
+        if args.sim:
+            from host.club import sim_room
+            from host.vboard import VirtualBoardError
+
+            print(f"starting {args.sim} virtual boards; their hands play random games ...", flush=True)
+            try:
+                boards = sim_room(args.sim, args.seed)
+            except VirtualBoardError as e:
+                raise CliError(str(e)) from None
+            for i, vb in enumerate(boards, 1):
+                print(f"virtual board {i}: {vb.port}", flush=True)
+        with _web(args) as server:
+            return serve((args.port or []) + [vb.port for vb in boards], args.archive, args.seconds,
+                         web=server is not None)
+    finally:
+        for vb in boards:
+            vb.stop()
 
 
 @contextmanager
@@ -480,6 +523,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where White's own lines go (attempts, refusals): a file, or White's own terminal (/dev/pts/N)")
     k.add_argument("--black-view", metavar="PATH", help="the same for Black")
     k.add_argument("--new", action="store_true", help="abandon an unfinished game on these boards and start another")
+    k.add_argument("--json", action="store_true", help="print the umpire's record at the end as JSON (default: a scoresheet)")
     web_arguments(k)
     k.set_defaults(func=cmd_kriegspiel)
     v = sub.add_parser("sim", help="run a virtual board; prints its port, runs until interrupted")
@@ -504,6 +548,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--fen")
     g.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (docs/rules/battle-setup.md)")
     g.add_argument("--archive", help="the SQLite archive (default: ~/.local/share/eboard/games.sqlite)")
+    g.add_argument("--resume", metavar="ID", help="go on with an adjourned game of the archive (a game id, or last)")
     for tag in ("white", "black", "event", "site"):
         g.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")
     web_arguments(g)
@@ -529,8 +574,14 @@ def build_parser() -> argparse.ArgumentParser:
     tg.add_argument("value")
     tg.add_argument("--archive")
     tg.set_defaults(func=cmd_tag)
+    de = sub.add_parser("delete", help="remove an archived game")
+    de.add_argument("id", help="a game id, or last")
+    de.add_argument("--archive")
+    de.set_defaults(func=cmd_delete)
     sv = sub.add_parser("serve", help="follow several boards at once and archive their games")
-    sv.add_argument("--port", action="append", required=True, help="a board's port (repeat for more)")
+    sv.add_argument("--port", action="append", help="a board's port (repeat for more)")
+    sv.add_argument("--sim", type=int, metavar="N", help="also N virtual boards whose hands play random games")
+    sv.add_argument("--seed", type=int, default=0, help="--sim: the random games' seed")
     sv.add_argument("--archive")
     sv.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
     web_arguments(sv)

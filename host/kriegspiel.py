@@ -538,7 +538,8 @@ def _views(white_view: str | None, black_view: str | None, sim: bool, out: TextI
 
 def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | None, archive_path: str | None,
         speak: bool, seed: int = 0, game: str = "chess", inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
-        white_view: str | None = None, black_view: str | None = None, new: bool = False, web=None) -> int:  # type: ignore[no-untyped-def]
+        white_view: str | None = None, black_view: str | None = None, new: bool = False, web=None,
+        json_record: bool = False) -> int:  # type: ignore[no-untyped-def]
     """The command: start both boards, the screened setup (unless fen is given), then
     read commands (an attempt, ask, resign, quit) from inp for the side to move, and the
     boards' attempts, until the game is over.
@@ -548,7 +549,9 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     Each player's own lines (their attempts, their board's refusals) go only to their
     view (white_view, black_view: a file or a terminal); the screen shows what both hear.
     web(game, ends, out): a feed to publish each player's lines (player(side, text)), the
-    public ones (public(text)) and the end."""
+    public ones (public(text)) and the end.  With sim, the side to move's own board is
+    drawn (host/kview.py); the record at the end prints as a scoresheet, or as JSON
+    (json_record)."""
     import tempfile
     import time
 
@@ -558,7 +561,8 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     from host.archive import Archive, ArchiveError
     from host.console import LineInput
     from host.notation import MoveError, parse
-    from host.vboard import VirtualBoard
+    from host.kview import HELP, adjourn, confirm_prompt, kview_shower, record_text
+    from host.vboard import TemporaryBoard
 
     def show(text: str) -> None:
         print(text, file=out, flush=True)
@@ -569,13 +573,14 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     if sim:
         for _ in range(2):
             # The virtual boards compile the firmware from source: more heap than .mpy needs.
-            vb = VirtualBoard(tempfile.mkdtemp(prefix="eboard-krieg-"), realtime=False, heap="512K")
+            vb = TemporaryBoard(prefix="eboard-krieg-", realtime=False, heap="512K")
             boards.append(vb)
         white_port, black_port = (vb.start() for vb in boards)
     assert white_port and black_port
     ends: dict[int, LinkEnd] = {}
 
     feed = None
+    heard: dict[int, list[str]] = {WHITE: [], BLACK: []}  # what each player was told
     try:
         ends[WHITE] = LinkEnd(white_port)
         ends[BLACK] = LinkEnd(black_port)
@@ -585,6 +590,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             f = files.get(side)
             if f is not None:
                 print(f"[{SIDES[side]}] {text}", file=f, flush=True)
+            heard[side].append(text)
             if feed is not None:
                 feed.player(side, text)
 
@@ -671,7 +677,12 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
                 show(f"{SIDES[side].capitalize()}'s own lines (attempts, refusals) are shown on their board only: "
                      f"--{SIDES[side]}-view PATH sends them to a file or a terminal of their own.")
         show(f"Kriegspiel: white {printable(white_port)}, black {printable(black_port)}. "
-             "Type a move for the side to move, ask, resign or quit.")
+             "Type a move for the side to move, ask, resign, help or quit.")
+        shown = kview_shower(match, ends, game, heard, out) if sim else None
+        if shown is not None:
+            shown(WHITE, force=True)
+            shown(BLACK, force=True)  # each army as it stands
+
         def sim_attempt(side: int, cmd: str) -> None:
             """The virtual hands make the attempt on the mover's own board."""
             end = ends[side]
@@ -704,8 +715,10 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             match.pump()
 
         typed = LineInput(inp)
-        quit_ = False
+        quit_ = asked = False  # asked: quit was typed, the next line answers
         while not match.ump.over and not quit_:
+            if shown is not None:
+                shown(match.ump.pos.us)
             match.pump()
             match.heal()
             lines = typed.lines(0.1)
@@ -716,12 +729,23 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
                 side = match.ump.pos.us
                 if match.ump.over:
                     break
+                if asked:
+                    asked = False
+                    if cmd.lower() in ("y", "yes"):
+                        quit_ = True
+                        break
+                    continue
                 if not cmd:
                     continue
                 if cmd == "quit":
-                    quit_ = True
-                    break
-                if cmd == "ask":
+                    show(confirm_prompt(live_id != []))
+                    asked = True
+                    continue
+                if cmd == "help":
+                    show(HELP)
+                elif cmd == "board" and shown is not None:
+                    shown(side, force=True)
+                elif cmd == "ask":
                     match.ask(side)
                 elif cmd == "resign":
                     match.resign(side)
@@ -736,8 +760,8 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             rec = match.record()
             res, reason = match.result()
             show("The game is over: " + res + ". The umpire's record:")
-            show(json.dumps(rec, ensure_ascii=False))
             gid = arch.add_kriegspiel(f"{white_port}+{black_port}", match.gid, match.ump.start_fen, rec, res, reason)
+            show(json.dumps(rec, ensure_ascii=False) if json_record else record_text(arch, gid))
             if live_id:
                 arch.kriegspiel_live_end(live_id[0], "over")
             show(f"archived as game {gid}")
@@ -745,6 +769,10 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
                 feed.over(rec, res, gid)
         elif live_id:
             show("The game is kept: run the same command again to go on with it.")
+        else:  # a game on virtual boards left by quit (or the end of input): adjourned, its record sealed
+            gid = adjourn(arch, f"{white_port}+{black_port}", match)
+            if gid is not None:
+                show(f"the game is adjourned: archived as game {gid}, the umpire's record sealed")
         return 0
     finally:
         for end in ends.values():

@@ -5,7 +5,11 @@ Commands, one a line:
                   none): on the virtual board the hands make it (lift, place); on a real
                   board the host sends it, and the board shows how to make it
   lift SQ, place SQ, wait MS     the virtual board's hands, one at a time
-  new GAME [FEN]  a new game        undo    take back     promote X   choose a promotion
+  new GAME [FEN]  a new game        undo    take back (the view says which man goes back
+                  where; on the virtual board the hands do it)
+  promote X       choose a promotion (or on the board: lift the new piece and put it back
+                  for the next choice; the one shown when play goes on is taken; no time
+                  limit. A typed move like e8=Q chooses by itself)
   battle          chess from a screened free setup (docs/rules/battle-setup.md): the board
                   asks for each man in turn; on the virtual board, the hands set up
                   random arrays
@@ -18,7 +22,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from typing import TextIO
 
 from firmware.rules import MoveError, new_position
@@ -30,6 +33,7 @@ from host.bridge import Bridge
 from host.link import BoardError, BridgeTimeout, LinkError
 from host.notation import parse_line, san, san_list
 from host.start import check
+from host.takeback import note as takeback_note
 from host.view import Snapshot, render
 from host.web import board_feed
 
@@ -56,6 +60,7 @@ class Session:
         self.tags: dict[str, str] = {}  # PGN tags for every game played (--white, ...)
         self.tagged: set[int | None] = {None}
         self.dirty = True
+        self.undone: list[str] = []  # moves taken back, to be said in words
         self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s)
         try:
             self.bridge.connect()
@@ -63,11 +68,14 @@ class Session:
             raise PlayError(str(e)) from None
         # the `sim` hand commands: the virtual board's, or hands(request) for another board's
         self.hand = hands(self.bridge.request) if hands else self.bridge.request
+        self.sim = sim or self.bridge.request("version").split()[3:4] == ["sim"]
 
     def _changed(self, seq: int, text: str) -> None:
         self.dirty = True
         word = text.split()[0]
-        if word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
+        if word == "undo" and len(text.split()) == 3:  # said in words by refresh (host/takeback.py)
+            self.undone.append(text.split()[2])
+        elif word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
             self.snap.notes.append(text)
         if word == "arrange":
             self.asked = text
@@ -78,6 +86,9 @@ class Session:
         if len(st) < 5 or len(leds) < 2:  # not what a board of our protocol says
             raise LinkError(f"{self.port}: an unreadable reply ({' '.join(st)[:60]})")
         self.snap.game, self.snap.state, self.snap.fen = st[1], st[2], st[4]
+        if self.undone:
+            self.snap.notes.append(takeback_note(st[1], st[4], self.undone))
+            self.undone = []
         self.snap.leds = leds[1]
         self.snap.game_id = self.bridge.game_id
         if self.tags and self.bridge.game_id not in self.tagged:  # --white, --black, ...
@@ -145,6 +156,9 @@ class Session:
                 self.battle()
             elif cmd in ("undo", "moves") and len(words) == 1:
                 reply = self.bridge.request(cmd)
+                if cmd == "undo" and self.sim:  # the virtual hands put the board right
+                    self.bridge.request("sim setup")
+                    self.bridge.request("sim wait 100")
                 if cmd == "moves":  # in SAN, from the board's own position
                     st = self.bridge.request("state").split(" ", 4)
                     pos = new_position(st[1], st[4])
@@ -209,27 +223,6 @@ class Session:
         self.hand(f"sim wait {COMMIT_WAIT_MS}")
 
 
-def sim_board_dir(archive: Archive) -> tuple[str, bool]:
-    """The virtual board of `play --sim`: its flash kept beside the archive, so that a
-    play killed and started again goes on with the board's game (and the archive's);
-    a temporary one when another play holds it.  (path, whether it was there before)."""
-    import fcntl
-
-    path = archive.path.parent / "sim-board"
-    existed = (path / "journal.bin").exists()
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        lock = open(path / "lock", "w")
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return tempfile.mkdtemp(prefix="eboard-play-"), False
-    _locks.append(lock)  # held while this process lives
-    return str(path), existed
-
-
-_locks: list[TextIO] = []
-
-
 def run(
     port: str | None,
     sim: bool,
@@ -242,16 +235,19 @@ def run(
     tags: dict[str, str] | None = None,
     web: bool = False,
     pico=None,
+    resume: str | None = None,
 ) -> int:
     """pico: an emulated Pico instead (True: stock MicroPython + flash.sh; or the Path
     of a UF2 with the firmware in it), its hands doing what --sim's do."""
     from host.console import LineInput
-    from host.vboard import VirtualBoard
+    from host.resume import own_board, resume_game
 
     archive = Archive(archive_path)
     vb = hands = None
-    default = None
+    if resume is not None:
+        archive.game(resume)  # no such game: said before any board starts
     if pico:
+        import tempfile
         from pathlib import Path
 
         from host import pico as emu
@@ -261,15 +257,12 @@ def run(
         except emu.PicoError as e:
             raise PlayError(f"emulated Pico: {e}") from None
         port, sim = vb.port, True
-        default = "lippo"
 
         def hands(request):
             return emu.SimCommands(vb, request, hold=False)  # the board's clock runs on
 
     elif sim:
-        board_dir, existed = sim_board_dir(archive)
-        default = None if existed else "lippo"  # a board used before goes on with its game
-        vb = VirtualBoard(board_dir, realtime=True)
+        vb = own_board(archive, realtime=True)  # the same virtual board (its id) every time
         port = vb.start()
     assert port is not None
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
@@ -277,10 +270,12 @@ def run(
         # an emulated chip runs at a third of a real one's speed: its replies take longer
         session = Session(port, archive, sim, out, colour, hands, timeout_s=60 if pico else 5.0)
         session.tags = tags or {}
-        if battle:
+        if resume is not None:
+            session.snap.notes.append(resume_game(session.bridge, archive, resume, session.sim))
+        elif battle:
             session.battle()
-        else:
-            session.start(game or default, fen)
+        else:  # a virtual board starts afresh: its last game was adjourned (--resume)
+            session.start(game or ("lippo" if sim else None), fen, again=sim)
         session.show()
         feed = board_feed(session.bridge, archive) if web else None  # the web room's live board
         interactive = inp.isatty()
@@ -316,6 +311,9 @@ def run(
                     down = str(e)
                     out.write(f"board: {down}: waiting for it (quit to stop)\n")
                     out.flush()
+        adjourned = session.bridge.game_id
+        if adjourned is not None and archive.adjourn(adjourned):
+            out.write(f"game {adjourned} adjourned: eboard play --resume {adjourned}" + (" --sim" if sim else "") + " goes on with it\n")
     finally:
         archive.close()
         if vb is not None:

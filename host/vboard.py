@@ -17,10 +17,12 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import tty
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 EXIT_REBOOT = 75
@@ -29,7 +31,10 @@ EXIT_RAW = 76
 
 def _die_with_parent() -> None:
     # A virtual board is part of the program that started it: if that program is killed,
-    # the board goes too (Linux's parent-death signal), instead of idling forever.
+    # the board goes too (Linux's parent-death signal), instead of idling forever.  In a
+    # process group of its own: Ctrl-C in the terminal is for the program, which then stops
+    # its boards in order (the board itself would take it for a Ctrl-C on its link).
+    os.setpgid(0, 0)
     try:
         import ctypes
 
@@ -193,3 +198,16 @@ class VirtualBoard:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class TemporaryBoard(VirtualBoard):
+    """A virtual board in a new temporary folder (its flash and its log beside it): stop()
+    also removes the folder, so that nothing is left behind in /tmp."""
+
+    def __init__(self, prefix: str = "eboard-", **kw: Any) -> None:
+        self.tmp = tempfile.mkdtemp(prefix=prefix)
+        super().__init__(Path(self.tmp) / "board", **kw)
+
+    def stop(self) -> None:
+        super().stop()
+        shutil.rmtree(self.tmp, ignore_errors=True)

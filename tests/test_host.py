@@ -16,10 +16,9 @@ import pytest
 from conftest import micropython_cmd
 
 from firmware.rules import new_position
-from firmware.tracker import hand_moves
-from firmware.squares import Geometry
 from host.archive import Archive, ArchiveError
 from host.bridge import Bridge
+from host.club import hand_steps
 from host.link import BoardLink
 from host.pgn import export
 from host.vboard import VirtualBoard
@@ -50,15 +49,7 @@ def random_game(gid, plies, seed):
     return out
 
 
-def hands_for(pos, m):
-    """The sensor steps of one move on pos: lifts and places, with waits."""
-    geo = Geometry(pos.game.layout)
-    lifts, places = hand_moves(pos, m)
-    lines = []
-    for verb, cells in (("lift", lifts), ("place", places)):
-        for cell in cells:
-            lines += [f"{verb} {geo.name(geo.phys(cell))}", "wait 60"]
-    return lines
+hands_for = hand_steps  # the sensor steps of one move on pos: lifts and places, with waits
 
 
 def hands_script(gid, moves):

@@ -220,7 +220,7 @@ def test_kriegspiel_command_on_two_virtual_boards(tmp_path):
     from test_cli import EBOARD
 
     db = tmp_path / "k.sqlite"
-    r = subprocess.run([EBOARD, "kriegspiel", "--sim", "--standard", "--archive", str(db)],
+    r = subprocess.run([EBOARD, "kriegspiel", "--sim", "--standard", "--json", "--archive", str(db)],
                        input="f3\ne7e5\ng2g5\ng4\nQh4\n", capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()  # moves typed in SAN or as squares

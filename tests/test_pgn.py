@@ -134,8 +134,9 @@ def test_termination_takes_the_standard_values(tmp_path):
     game = chess.pgn.read_game(io.StringIO(text))
     assert game.end().board().is_checkmate()
     g2 = a.new_game("b1", "chess", None)
-    a.new_game("b1", "chess", None)  # a new game on the board abandons g2
-    assert '[Termination "abandoned"]' in export(a.game(str(g2)), [])
+    a.add_moves(g2, ["e2e4"])
+    a.new_game("b1", "chess", None)  # a new game on the board abandons g2 (one with no move is dropped)
+    assert '[Termination "abandoned"]' in export(a.game(str(g2)), ["e2e4"])
 
 
 def _fsf_files(text, ours, fsf):

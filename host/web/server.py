@@ -316,7 +316,7 @@ class WebServer:
             if g.event == "Kriegspiel" and not g.ended:
                 continue
             n = len(self.archive.moves(g.id))
-            result = (g.result + (f" ({g.reason})" if g.reason else "")) if g.ended else "in progress"
+            result = (g.result + (f" ({g.reason})" if g.reason else "")) if g.ended else (g.reason or "in progress")
             players = f"{g.white} – {g.black}"
             hay = " ".join([str(g.id), g.game, g.board, g.event, result, players, g.started]).lower()
             if q and not all(word in hay for word in q.split()):

@@ -15,6 +15,7 @@ A script is one step a line ('#' starts a comment):
   expect state NAME     the tracker's state
   expect fen FEN        the position
   expect said TEXT      some message since the last "expect said" contains TEXT
+  expect unsaid TEXT    no message since the last "expect said" (or unsaid) contains TEXT
   expect reply TEXT     the last reply starts with TEXT
 """
 
@@ -121,13 +122,17 @@ class Runner:
             got = STATES[self.board.tracker.state]
         elif what == "fen":
             got = self.board.pos.fen()
-        elif what == "said":
+        elif what == "said" or what == "unsaid":
             lines = self.out[self.said_seen :]
             self.said_seen = len(self.out)
             for t in lines:
                 if text in t:
-                    return
-            raise ScriptError("nothing said contains %r; said: %s" % (text, " | ".join(lines[-12:])))
+                    if what == "said":
+                        return
+                    raise ScriptError("said %r, which should not be" % t)
+            if what == "said":
+                raise ScriptError("nothing said contains %r; said: %s" % (text, " | ".join(lines[-12:])))
+            return
         elif what == "reply":
             if not self.reply.startswith(text):
                 raise ScriptError("reply %r, expected %r" % (self.reply, text))

@@ -1,0 +1,112 @@
+"""A Kriegspiel player's own board in the terminal: their own men (the view the umpire gave
+their board), their board's LEDs (what the umpire has said lights there), and the last
+announcements they heard.  Black's board is drawn from Black's side."""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+from firmware.rules import new_position
+from firmware.squares import Geometry
+from host.view import LED_NAMES
+
+
+def _field(board: str, files: int) -> list[list[str]]:
+    """A FEN board field -> ranks (the top rank first) of letters, '.' for none."""
+    rows = []
+    for rank in board.split("/"):
+        row: list[str] = []
+        n = ""
+        for ch in rank:
+            if ch.isdigit():
+                n += ch
+                continue
+            if n:
+                row += ["."] * int(n)
+                n = ""
+            row.append(ch)
+        if n:
+            row += ["."] * int(n)
+        rows.append((row + ["."] * files)[:files])
+    return rows
+
+
+def own_board(game: str, view_fen: str, leds: str, side: str, told: list[str]) -> str:
+    """The player's board as text: each square's man (FEN letter) and LED letter."""
+    lay = new_position(game).game.layout
+    geo = Geometry(lay)
+    rows = _field(view_fen.split()[0], lay.files)
+    ranks = list(range(lay.ranks - 1, -1, -1))
+    files = list(range(lay.files))
+    if side == "black":
+        ranks.reverse()
+        files.reverse()
+    head = "     " + "".join(f" {lay.letters[f]} " for f in files)
+    lines = [f"{side.capitalize()}'s own board (your men; the LEDs as the umpire lit them):", head]
+    lit = set()
+    for r in ranks:
+        row = f" {r + 1:>2}  "
+        for f in files:
+            led = leds[geo.phys(lay.squares[r * lay.files + f])] if len(leds) == 144 else "."
+            if led != ".":
+                lit.add(led)
+            row += f" {rows[lay.ranks - 1 - r][f]}{led if led != '.' else ' '}"
+        lines.append(row + f"  {r + 1}")
+    lines.append(head)
+    if lit:
+        lines.append("LEDs: " + ", ".join(f"{k} {LED_NAMES.get(k, k)}" for k in sorted(lit)))
+    if told:
+        lines.append("the umpire told you: " + " ".join(told[-4:]))
+    return "\n".join(lines)
+
+
+HELP = """Kriegspiel on two virtual boards: type for the side to move, whose own board is drawn.
+  e2e4, Nf3, exd5     an attempt, read on the mover's own board; the virtual hands make it
+  ask                 "Can I capture?" (any pawn capture?)
+  board               draw the side to move's own board again
+  resign              the side to move resigns
+  help                this text
+  quit                leave the game (asks first): it is archived as adjourned"""
+
+
+def kview_shower(match: Any, ends: dict[int, Any], game: str, heard: dict[int, list[str]], out: TextIO):
+    """show(side, force=False): draw side's own board when it has changed since last drawn."""
+    from firmware.rules.kriegspiel import SIDES
+
+    last: dict[int, str] = {}
+
+    def show(side: int, force: bool = False) -> None:
+        leds = ends[side].request("leds").split()[-1]
+        text = own_board(game, match.ump.view_fen(side), leds, SIDES[side], heard[side])
+        if force or last.get(side) != text:
+            last[side] = text
+            print(text, file=out, flush=True)
+
+    return show
+
+
+def confirm_prompt(kept: bool) -> str:
+    """What quit asks first (the next line answers it; the end of input is a yes): kept,
+    a game on real boards that the umpire keeps to resume; else adjourned in the archive."""
+    if kept:
+        return "Leave the game? It is kept: the same command run again goes on with it. [y/N]"
+    return "Leave the game? It is archived as adjourned, the umpire's record sealed. [y/N]"
+
+
+def adjourn(archive: Any, board: str, match: Any) -> int | None:
+    """A game left unfinished: its true moves archived, adjourned (None: nothing played
+    from the usual start, nothing kept).  The umpire's record is not released: it is
+    only once the game is over (L20)."""
+    ump = match.ump
+    gid: int = archive.new_game(board, str(ump.pos.game.id), ump.start_fen, event="Kriegspiel")
+    archive.add_moves(gid, [r["attempt"] for r in ump._record if r["legal"] and r["attempt"] != "ask"])
+    return gid if archive.adjourn(gid) else None
+
+
+def record_text(archive: Any, gid: int) -> str:
+    """The umpire's record of an archived Kriegspiel game, readable: its PGN, the true moves
+    with every announcement as a comment (`eboard export ID --pgn`; --json for the JSON)."""
+    from host.pgn import export
+
+    g = archive.game(str(gid))
+    return export(g, archive.moves(gid), archive.kriegspiel_record(gid)).rstrip("\n")
