@@ -458,7 +458,7 @@ def test_play_sim_goes_on_with_its_game_after_a_kill(tmp_path):
     play.type("e2e4\ne7e5\n")
     assert archived(db, 2) == ["e2e4", "e7e5"]
     play.kill()
-    play = Command("play", "--sim", "--archive", db)
+    play = Command("play", "--sim", "--resume", "last", "--archive", db)  # the killed game, not adjourned
     play.type("g1f3\n")
     assert archived(db, 3) == ["e2e4", "e7e5", "g1f3"]
     play.type("quit\n")

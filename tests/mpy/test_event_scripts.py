@@ -1,7 +1,7 @@
 # heapsize=288K (every game in turn, in one process, on a 64-bit port)
-# 256K left no room: a fresh lippo's tables after the earlier scripts failed or not by a few
-# hundred bytes of firmware source (compiled into this same heap).  A board's own memory is
-# measured by test_lippo_memory.py and bench/port32.py, not here.
+# Each script's firmware is compiled from source into this same 64-bit heap, beside the
+# last script's leftovers: 256K no longer left room for a fresh lippo.  A board's own memory
+# is held to its bound by test_lippo_memory.py, and measured by bench/port32.py and bench/pico.py.
 """Every event script of tests/scripts, on the real interpreter (the same Board as CPython's)."""
 
 import gc
