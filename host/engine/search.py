@@ -231,17 +231,19 @@ class Searcher:
         try:
             for i, m in enumerate(self._ordered(moves, ply, tt_move)):
                 quiet = not pos.takes(m)
-                if quiet and i and futile <= alpha:
-                    if futile > best:
-                        best = futile
-                    continue
                 t.push(m)
                 try:
+                    # A quiet move that attacks the royal piece is neither pruned nor
+                    # reduced: it may be the mate (or, without a check rule, the capture).
+                    if quiet and i and futile <= alpha and not pos.is_check():
+                        if futile > best:
+                            best = futile
+                        continue
                     if i == 0:
                         v = -self._search(depth - 1, -beta, -alpha, ply + 1)
                     else:
                         r = 0
-                        if depth >= 3 and i >= 4 and quiet and not in_check:
+                        if depth >= 3 and i >= 4 and quiet and not in_check and not pos.is_check():
                             r = 2 if depth >= 5 and i >= 16 else 1
                         v = -self._search(depth - 1 - r, -alpha - 1, -alpha, ply + 1)
                         if v > alpha and (r or v < beta):
