@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 
 import chess.engine
 
@@ -158,58 +159,85 @@ def skill(lvl: Level | None) -> int | None:
     return min(20, (lvl.number - 1) * 3)
 
 
+class Session:
+    """One UCI engine process for one game, kept open across moves (close() it, or use
+    `with`); Unavailable (in words) if none can play the game."""
+
+    def __init__(self, gid: str, spec: str = "uci", options: dict[str, int | str] | None = None) -> None:
+        if gid not in ENGINES:
+            raise Unavailable("no UCI engine plays %s" % gid)
+        if spec in ("uci", "uci:"):
+            path = find(gid)
+            if path is None:
+                raise Unavailable("no UCI engine for %s on PATH (%s)" % (gid, INSTALL))
+        elif spec.startswith("uci:"):
+            path = spec[4:]
+            if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+                raise Unavailable("%s is not an executable file" % path)
+        else:
+            raise Unavailable("unknown engine %r: ours, uci or uci:PATH" % spec)
+        try:
+            self.engine = chess.engine.SimpleEngine.popen_uci([path], timeout=10, stderr=subprocess.DEVNULL)
+        except (OSError, chess.engine.EngineError, TimeoutError) as e:
+            raise Unavailable("cannot start %s: %s" % (path, e)) from None
+        self.gid = gid
+        self.name = self.engine.id.get("name", os.path.basename(path))
+        self.setup: list[str] = []
+        try:
+            variant = VARIANT[gid]
+            if variant:
+                opt = self.engine.options.get("UCI_Variant")
+                if opt is None or variant not in opt.var:
+                    raise Unavailable("%s does not play %s (no UCI_Variant %s)" % (self.name, gid, variant))
+                # python-chess manages UCI_Variant for its own boards: it goes as a line.
+                self.setup.append("setoption name UCI_Variant value " + variant)
+            if options:
+                self.engine.configure(options)
+        except (Unavailable, chess.engine.EngineError) as e:
+            self.close()
+            raise Unavailable(str(e)) from None
+        self.skill: int | None = None
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        try:
+            self.engine.quit()
+        except Exception:  # the engine may already be gone; nothing to tidy then
+            self.engine.close()
+
+    def move(self, pos: Position, limits: Limits, lvl: Level | None = None) -> Reply:
+        """The engine's move in pos; Unavailable if it fails or answers an illegal move."""
+        if pos.game is not _game_of(self.gid):
+            raise Unavailable("%s plays %s by its standard rules only" % (self.name, self.gid))
+        try:
+            level_skill = skill(lvl)
+            if level_skill is not None and level_skill != self.skill and "Skill Level" in self.engine.options:
+                self.engine.configure({"Skill Level": level_skill})
+                self.skill = level_skill
+            lines = self.setup + ["ucinewgame", "position fen " + fen_for_engine(pos), go_line(pos, limits, lvl)]
+            best, info_lines = self.engine.communicate(lambda proto: _Go(proto, lines))
+        except chess.engine.EngineError as e:
+            raise Unavailable("%s failed: %s" % (self.name, e)) from None
+        text = from_engine(self.gid, best)
+        try:
+            move = pos.parse_move(text)
+        except MoveError:
+            raise Unavailable("%s answered %s, not a legal move here" % (self.name, best)) from None
+        infos = [_info(self.gid, line) for line in info_lines]
+        score = infos[-1].score if infos else 0
+        return Reply(move, pos.move_str(move), score, infos, self.name)
+
+
 def play(pos: Position, limits: Limits, spec: str = "uci", lvl: Level | None = None,
          options: dict[str, int | str] | None = None) -> Reply:
-    """The UCI engine's move in pos; Unavailable (in words) if none can play it."""
-    gid = pos.game.id
-    if gid not in ENGINES or pos.game is not _game_of(gid):
-        raise Unavailable("no UCI engine plays %s" % gid)
-    if spec in ("uci", "uci:"):
-        path = find(gid)
-        if path is None:
-            raise Unavailable("no UCI engine for %s on PATH (%s)" % (gid, INSTALL))
-    elif spec.startswith("uci:"):
-        path = spec[4:]
-        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-            raise Unavailable("%s is not an executable file" % path)
-    else:
-        raise Unavailable("unknown engine %r: ours, uci or uci:PATH" % spec)
-    try:
-        engine = chess.engine.SimpleEngine.popen_uci([path], timeout=10, stderr=open(os.devnull, "w"))
-    except (OSError, chess.engine.EngineError, TimeoutError) as e:
-        raise Unavailable("cannot start %s: %s" % (path, e)) from None
-    name = engine.id.get("name", os.path.basename(path))
-    try:
-        config: dict[str, int | str] = dict(options or {})
-        lines: list[str] = []
-        variant = VARIANT[gid]
-        if variant:
-            if "UCI_Variant" not in engine.options or variant not in engine.options["UCI_Variant"].var:
-                raise Unavailable("%s does not play %s (no UCI_Variant %s)" % (name, gid, variant))
-            # python-chess manages UCI_Variant for its own boards: it is sent as a line here.
-            lines.append("setoption name UCI_Variant value " + variant)
-        level_skill = skill(lvl)
-        if level_skill is not None and "Skill Level" in engine.options:
-            config["Skill Level"] = level_skill
-        if config:
-            engine.configure(config)
-        lines += ["ucinewgame", "position fen " + fen_for_engine(pos), go_line(pos, limits, lvl)]
-        best, info_lines = engine.communicate(lambda proto: _Go(proto, lines))
-    except chess.engine.EngineError as e:
-        raise Unavailable("%s failed: %s" % (name, e)) from None
-    finally:
-        try:
-            engine.quit()
-        except Exception:  # the engine may already be gone; nothing to tidy then
-            engine.close()
-    text = from_engine(gid, best)
-    try:
-        move = pos.parse_move(text)
-    except MoveError:
-        raise Unavailable("%s answered %s, not a legal move here" % (name, best)) from None
-    infos = [_info(gid, line) for line in info_lines]
-    score = infos[-1].score if infos else 0
-    return Reply(move, pos.move_str(move), score, infos, name)
+    """The UCI engine's move in pos, from a session opened for this one move."""
+    with Session(pos.game.id, spec, options) as session:
+        return session.move(pos, limits, lvl)
 
 
 def _game_of(gid: str) -> object:
