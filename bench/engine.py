@@ -20,10 +20,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from firmware.rules import GAMES, new_position  # noqa: E402
-from firmware.rules.board import BLACK, WHITE  # noqa: E402
-from host.engine import Limits, search  # noqa: E402
-from host.engine.tables import Tracked  # noqa: E402
+from firmware.rules import GAMES, new_position
+from firmware.rules.board import BLACK, WHITE
+from host.engine import Limits, search
+from host.engine.tables import Tracked
 
 START = {"courier": "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1"}
 

@@ -12,8 +12,7 @@ import time
 import pytest
 
 from firmware.rules import GAMES, new_position
-from host.engine import LEVELS, Limits, choose, level, search
-from host.engine import uci
+from host.engine import LEVELS, Limits, choose, level, search, uci
 from host.engine.search import MATE_BOUND
 from host.engine.tables import Tracked
 

@@ -183,7 +183,7 @@ class Searcher:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes & 63 == 0 and time.perf_counter() >= self.deadline:
+        if self.nodes & 15 == 0 and time.perf_counter() >= self.deadline:
             raise Timeout
 
     def _end_score(self, ply: int) -> int:
@@ -233,9 +233,10 @@ class Searcher:
                 quiet = not pos.takes(m)
                 t.push(m)
                 try:
-                    # A quiet move that attacks the royal piece is neither pruned nor
-                    # reduced: it may be the mate (or, without a check rule, the capture).
-                    if quiet and i and futile <= alpha and not pos.is_check():
+                    # A quiet move that gives check is neither pruned nor reduced: it may
+                    # be the mate.  (Without a check rule, taking the royal piece is a
+                    # capture, which is never pruned; the test would cost Lippo a third.)
+                    if quiet and i and futile <= alpha and not (self.check_rules and pos.is_check()):
                         if futile > best:
                             best = futile
                         continue
@@ -243,7 +244,7 @@ class Searcher:
                         v = -self._search(depth - 1, -beta, -alpha, ply + 1)
                     else:
                         r = 0
-                        if depth >= 3 and i >= 4 and quiet and not in_check and not pos.is_check():
+                        if depth >= 3 and i >= 4 and quiet and not in_check and not (self.check_rules and pos.is_check()):
                             r = 2 if depth >= 5 and i >= 16 else 1
                         v = -self._search(depth - 1 - r, -alpha - 1, -alpha, ply + 1)
                         if v > alpha and (r or v < beta):
@@ -296,9 +297,9 @@ class Searcher:
             caps = moves
             forced = False
         else:
-            forced = self.forced_captures and moves and pos.takes(moves[0])  # checkers
+            forced = bool(self.forced_captures and moves and pos.takes(moves[0]))  # checkers
             caps = []
-        if forced:
+        if forced and moves:
             caps = moves
             if qdepth >= QS_DEPTH:
                 return self._eval(ply)
@@ -310,6 +311,7 @@ class Searcher:
                 return stand
             if moves is None:
                 moves = pos.pseudo_moves()
+            assert moves is not None
             caps = [m for m in moves if pos.takes(m)]
             if not caps:
                 return stand
@@ -320,7 +322,7 @@ class Searcher:
         else:
             floor = -INF
             best = -INF
-        self.counts[ply] = len(moves)
+        self.counts[ply] = len(caps) if moves is None else len(moves)
         t = self.t
         cells = pos.cells
         points = self.points

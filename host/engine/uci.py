@@ -187,7 +187,7 @@ class Session:
             variant = VARIANT[gid]
             if variant:
                 opt = self.engine.options.get("UCI_Variant")
-                if opt is None or variant not in opt.var:
+                if opt is None or variant not in (opt.var or ()):
                     raise Unavailable("%s does not play %s (no UCI_Variant %s)" % (self.name, gid, variant))
                 # python-chess manages UCI_Variant for its own boards: it goes as a line.
                 self.setup.append("setoption name UCI_Variant value " + variant)
