@@ -49,7 +49,7 @@ def search(pos: Position, limits: Limits | None = None, lvl: Level | None = None
     if movetime is None and hard is None and depth is None:
         hard, soft = 1.0, 1.0
     work = type(pos)(pos.game, pos.fen())  # a copy: the caller's position is never touched
-    s = Searcher(work)
+    s = Searcher(work, earlier_keys(pos))
     move, score, infos = s.run(depth or 64, hard, on_info, soft)
     if lvl is not None and lvl.error_rate:
         rng = rng or random.Random()
@@ -58,6 +58,29 @@ def search(pos: Position, limits: Limits | None = None, lvl: Level | None = None
             if others:
                 move = rng.choice(others)
     return Reply(move, pos.move_str(move), score, infos, "ours")
+
+
+def earlier_keys(pos: Position) -> list[int]:
+    """The transposition keys of the game's earlier positions back to the last capture or
+    pawn move (those a repetition can come back to), as far as pos's history holds them;
+    pos is taken back and replayed, and left as it was."""
+    from .tables import Tracked
+
+    t = Tracked(pos)
+    if not t.tables.profile.repetition_draws:
+        return []
+    keys = []
+    undone = []
+    try:
+        for _ in range(min(pos.halfmove, len(pos.stack))):
+            undone.append(pos.pop())
+            t.h, t.score = t.full()
+            keys.append(t.key())
+    finally:
+        while undone:
+            pos.push(undone.pop())
+    keys.reverse()
+    return keys
 
 
 def choose(pos: Position, limits: Limits | None = None, engine: str = "ours", lvl: Level | None = None,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from firmware.rules.board import BLACK, SIZE, WHITE
+from firmware.rules.board import BLACK, SIZE, WHITE, file_of, rank_of
 from firmware.rules.position import Position
 
 from .tables import Tracked
@@ -26,6 +26,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 96
 QS_DEPTH = 6  # capture plies in the quiescence search
 DELTA = 200  # centipawns a capture may gain beyond its victim (delta pruning)
+MOP_UP = 400  # centipawns ahead from which the mop-up term helps to finish the game
 FUTILITY = (0, 150, 400)  # by depth: a quiet move cannot gain more than this
 TT_LIMIT = 400_000  # entries; the table is cleared when it grows past this
 
@@ -60,8 +61,9 @@ class Info:
 class Searcher:
     """Searches one position (a core Position it may push and pop, left as it found it)."""
 
-    def __init__(self, pos: Position) -> None:
+    def __init__(self, pos: Position, earlier: list[int] | None = None) -> None:
         self.t = Tracked(pos)
+        self.earlier = earlier or []  # keys of the game's positions before this one
         self.pos = pos
         prof = self.t.tables.profile
         self.profile = prof
@@ -137,7 +139,7 @@ class Searcher:
         alpha = -INF
         self._root_best = 0
         ordered = self._ordered(moves, 0, best)
-        self.path = [t.key()]
+        self.path = self.earlier + [t.key()]
         self.counts[0] = self.counts[-1] = len(moves)
         for i, m in enumerate(ordered):
             t.push(m)
@@ -359,14 +361,31 @@ class Searcher:
     def _eval(self, ply: int) -> int:
         # Material and squares (kept by Tracked), the game's dynamic terms, and mobility:
         # the moves the side to move had two plies up against its opponent's one ply up.
+        pos = self.pos
         s = self.t.score
         extra = self.profile.extra
         if extra is not None:
-            s += extra(self.pos)
-        if self.pos.us == BLACK:
+            s += extra(pos)
+        if s > MOP_UP or s < -MOP_UP:
+            s += self._mop_up(s > 0)
+        if pos.us == BLACK:
             s = -s
         c = self.counts
         return s + self.profile.mobility * (c[ply - 2] - c[ply - 1])
+
+    def _mop_up(self, white_ahead: bool) -> int:
+        # Far ahead: drive the other royal piece to the edge and come closer with one's
+        # own, so that a won ending is won, not shuffled into a draw.
+        kings = self.pos.kings
+        strong, weak = (kings[0], kings[1]) if white_ahead else (kings[1], kings[0])
+        if not strong or not weak:
+            return 0
+        lay = self.pos.game.layout
+        wf, wr = file_of(weak), rank_of(weak)
+        edge = abs(2 * wf - (lay.files - 1)) + abs(2 * wr - (lay.ranks - 1))
+        near = abs(file_of(strong) - wf) + abs(rank_of(strong) - wr)
+        bonus: int = 5 * edge - 4 * near
+        return bonus if white_ahead else -bonus
 
     # ---- move ordering ----------------------------------------------------------------
 
