@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from firmware.rules import GAMES, new_position
 from firmware.rules.board import BLACK, WHITE
-from host.engine import Limits, search
+from host.engine import Limits, best_move
 from host.engine.tables import Tracked
 
 START = {"courier": "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1"}
@@ -30,7 +30,7 @@ START = {"courier": "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/
 
 def speed(gid: str, seconds: float) -> tuple[int, int, int]:
     """(depth, nodes, nodes per second) of a search of `seconds` from the start."""
-    reply = search(new_position(gid, START.get(gid)), Limits(movetime_ms=int(seconds * 1000)))
+    reply = best_move(new_position(gid, START.get(gid)), Limits(movetime_ms=int(seconds * 1000)))
     last = reply.infos[-1]  # the deepest finished iteration; nodes count from the start
     return last.depth, last.nodes, last.nodes * 1000 // max(1, last.time_ms)
 
@@ -78,7 +78,7 @@ def play_game(gid: str, engine_white: bool, opponent, movetime_ms: int, max_plie
             winner = o.winner
             break
         if pos.us == ours:
-            m = search(pos, Limits(movetime_ms=movetime_ms)).move
+            m = best_move(pos, Limits(movetime_ms=movetime_ms)).move
         else:
             m = opponent(pos, rng)
         pos.push(m)

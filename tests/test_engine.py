@@ -12,7 +12,7 @@ import time
 import pytest
 
 from firmware.rules import GAMES, new_position
-from host.engine import LEVELS, Limits, choose, level, search, uci
+from host.engine import LEVELS, Limits, best_move, choose, level, uci
 from host.engine.search import MATE_BOUND
 from host.engine.tables import Tracked
 
@@ -89,7 +89,7 @@ def _is_mate_after(board, m):
     "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",  # 1.Nf6+ gxf6 2.Bxf7#
 ])
 def test_finds_a_mate_in_two_in_chess(fen):
-    reply = search(new_position("chess", fen), Limits(depth=4))
+    reply = best_move(new_position("chess", fen), Limits(depth=4))
     assert reply.infos[-1].score >= MATE_BOUND
     assert _mates_in_one_after_every_reply(fen, reply.move_str)  # python-chess checks it
 
@@ -98,7 +98,7 @@ def test_takes_the_president_in_lippo():
     # The Fortress on a1 can take Black's President on a12, the Adjutant a Gas on f6
     # (14 points): the President is the game (lippo.md §8.3).
     pos = new_position("lippo", "p11/12/12/12/12/12/5g6/12/12/12/12/K4DP5 w - - 0 1")
-    reply = search(pos, Limits(depth=2))
+    reply = best_move(pos, Limits(depth=2))
     assert reply.move_str == "a1a12"
     assert pos.move_to(reply.move) == pos.kings[1]
 
@@ -107,7 +107,7 @@ def test_lippo_president_runs_from_a_surrender():
     # Black's Fortress on m1 attacks White's President on a1 along the first rank...
     # whatever White plays must leave the President unattacked or take first.
     pos = new_position("lippo", "11p/12/12/12/12/12/12/12/12/12/12/P10k w - - 0 1")
-    reply = search(pos, Limits(depth=2))
+    reply = best_move(pos, Limits(depth=2))
     pos.push(reply.move)
     assert not pos.attacked(pos.kings[0], pos.us)
 
@@ -117,7 +117,7 @@ def test_checkers_takes_the_longer_chain():
     pos = new_position("checkers12", "12/m11/12/12/12/12/5m6/12/3m5m2/2M7M1/12/12 w - - 0 1")
     moves = {pos.move_str(m) for m in pos.legal_moves()}
     assert "c3e5g7" in moves and "l3i5" in moves
-    reply = search(pos, Limits(depth=3))
+    reply = best_move(pos, Limits(depth=3))
     assert reply.move_str == "c3e5g7"
 
 
@@ -133,7 +133,7 @@ def test_never_an_illegal_move_from_random_positions(gid):
         if not legal:
             continue
         fen = pos.fen()
-        reply = search(pos, Limits(depth=2, movetime_ms=400))
+        reply = best_move(pos, Limits(depth=2, movetime_ms=400))
         assert pos.fen() == fen  # the caller's position is untouched
         assert reply.move in legal  # the core's own legal moves are the oracle
         assert pos.parse_move(reply.move_str) == reply.move
@@ -143,7 +143,7 @@ def test_keeps_to_its_movetime():
     # Behaviour, not speed: a search asked for 300 ms ends well before a second has gone.
     for gid in ("chess", "lippo"):
         t0 = time.perf_counter()
-        search(new_position(gid), Limits(movetime_ms=300))
+        best_move(new_position(gid), Limits(movetime_ms=300))
         assert time.perf_counter() - t0 < 1.3
 
 
@@ -160,9 +160,9 @@ def test_levels_err_on_purpose_and_only_at_the_low_end():
     with pytest.raises(ValueError, match="levels run from 1"):
         level(9)
     pos = new_position("chess")
-    best = search(pos, Limits(depth=1)).move
+    best = best_move(pos, Limits(depth=1)).move
     rng = random.Random(1)
-    moves = {search(pos, Limits(depth=1), level(1), rng).move for _ in range(12)}
+    moves = {best_move(pos, Limits(depth=1), level(1), rng).move for _ in range(12)}
     assert best in moves and len(moves) > 1 and moves <= set(pos.legal_moves())
 
 

@@ -27,10 +27,10 @@ from firmware.rules.position import Position
 from .limits import LEVELS, Level, Limits, Reply, level
 from .search import Info, Searcher
 
-__all__ = ["LEVELS", "Info", "Level", "Limits", "Reply", "choose", "level", "search"]
+__all__ = ["LEVELS", "Info", "Level", "Limits", "Reply", "best_move", "choose", "level"]
 
 
-def search(pos: Position, limits: Limits | None = None, lvl: Level | None = None,
+def best_move(pos: Position, limits: Limits | None = None, lvl: Level | None = None,
            rng: random.Random | None = None, on_info: Callable[[Info], None] | None = None) -> Reply:
     """Our engine's move in pos (left unchanged); ValueError if the game is over."""
     limits = limits or Limits()
@@ -89,12 +89,12 @@ def choose(pos: Position, limits: Limits | None = None, engine: str = "ours", lv
     game found on PATH) or "uci:PATH".  Without a usable UCI engine our engine plays and
     Reply.note says why."""
     if engine == "ours":
-        return search(pos, limits, lvl, rng, on_info)
+        return best_move(pos, limits, lvl, rng, on_info)
     from . import uci
 
     try:
         return uci.play(pos, limits or Limits(), engine, lvl)
     except uci.Unavailable as e:
-        reply = search(pos, limits, lvl, rng, on_info)
+        reply = best_move(pos, limits, lvl, rng, on_info)
         reply.note = "%s; our engine plays instead" % e
         return reply

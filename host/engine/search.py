@@ -25,6 +25,7 @@ INF = 10 * MATE
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 96
 QS_DEPTH = 6  # capture plies in the quiescence search
+RECAPTURES = 2  # quiescence plies from which only recaptures are searched
 DELTA = 200  # centipawns a capture may gain beyond its victim (delta pruning)
 MOP_UP = 400  # centipawns ahead from which the mop-up term helps to finish the game
 FUTILITY = (0, 150, 400)  # by depth: a quiet move cannot gain more than this
@@ -279,7 +280,8 @@ class Searcher:
         self.tt[key] = (depth, flag, stored, best_move)
         return best
 
-    def _quiesce(self, alpha: int, beta: int, ply: int, moves: list[int] | None, qdepth: int) -> int:
+    def _quiesce(self, alpha: int, beta: int, ply: int, moves: list[int] | None, qdepth: int,
+                 last_to: int = 0) -> int:
         # moves: None, or the moves here (the legal ones, or the quick ones: see quick).
         # Where the quick generator serves, the standing score comes first and the moves
         # are generated only if it does not already refute the line.
@@ -314,7 +316,11 @@ class Searcher:
             if moves is None:
                 moves = pos.pseudo_moves()
             assert moves is not None
-            caps = [m for m in moves if pos.takes(m)]
+            if qdepth < RECAPTURES:
+                caps = [m for m in moves if pos.takes(m)]
+            else:  # deeper, only the exchange on the last square goes on (and a royal capture)
+                royal = self.royal_taken_ends and pos.kings[(pos.us >> 6) ^ 1]
+                caps = [m for m in moves if pos.takes(m) and pos.move_to(m) in (last_to, royal)]
             if not caps:
                 return stand
             if stand > alpha:
@@ -347,7 +353,7 @@ class Searcher:
                 # one move made (the chess-like games).
                 if quick and self.check_rules and pos.attacked(pos.kings[mover >> 6], pos.us):
                     continue
-                v = -self._quiesce(-beta, -alpha, ply + 1, None, qdepth + 1)
+                v = -self._quiesce(-beta, -alpha, ply + 1, None, qdepth + 1, to)
             finally:
                 t.pop()
             if v > best:
