@@ -256,3 +256,17 @@ def test_bestmove_with_a_uci_engine_on_the_command_line():
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() in {new_position("chess").move_str(m) for m in new_position("chess").legal_moves()}
     assert any(INFO.match(line) for line in r.stderr.splitlines())
+
+
+def test_the_games_earlier_positions_count_for_repetitions():
+    from host.engine import earlier_keys
+
+    pos = new_position("chess")
+    start = Tracked(new_position("chess")).key()
+    for mv in ("g1f3", "g8f6", "f3g1", "f6g8"):
+        pos.push_str(mv)
+    fen = pos.fen()
+    keys = earlier_keys(pos)
+    assert pos.fen() == fen and len(pos.stack) == 4  # taken back and replayed
+    assert len(keys) == 4 and keys[0] == start == Tracked(pos).key()
+    assert earlier_keys(new_position("lippo")) == []  # no draw by repetition there

@@ -140,7 +140,8 @@ class Searcher:
         alpha = -INF
         self._root_best = 0
         ordered = self._ordered(moves, 0, best)
-        self.path = self.earlier + [t.key()]
+        root_key = t.key()
+        self.path = self.earlier + [root_key]
         self.counts[0] = self.counts[-1] = len(moves)
         for i, m in enumerate(ordered):
             t.push(m)
@@ -157,7 +158,7 @@ class Searcher:
                 alpha = v
                 best = m
                 self._root_best = m
-        self.tt[self.path[0]] = (depth, EXACT, alpha, best)
+        self.tt[root_key] = (depth, EXACT, alpha, best)
         return alpha, best
 
     def _pv(self, first: int, depth: int) -> list[str]:
