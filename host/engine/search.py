@@ -27,6 +27,7 @@ MAX_PLY = 96
 QS_DEPTH = 6  # capture plies in the quiescence search
 RECAPTURES = 2  # quiescence plies from which only recaptures are searched
 DELTA = 200  # centipawns a capture may gain beyond its victim (delta pruning)
+NULL_R = 2  # plies a null move's search is reduced by
 MOP_UP = 400  # centipawns ahead from which the mop-up term helps to finish the game
 FUTILITY = (0, 150, 400)  # by depth: a quiet move cannot gain more than this
 TT_LIMIT = 400_000  # entries; the table is cleared when it grows past this
@@ -84,6 +85,10 @@ class Searcher:
         # nine attack tests a node).  Checkers and chess-T1 generate their moves in one go.
         self.quick = pos.game.id not in ("checkers12", "chess-t1")
         self.royal_taken_ends = not self.check_rules
+        # Null moves where zugzwang is rare; not in checkers, chess-T1 (a blocked side
+        # loses) or gardner's 5 x 5.
+        self.null_ok = pos.game.id in ("chess", "courier", "hundred", "grosschess", "lippo")
+        self.piece_types = [t for t in range(1, len(pos.game.letter)) if t not in (pos.game.pawn, pos.game.royal)]
         self.prune_captures = pos.game.id != "checkers12"  # attacked() is the core's, by the pieces' powers
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.history: dict[int, int] = {}
@@ -225,6 +230,11 @@ class Searcher:
                     e_score += ply
                 if flag == EXACT or (flag == LOWER and e_score >= beta) or (flag == UPPER and e_score <= alpha):
                     return e_score
+        if (self.null_ok and depth >= 3 and beta - alpha == 1 and not in_check and abs(beta) < MATE_BOUND
+                and self._has_pieces() and self._eval(ply) >= beta):
+            v = self._null_search(depth, beta, ply, key)
+            if v >= beta:
+                return beta
         alpha0 = alpha
         best = -INF
         best_move = 0
@@ -280,6 +290,31 @@ class Searcher:
             self.tt.clear()
         self.tt[key] = (depth, flag, stored, best_move)
         return best
+
+    def _null_search(self, depth: int, beta: int, ply: int, key: int) -> int:
+        # Null-move pruning: if passing still holds beta, a real move will.  The rules core
+        # has no pass, so the side to move and the en-passant square are swapped here and
+        # put back; nothing else of the position changes.
+        pos = self.pos
+        saved_ep = pos.ep
+        pos.us ^= WHITE | BLACK
+        pos.ep = 0
+        self.path.append(key)
+        try:
+            return -self._search(depth - 1 - NULL_R, -beta, -beta + 1, ply + 1)
+        finally:
+            self.path.pop()
+            pos.us ^= WHITE | BLACK
+            pos.ep = saved_ep
+
+    def _has_pieces(self) -> bool:
+        # Passing is safe only with pieces (not pawns or the royal piece alone) to move.
+        counts = self.pos.counts
+        us = self.pos.us
+        for t in self.piece_types:
+            if counts[us | t]:
+                return True
+        return False
 
     def _quiesce(self, alpha: int, beta: int, ply: int, moves: list[int] | None, qdepth: int,
                  last_to: int = 0) -> int:
