@@ -2,8 +2,9 @@
 
 Negamax with a transposition table (tables.Tracked's incremental Zobrist key), move
 ordering (the table's move, captures by victim then attacker, two killers a ply, a
-history score), late-move reductions, a check extension, and a quiescence search on
-captures (a Fougasse's blast and a checkers capture chain are captures too).  The end of
+history score), null-move pruning, futility pruning and late-move reductions near the
+leaves, a check extension, and a quiescence search on captures (a Fougasse's blast and a
+checkers capture chain are captures too; from its third ply, recaptures only).  The end of
 a game is the core's: a side with no legal move asks `pos.outcome()`, so Lippo's
 surrender, patt and points, checkers' blocked side and chess-T1's castles score as the
 rules say.
@@ -84,7 +85,7 @@ class Searcher:
         # Grosschess: one push per move) or the end tests (Lippo's surrender and patt,
         # nine attack tests a node).  Checkers and chess-T1 generate their moves in one go.
         self.quick = pos.game.id not in ("checkers12", "chess-t1")
-        self.royal_taken_ends = not self.check_rules
+        self.royal_taken_ends = not self.check_rules and pos.game.royal != 0  # lippo (quick)
         # Null moves where zugzwang is rare; not in checkers, chess-T1 (a blocked side
         # loses) or gardner's 5 x 5.
         self.null_ok = pos.game.id in ("chess", "courier", "hundred", "grosschess", "lippo")
