@@ -31,6 +31,7 @@ DELTA = 200  # centipawns a capture may gain beyond its victim (delta pruning)
 NULL_R = 2  # plies a null move's search is reduced by
 MOP_UP = 400  # centipawns ahead from which the mop-up term helps to finish the game
 FUTILITY = (0, 150, 400)  # by depth: a quiet move cannot gain more than this
+LATE = (0, 10, 20)  # by depth: quiet moves searched in a null-window node, the rest pruned
 TT_LIMIT = 400_000  # entries; the table is cleared when it grows past this
 
 
@@ -149,13 +150,19 @@ class Searcher:
         root_key = t.key()
         self.path = self.earlier + [root_key]
         self.counts[0] = self.counts[-1] = len(moves)
+        pos = self.pos
         for i, m in enumerate(ordered):
+            quiet = not pos.takes(m)
             t.push(m)
             try:
                 if i == 0:
                     v = -self._search(depth - 1, -INF, -alpha, 1)
                 else:
-                    v = -self._search(depth - 1, -alpha - 1, -alpha, 1)
+                    # Late quiet moves are first searched a ply shallower, as in the tree.
+                    r = 1 if depth >= 3 and i >= 8 and quiet and not (self.check_rules and pos.is_check()) else 0
+                    v = -self._search(depth - 1 - r, -alpha - 1, -alpha, 1)
+                    if v > alpha and r:
+                        v = -self._search(depth - 1, -alpha - 1, -alpha, 1)
                     if v > alpha:
                         v = -self._search(depth - 1, -INF, -alpha, 1)
             finally:
@@ -240,8 +247,11 @@ class Searcher:
         best = -INF
         best_move = 0
         futile = INF  # INF: no pruning here
+        late = INF
+        quiets = 0
         if depth < len(FUTILITY) and not in_check and beta - alpha == 1 and abs(alpha) < MATE_BOUND:
             futile = self._eval(ply) + FUTILITY[depth]  # no quiet move gets past this
+            late = LATE[depth]  # late-move pruning: the quiet moves after these are left out
         self.path.append(key)
         try:
             for i, m in enumerate(self._ordered(moves, ply, tt_move)):
@@ -251,10 +261,13 @@ class Searcher:
                     # A quiet move that gives check is neither pruned nor reduced: it may
                     # be the mate.  (Without a check rule, taking the royal piece is a
                     # capture, which is never pruned; the test would cost Lippo a third.)
-                    if quiet and i and futile <= alpha and not (self.check_rules and pos.is_check()):
-                        if futile > best:
-                            best = futile
+                    if quiet and i and (futile <= alpha or quiets >= late) \
+                            and not (self.check_rules and pos.is_check()):
+                        if futile <= alpha:
+                            best = max(best, futile)
                         continue
+                    if quiet:
+                        quiets += 1
                     if i == 0:
                         v = -self._search(depth - 1, -beta, -alpha, ply + 1)
                     else:
