@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
-# Set up (a .venv beside this file, with every test dependency), build the Pico image, and run
-# the whole test suite.
+# Set up (a .venv beside this file, with every test dependency; as root, the Debian packages
+# the tests drive; the emulator's npm package; the Pico image), and run the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")"
 . tools/venv.sh
-ensure_venv run-tests.sh test ", pytest, python-chess, pyffish"
-# Our Pico image (and the 32-bit unix port that checks it), cached after the first build;
-# a plain clone has no MicroPython source beside it: then one line says it was skipped.
-boards/build-image.sh --ci
-# The browser tests (tests/test_web.py) drive Debian's chromium; they skip, saying so, without it.
-if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    (apt-get update -q && apt-get install -y -q chromium chromium-driver) >/dev/null 2>&1 \
-        || echo "run-tests.sh: could not install chromium: the browser tests will skip" >&2
+ensure_venv run-tests.sh test ", pytest, python-chess, pyffish, aiohttp, playwright"
+# Debian's packages the tests drive: chromium (tests/test_web.py), Stockfish and
+# Fairy-Stockfish (tests/test_engine.py).  As root they are installed; otherwise those tests
+# skip, each naming what to install.
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium chromium-driver)
+command -v stockfish >/dev/null || [ -x /usr/games/stockfish ] || need+=(stockfish)
+command -v fairy-stockfish >/dev/null || [ -x /usr/games/fairy-stockfish ] || need+=(fairy-stockfish)
+if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "run-tests.sh: installing ${need[*]} with apt-get (once) ..." >&2
+        (apt-get update -q && apt-get install -y -q "${need[@]}") >/dev/null 2>&1 \
+            || echo "run-tests.sh: could not install ${need[*]}: the tests that need them will skip" >&2
+    else
+        echo "run-tests.sh: not installed: ${need[*]} (apt-get install ${need[*]}): the tests that need them will skip" >&2
+    fi
 fi
 # The emulated Pico (boards/emu): rp2040js, pinned by its package-lock.json.  Without
 # Node its tests skip, saying why.
@@ -19,4 +27,7 @@ if command -v npm >/dev/null && [ ! -d boards/emu/node_modules/rp2040js ]; then
     (cd boards/emu && npm ci --no-audit --no-fund --loglevel=error) \
         || echo "run-tests.sh: npm ci in boards/emu failed: the emulated Pico's tests will skip" >&2
 fi
+# Our Pico image (and the 32-bit unix port that checks it), cached after the first build;
+# a plain clone has no MicroPython source beside it: then one line says it was skipped.
+boards/build-image.sh --ci
 exec .venv/bin/python -m pytest -n 2 "$@"

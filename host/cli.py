@@ -2,6 +2,8 @@
 
     eboard moves GAME [--fen FEN]          every legal move, one a line
     eboard perft GAME DEPTH [--fen FEN]    leaf count of the move tree, last line
+    eboard bestmove GAME [--fen FEN] [--movetime MS | --depth N] [--engine ours|uci|uci:PATH] [--level N]
+                                           the engine's move on one line, info lines on stderr
     eboard umpire GAME [--fen FEN]         Kriegspiel umpire: attempts on stdin, JSON out
     eboard kriegspiel (--white PORT --black PORT | --sim)
                                            Kriegspiel on two boards, the host as umpire
@@ -83,6 +85,51 @@ def cmd_perft(args: argparse.Namespace) -> int:
             print(name, pos.perft(depth - 1))
             pos.pop()
     print(pos.perft(depth))
+    return 0
+
+
+def _whole(text: str, what: str, low: int) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise CliError(f"bad {what} {text!r}: a whole number from {low} up") from None
+    if n < low:
+        raise CliError(f"bad {what} {n}: a whole number from {low} up")
+    return n
+
+
+def cmd_bestmove(args: argparse.Namespace) -> int:
+    import os
+
+    from host import engine
+
+    pos = _position(args.game, args.fen)
+    if args.movetime is not None and args.depth is not None:
+        raise CliError("give --movetime or --depth, not both")
+    movetime = _whole(args.movetime, "movetime", 1) if args.movetime is not None else None
+    depth = _whole(args.depth, "depth", 1) if args.depth is not None else None
+    lvl = None
+    if args.level is not None:
+        try:
+            lvl = engine.level(_whole(args.level, "level", 1))
+        except ValueError as e:
+            raise CliError(str(e)) from None
+    spec = args.engine
+    if spec.startswith("uci:"):
+        path = spec[4:]
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            raise CliError(f"no engine at {path!r}: --engine uci:PATH needs an executable file")
+    elif spec not in ("ours", "uci"):
+        raise CliError(f"unknown engine {spec!r}: ours, uci (the first on PATH) or uci:PATH")
+    if not pos.legal_moves():
+        raise CliError(f"no move to choose: the game is over in this position ({pos.outcome()!r})")
+    limits = engine.Limits(depth=depth, movetime_ms=movetime)
+    reply = engine.choose(pos, limits, spec, lvl)
+    print(reply.move_str, flush=True)
+    if reply.note:
+        print("info string " + reply.note, file=sys.stderr)
+    for info in reply.infos:
+        print(info.line(), file=sys.stderr)
     return 0
 
 
@@ -503,6 +550,16 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--fen")
     q.add_argument("--divide", action="store_true", help="also print the count below each move")
     q.set_defaults(func=cmd_perft)
+    b = sub.add_parser("bestmove", help="the engine's move in a position (info lines on stderr)")
+    b.add_argument("game", help="game id: " + ", ".join(GAMES))
+    b.add_argument("--fen", help="position (default: the start position)")
+    b.add_argument("--movetime", metavar="MS", help="think this many milliseconds (default: 1000)")
+    b.add_argument("--depth", metavar="N", help="search this many plies deep instead")
+    b.add_argument("--engine", default="ours",
+                   help="ours (default), uci (Stockfish or Fairy-Stockfish on PATH) or uci:PATH; "
+                        "without a UCI engine for the game ours plays and says so")
+    b.add_argument("--level", metavar="N", help="1 (beginner: errs on purpose) to 8 (ten seconds a move)")
+    b.set_defaults(func=cmd_bestmove)
     u = sub.add_parser("umpire", help="Kriegspiel umpire: attempts on stdin, one JSON line of announcements each")
     u.add_argument("game", help="chess, courier, gardner or lippo")
     u.add_argument("--fen", help="the true position (default: the start position)")

@@ -1,0 +1,100 @@
+"""The computer opponent: our own engine for every game of the rules core, and UCI
+engines (Stockfish, Fairy-Stockfish) for chess, courier and gardner.
+
+The one door into the core is `firmware.rules`; nothing imports this package but the
+CLI (and play, which calls one function):
+
+    from host.engine import choose, Limits
+    reply = choose(pos, Limits(movetime_ms=1000), engine="ours", lvl=None)
+    reply.move        # a move int of pos, legal
+    reply.move_str    # its notation.md string
+    reply.infos       # the info lines (depth, score, nodes, time)
+    reply.note        # why another engine than asked played, or ""
+
+`pos` is left as it was found.  Limits: a depth, a movetime, or a clock (base +
+increment per side, as python-chess's Limit has them); a Level adds a deliberate error
+rate for beginners.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from firmware.rules.board import WHITE
+from firmware.rules.position import Position
+
+from .limits import LEVELS, Level, Limits, Reply, level
+from .search import Info, Searcher
+
+__all__ = ["LEVELS", "Info", "Level", "Limits", "Reply", "best_move", "choose", "level"]
+
+
+def best_move(pos: Position, limits: Limits | None = None, lvl: Level | None = None,
+           rng: random.Random | None = None, on_info: Callable[[Info], None] | None = None) -> Reply:
+    """Our engine's move in pos (left unchanged); ValueError if the game is over."""
+    limits = limits or Limits()
+    depth = limits.depth
+    movetime = limits.movetime_ms
+    if lvl is not None:
+        if lvl.depth is not None:
+            depth = lvl.depth if depth is None else min(depth, lvl.depth)
+        if lvl.movetime_ms is not None and movetime is None and limits.white_ms is None:
+            movetime = lvl.movetime_ms
+    if depth is None and movetime is None and limits.white_ms is None and limits.black_ms is None:
+        movetime = 1000
+    hard, soft = Limits(movetime_ms=movetime, white_ms=limits.white_ms, black_ms=limits.black_ms,
+                        white_inc_ms=limits.white_inc_ms, black_inc_ms=limits.black_inc_ms,
+                        moves_to_go=limits.moves_to_go).budget(pos.us == WHITE)
+    if movetime is None and hard is None and depth is None:
+        hard, soft = 1.0, 1.0
+    work = type(pos)(pos.game, pos.fen())  # a copy: the caller's position is never touched
+    s = Searcher(work, earlier_keys(pos))
+    move, score, infos = s.run(depth or 64, hard, on_info, soft)
+    if lvl is not None and lvl.error_rate:
+        rng = rng or random.Random()
+        if rng.random() < lvl.error_rate:
+            others = [m for m in work.legal_moves() if m != move]
+            if others:
+                move = rng.choice(others)
+    return Reply(move, pos.move_str(move), score, infos, "ours")
+
+
+def earlier_keys(pos: Position) -> list[int]:
+    """The transposition keys of the game's earlier positions back to the last capture or
+    pawn move (those a repetition can come back to), as far as pos's history holds them;
+    pos is taken back and replayed, and left as it was."""
+    from .tables import Tracked
+
+    t = Tracked(pos)
+    if not t.tables.profile.repetition_draws:
+        return []
+    keys = []
+    undone = []
+    try:
+        for _ in range(min(pos.halfmove, len(pos.stack))):
+            undone.append(pos.pop())
+            t.h, t.score = t.full()
+            keys.append(t.key())
+    finally:
+        while undone:
+            pos.push(undone.pop())
+    keys.reverse()
+    return keys
+
+
+def choose(pos: Position, limits: Limits | None = None, engine: str = "ours", lvl: Level | None = None,
+           rng: random.Random | None = None, on_info: Callable[[Info], None] | None = None) -> Reply:
+    """The move to play in pos, by `engine`: "ours", "uci" (the first UCI engine for the
+    game found on PATH) or "uci:PATH".  Without a usable UCI engine our engine plays and
+    Reply.note says why."""
+    if engine == "ours":
+        return best_move(pos, limits, lvl, rng, on_info)
+    from . import uci
+
+    try:
+        return uci.play(pos, limits or Limits(), engine, lvl)
+    except uci.Unavailable as e:
+        reply = best_move(pos, limits, lvl, rng, on_info)
+        reply.note = "%s; our engine plays instead" % e
+        return reply

@@ -1,0 +1,89 @@
+"""What the engine may spend on a move, the levels a player picks, and its reply."""
+
+from __future__ import annotations
+
+from .search import Info
+
+
+class Limits:
+    """What the engine may spend on one move: depth (plies), movetime (ms), or a clock
+    (the side's remaining ms and increment; moves_to_go if the control has a period)."""
+
+    def __init__(
+        self,
+        depth: int | None = None,
+        movetime_ms: int | None = None,
+        white_ms: int | None = None,
+        black_ms: int | None = None,
+        white_inc_ms: int = 0,
+        black_inc_ms: int = 0,
+        moves_to_go: int | None = None,
+    ) -> None:
+        self.depth = depth
+        self.movetime_ms = movetime_ms
+        self.white_ms = white_ms
+        self.black_ms = black_ms
+        self.white_inc_ms = white_inc_ms
+        self.black_inc_ms = black_inc_ms
+        self.moves_to_go = moves_to_go
+
+    def budget(self, white_to_move: bool) -> tuple[float | None, float | None]:
+        """(hard, soft) seconds for this move: the search stops at hard, and starts no new
+        iteration after soft.  None: no time limit (depth only)."""
+        if self.movetime_ms is not None:
+            s = max(1, self.movetime_ms) / 1000
+            return s, s
+        left = self.white_ms if white_to_move else self.black_ms
+        if left is None:
+            return None, None
+        inc = (self.white_inc_ms if white_to_move else self.black_inc_ms) / 1000
+        left_s = max(0.0, left / 1000)
+        # Clock: a share of what is left (a period's moves, else ~30 more), most of the
+        # increment, never more than a third of the clock; a reserve for the host's lag.
+        share = left_s / (self.moves_to_go + 1 if self.moves_to_go else 30) + 0.8 * inc
+        hard = max(0.01, min(share * 2.5, left_s / 3, left_s - 0.05))
+        soft = max(0.005, min(share, hard))
+        return hard, soft
+
+
+class Level:
+    """A level a player picks: how deep, how long, and how often the engine errs."""
+
+    def __init__(self, number: int, depth: int | None, movetime_ms: int | None, error_rate: float,
+                 name: str) -> None:
+        self.number = number
+        self.depth = depth
+        self.movetime_ms = movetime_ms
+        self.error_rate = error_rate  # chance of a deliberately random move instead of the best
+        self.name = name
+
+
+LEVELS = (
+    Level(1, 1, 200, 0.5, "beginner: looks one move ahead, every other move a random one"),
+    Level(2, 1, 200, 0.25, "novice: one move ahead, a random move one time in four"),
+    Level(3, 2, 300, 0.12, "casual: two plies, a random move one time in eight"),
+    Level(4, 3, 500, 0.05, "club: three plies, an occasional slip"),
+    Level(5, None, 500, 0.0, "half a second a move"),
+    Level(6, None, 1000, 0.0, "a second a move"),
+    Level(7, None, 3000, 0.0, "three seconds a move"),
+    Level(8, None, 10000, 0.0, "ten seconds a move"),
+)
+
+
+def level(number: int) -> Level:
+    """The Level numbered 1..8; ValueError in words for another number."""
+    if not 1 <= number <= len(LEVELS):
+        raise ValueError("no level %d: levels run from 1 (beginner) to %d (strongest)" % (number, len(LEVELS)))
+    return LEVELS[number - 1]
+
+
+class Reply:
+    """The engine's choice: the move (an int of the position), its string, score, infos."""
+
+    def __init__(self, move: int, move_str: str, score: int, infos: list[Info], engine: str, note: str = "") -> None:
+        self.move = move
+        self.move_str = move_str
+        self.score = score  # centipawns for the side to move (mates near +-1,000,000)
+        self.infos = infos
+        self.engine = engine  # "ours", or the UCI engine's name
+        self.note = note

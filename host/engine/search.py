@@ -1,0 +1,469 @@
+"""The search: iterative deepening principal-variation alpha-beta over the rules core.
+
+Negamax with a transposition table (tables.Tracked's incremental Zobrist key), move
+ordering (the table's move, captures by victim then attacker, two killers a ply, a
+history score), null-move pruning, futility pruning and late-move reductions near the
+leaves, a check extension, and a quiescence search on captures (a Fougasse's blast and a
+checkers capture chain are captures too; from its third ply, recaptures only).  The end of
+a game is the core's: a side with no legal move asks `pos.outcome()`, so Lippo's
+surrender, patt and points, checkers' blocked side and chess-T1's castles score as the
+rules say.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from firmware.rules.board import BLACK, SIZE, WHITE, file_of, rank_of
+from firmware.rules.position import Position
+
+from .tables import Tracked
+
+MATE = 1_000_000  # a won game, less the plies it takes
+MATE_BOUND = MATE - 10_000
+INF = 10 * MATE
+EXACT, LOWER, UPPER = 0, 1, 2
+MAX_PLY = 96
+QS_DEPTH = 6  # capture plies in the quiescence search
+RECAPTURES = 2  # quiescence plies from which only recaptures are searched
+DELTA = 200  # centipawns a capture may gain beyond its victim (delta pruning)
+NULL_R = 2  # plies a null move's search is reduced by
+MOP_UP = 400  # centipawns ahead from which the mop-up term helps to finish the game
+FUTILITY = (0, 150, 400)  # by depth: a quiet move cannot gain more than this
+LATE = (0, 10, 20)  # by depth: quiet moves searched in a null-window node, the rest pruned
+TT_LIMIT = 400_000  # entries; the table is cleared when it grows past this
+
+
+class Timeout(Exception):
+    """The search ran out of its time; the last finished iteration's move stands."""
+
+
+class Info:
+    """One finished iteration: depth, score (centipawns, or a mate in `mate` plies), nodes, time."""
+
+    def __init__(self, depth: int, score: int, nodes: int, time_ms: int, pv: list[str]) -> None:
+        self.depth = depth
+        self.score = score
+        self.nodes = nodes
+        self.time_ms = time_ms
+        self.pv = pv
+
+    def line(self) -> str:
+        """The UCI-like `info` line: info depth 4 score cp 25 nodes 1234 time 210 nps 5876 pv ..."""
+        if abs(self.score) >= MATE_BOUND:
+            plies = MATE - abs(self.score)
+            score = "mate %d" % ((plies + 1) // 2 if self.score > 0 else -((plies + 1) // 2))
+        else:
+            score = "cp %d" % self.score
+        nps = self.nodes * 1000 // max(1, self.time_ms)
+        pv = (" pv " + " ".join(self.pv)) if self.pv else ""
+        return "info depth %d score %s nodes %d time %d nps %d%s" % (
+            self.depth, score, self.nodes, self.time_ms, nps, pv)
+
+
+class Searcher:
+    """Searches one position (a core Position it may push and pop, left as it found it)."""
+
+    def __init__(self, pos: Position, earlier: list[int] | None = None) -> None:
+        self.t = Tracked(pos)
+        self.earlier = earlier or []  # keys of the game's positions before this one
+        self.pos = pos
+        prof = self.t.tables.profile
+        self.profile = prof
+        self.value = self.t.tables.value
+        self.points = [0] * 128
+        for code in range(128):
+            t = code & 31
+            if code & (WHITE | BLACK) and t < len(pos.game.letter):
+                self.points[code] = abs(self.value[code * SIZE + pos.game.layout.squares[0]]) or 100
+                if t == pos.game.royal:
+                    self.points[code] = 10_000  # where it can be taken, taking it ends the game
+        self.check_rules = pos.game.check_rules
+        self.forced_captures = pos.game.id == "checkers12"
+        # Quick quiescence: the captures come from pseudo_moves() (the pieces' powers),
+        # cheaper than the full legal generation where that adds the check rule (hundred,
+        # Grosschess: one push per move) or the end tests (Lippo's surrender and patt,
+        # nine attack tests a node).  Checkers and chess-T1 generate their moves in one go.
+        self.quick = pos.game.id not in ("checkers12", "chess-t1")
+        self.royal_taken_ends = not self.check_rules and pos.game.royal != 0  # lippo (quick)
+        # Null moves where zugzwang is rare; not in checkers, chess-T1 (a blocked side
+        # loses) or gardner's 5 x 5.
+        self.null_ok = pos.game.id in ("chess", "courier", "hundred", "grosschess", "lippo")
+        self.piece_types = [t for t in range(1, len(pos.game.letter)) if t not in (pos.game.pawn, pos.game.royal)]
+        self.prune_captures = pos.game.id != "checkers12"  # attacked() is the core's, by the pieces' powers
+        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self.history: dict[int, int] = {}
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 1)]
+        self.path: list[int] = []  # keys of the positions from the root down
+        # Moves each ply had (the last slot stands for the ply before the root).
+        self.counts = [0] * (MAX_PLY + QS_DEPTH + 4)
+        self.nodes = 0
+        self.deadline = 0.0
+        self._root_best = 0
+
+    # ---- driving --------------------------------------------------------------------
+
+    def run(self, max_depth: int, budget_s: float | None, on_info: Callable[[Info], None] | None = None,
+            soft_s: float | None = None) -> tuple[int, int, list[Info]]:
+        """Deepen until max_depth or the time budget; (move, score, infos).  The move is
+        the deepest finished iteration's (the first iteration always finishes or is
+        replaced by the best-ordered move)."""
+        start = time.perf_counter()
+        self.deadline = start + budget_s if budget_s is not None else float("inf")
+        soft = start + soft_s if soft_s is not None else self.deadline
+        pos = self.pos
+        moves = pos.legal_moves()
+        if not moves:
+            raise ValueError("the game is over: no move to choose")
+        best = self._ordered(moves, 0, 0)[0]
+        score = 0
+        infos: list[Info] = []
+        self.nodes = 0
+        for depth in range(1, max_depth + 1):
+            try:
+                score, move = self._root(depth, moves, best)
+            except Timeout:
+                # A new best move found in the unfinished iteration is already better.
+                if self._root_best and self._root_best != best:
+                    best = self._root_best
+                break
+            best = move
+            ms = int((time.perf_counter() - start) * 1000)
+            info = Info(depth, score, self.nodes, ms, self._pv(best, depth))
+            infos.append(info)
+            if on_info is not None:
+                on_info(info)
+            if abs(score) >= MATE_BOUND and depth >= MATE - abs(score):
+                break  # a forced end found: deeper cannot change it
+            if len(moves) == 1 and depth >= 2:
+                break
+            if time.perf_counter() >= soft:
+                break
+        return best, score, infos
+
+    def _root(self, depth: int, moves: list[int], best: int) -> tuple[int, int]:
+        t = self.t
+        alpha = -INF
+        self._root_best = 0
+        ordered = self._ordered(moves, 0, best)
+        root_key = t.key()
+        self.path = self.earlier + [root_key]
+        self.counts[0] = self.counts[-1] = len(moves)
+        pos = self.pos
+        for i, m in enumerate(ordered):
+            quiet = not pos.takes(m)
+            t.push(m)
+            try:
+                if i == 0:
+                    v = -self._search(depth - 1, -INF, -alpha, 1)
+                else:
+                    # Late quiet moves are first searched a ply shallower, as in the tree.
+                    r = 1 if depth >= 3 and i >= 8 and quiet and not (self.check_rules and pos.is_check()) else 0
+                    v = -self._search(depth - 1 - r, -alpha - 1, -alpha, 1)
+                    if v > alpha and r:
+                        v = -self._search(depth - 1, -alpha - 1, -alpha, 1)
+                    if v > alpha:
+                        v = -self._search(depth - 1, -INF, -alpha, 1)
+            finally:
+                t.pop()
+            if v > alpha:
+                alpha = v
+                best = m
+                self._root_best = m
+        self.tt[root_key] = (depth, EXACT, alpha, best)
+        return alpha, best
+
+    def _pv(self, first: int, depth: int) -> list[str]:
+        pos = self.pos
+        out = []
+        pushed = 0
+        m = first
+        seen = set()
+        while m and pushed < depth:
+            if m not in pos.legal_moves():
+                break
+            out.append(pos.move_str(m))
+            self.t.push(m)
+            pushed += 1
+            key = self.t.key()
+            if key in seen:
+                break
+            seen.add(key)
+            e = self.tt.get(key)
+            m = e[3] if e else 0
+        for _ in range(pushed):
+            self.t.pop()
+        return out
+
+    # ---- the tree ---------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes & 15 == 0 and time.perf_counter() >= self.deadline:
+            raise Timeout
+
+    def _end_score(self, ply: int) -> int:
+        # The side to move has no move: the game is over, by the game's own rules.
+        o = self.pos.outcome()
+        if o is None or o.winner is None:
+            return 0
+        return MATE - ply if o.winner == self.pos.us else -(MATE - ply)
+
+    def _search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self._tick()
+        t = self.t
+        pos = self.pos
+        key = t.key()
+        if key in self.path:
+            return 0 if self.profile.repetition_draws else self._eval(ply)
+        if depth <= 0 or ply >= MAX_PLY:
+            return self._quiesce(alpha, beta, ply, None, 0)
+        moves = pos.legal_moves()
+        if not moves:
+            return self._end_score(ply)
+        n = len(moves)
+        self.counts[ply] = n
+        in_check = self.check_rules and pos.is_check()
+        if in_check and ply < MAX_PLY // 2:
+            depth += 1
+        entry = self.tt.get(key)
+        tt_move = 0
+        if entry is not None:
+            e_depth, flag, e_score, tt_move = entry
+            if e_depth >= depth:
+                if e_score >= MATE_BOUND:
+                    e_score -= ply
+                elif e_score <= -MATE_BOUND:
+                    e_score += ply
+                if flag == EXACT or (flag == LOWER and e_score >= beta) or (flag == UPPER and e_score <= alpha):
+                    return e_score
+        if (self.null_ok and depth >= 3 and beta - alpha == 1 and not in_check and abs(beta) < MATE_BOUND
+                and self._has_pieces() and self._eval(ply) >= beta):
+            v = self._null_search(depth, beta, ply, key)
+            if v >= beta:
+                return beta
+        alpha0 = alpha
+        best = -INF
+        best_move = 0
+        futile = INF  # INF: no pruning here
+        late = INF
+        quiets = 0
+        if depth < len(FUTILITY) and not in_check and beta - alpha == 1 and abs(alpha) < MATE_BOUND:
+            futile = self._eval(ply) + FUTILITY[depth]  # no quiet move gets past this
+            late = LATE[depth]  # late-move pruning: the quiet moves after these are left out
+        self.path.append(key)
+        try:
+            for i, m in enumerate(self._ordered(moves, ply, tt_move)):
+                quiet = not pos.takes(m)
+                t.push(m)
+                try:
+                    # A quiet move that gives check is neither pruned nor reduced: it may
+                    # be the mate.  (Without a check rule, taking the royal piece is a
+                    # capture, which is never pruned; the test would cost Lippo a third.)
+                    if quiet and i and (futile <= alpha or quiets >= late) \
+                            and not (self.check_rules and pos.is_check()):
+                        if futile <= alpha:
+                            best = max(best, futile)
+                        continue
+                    if quiet:
+                        quiets += 1
+                    if i == 0:
+                        v = -self._search(depth - 1, -beta, -alpha, ply + 1)
+                    else:
+                        r = 0
+                        if depth >= 3 and i >= 4 and quiet and not in_check and not (self.check_rules and pos.is_check()):
+                            r = 2 if depth >= 5 and i >= 16 else 1
+                        v = -self._search(depth - 1 - r, -alpha - 1, -alpha, ply + 1)
+                        if v > alpha and (r or v < beta):
+                            v = -self._search(depth - 1, -beta, -alpha, ply + 1)
+                finally:
+                    t.pop()
+                if v > best:
+                    best = v
+                    best_move = m
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            if quiet:
+                                k = self.killers[ply]
+                                if k[0] != m:
+                                    k[1] = k[0]
+                                    k[0] = m
+                                self.history[m] = self.history.get(m, 0) + depth * depth
+                            break
+        finally:
+            self.path.pop()
+        flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
+        stored = best
+        if stored >= MATE_BOUND:
+            stored += ply
+        elif stored <= -MATE_BOUND:
+            stored -= ply
+        if len(self.tt) >= TT_LIMIT:
+            self.tt.clear()
+        self.tt[key] = (depth, flag, stored, best_move)
+        return best
+
+    def _null_search(self, depth: int, beta: int, ply: int, key: int) -> int:
+        # Null-move pruning: if passing still holds beta, a real move will.  The rules core
+        # has no pass, so the side to move and the en-passant square are swapped here and
+        # put back; nothing else of the position changes.
+        pos = self.pos
+        saved_ep = pos.ep
+        pos.us ^= WHITE | BLACK
+        pos.ep = 0
+        self.path.append(key)
+        try:
+            return -self._search(depth - 1 - NULL_R, -beta, -beta + 1, ply + 1)
+        finally:
+            self.path.pop()
+            pos.us ^= WHITE | BLACK
+            pos.ep = saved_ep
+
+    def _has_pieces(self) -> bool:
+        # Passing is safe only with pieces (not pawns or the royal piece alone) to move.
+        counts = self.pos.counts
+        us = self.pos.us
+        for t in self.piece_types:
+            if counts[us | t]:
+                return True
+        return False
+
+    def _quiesce(self, alpha: int, beta: int, ply: int, moves: list[int] | None, qdepth: int,
+                 last_to: int = 0) -> int:
+        # moves: None, or the moves here (the legal ones, or the quick ones: see quick).
+        # Where the quick generator serves, the standing score comes first and the moves
+        # are generated only if it does not already refute the line.
+        pos = self.pos
+        if self.quick:
+            if self.royal_taken_ends and not (pos.kings[0] and pos.kings[1]):
+                return self._end_score(ply)
+        elif moves is None:
+            moves = pos.legal_moves()
+            if not moves:
+                return self._end_score(ply)
+        evading = self.check_rules and qdepth <= 1 and pos.is_check()
+        if evading:
+            moves = pos.legal_moves()
+            if not moves:
+                return self._end_score(ply)
+            caps = moves
+            forced = False
+        else:
+            forced = bool(self.forced_captures and moves and pos.takes(moves[0]))  # checkers
+            caps = []
+        if forced and moves:
+            caps = moves
+            if qdepth >= QS_DEPTH:
+                return self._eval(ply)
+            floor = -INF
+            best = -INF
+        elif not evading:
+            stand = self._eval(ply)
+            if stand >= beta or qdepth >= QS_DEPTH:
+                return stand
+            if moves is None:
+                moves = pos.pseudo_moves()
+            assert moves is not None
+            if qdepth < RECAPTURES:
+                caps = [m for m in moves if pos.takes(m)]
+            else:  # deeper, only the exchange on the last square goes on (and a royal capture)
+                royal = self.royal_taken_ends and pos.kings[(pos.us >> 6) ^ 1]
+                caps = [m for m in moves if pos.takes(m) and pos.move_to(m) in (last_to, royal)]
+            if not caps:
+                return stand
+            if stand > alpha:
+                alpha = stand
+            floor = alpha - stand - DELTA  # a capture must win at least this much to matter
+            best = stand
+        else:
+            floor = -INF
+            best = -INF
+        self.counts[ply] = len(caps) if moves is None else len(moves)
+        t = self.t
+        cells = pos.cells
+        points = self.points
+        quick = self.quick
+        mover = pos.us
+        them = mover ^ (WHITE | BLACK)
+        prune = not (forced or evading) and self.prune_captures
+        for m in self._ordered(caps, MAX_PLY, 0):
+            to = pos.move_to(m)
+            victim = points[cells[to]]
+            if victim < floor:
+                continue  # delta pruning: even this victim cannot lift the score to alpha
+            if prune and points[cells[pos.move_from(m)]] > victim and to != pos.move_from(m) \
+                    and pos.attacked(to, them):
+                continue  # a bigger piece for a defended smaller one: not a quiet line's business
+            self._tick()
+            t.push(m)
+            try:
+                # The check rule for a move of the quick generator is applied here, to the
+                # one move made (the chess-like games).
+                if quick and self.check_rules and pos.attacked(pos.kings[mover >> 6], pos.us):
+                    continue
+                v = -self._quiesce(-beta, -alpha, ply + 1, None, qdepth + 1, to)
+            finally:
+                t.pop()
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        break
+        return best
+
+    def _eval(self, ply: int) -> int:
+        # Material and squares (kept by Tracked), the game's dynamic terms, and mobility:
+        # the moves the side to move had two plies up against its opponent's one ply up.
+        pos = self.pos
+        s = self.t.score
+        extra = self.profile.extra
+        if extra is not None:
+            s += extra(pos)
+        if s > MOP_UP or s < -MOP_UP:
+            s += self._mop_up(s > 0)
+        if pos.us == BLACK:
+            s = -s
+        c = self.counts
+        return s + self.profile.mobility * (c[ply - 2] - c[ply - 1])
+
+    def _mop_up(self, white_ahead: bool) -> int:
+        # Far ahead: drive the other royal piece to the edge and come closer with one's
+        # own, so that a won ending is won, not shuffled into a draw.
+        kings = self.pos.kings
+        strong, weak = (kings[0], kings[1]) if white_ahead else (kings[1], kings[0])
+        if not strong or not weak:
+            return 0
+        lay = self.pos.game.layout
+        wf, wr = file_of(weak), rank_of(weak)
+        edge = abs(2 * wf - (lay.files - 1)) + abs(2 * wr - (lay.ranks - 1))
+        near = abs(file_of(strong) - wf) + abs(rank_of(strong) - wr)
+        bonus: int = 5 * edge - 4 * near
+        return bonus if white_ahead else -bonus
+
+    # ---- move ordering ----------------------------------------------------------------
+
+    def _ordered(self, moves: list[int], ply: int, tt_move: int) -> list[int]:
+        pos = self.pos
+        cells = pos.cells
+        points = self.points
+        hist = self.history
+        k0, k1 = self.killers[ply] if ply < MAX_PLY else (0, 0)
+        keyed = []
+        for m in moves:
+            if m == tt_move:
+                s = 1 << 40
+            elif pos.takes(m):
+                victim = points[cells[pos.move_to(m)]] or 100
+                s = (1 << 30) + victim * 64 - (points[cells[pos.move_from(m)]] >> 4) + m.bit_length()
+            elif m == k0:
+                s = 1 << 29
+            elif m == k1:
+                s = (1 << 29) - 1
+            else:
+                s = hist.get(m, 0)
+            keyed.append((s, m))
+        keyed.sort(reverse=True)
+        return [m for _, m in keyed]

@@ -1,0 +1,247 @@
+"""UCI engines as the opponent in chess, courier and gardner, through python-chess's
+chess.engine (Stockfish; Fairy-Stockfish with UCI_Variant).
+
+python-chess's own `play()` needs a chess.Board, which has 8 x 8 squares only, so the
+search runs as a custom command over the same engine object (`SimpleEngine.communicate`):
+`position fen ...`, `go ...`, the `info` lines, `bestmove`.  Positions and moves cross
+between notation.md and the engine:
+
+  chess    the same FEN and the same move strings
+  gardner  Fairy-Stockfish's `gardner`: the same FEN (5 x 5) and moves
+  courier  Fairy-Stockfish's `courier`: its files are a-l where ours skip j (courier.md
+           §1), so the k, l, m files become j, k, l and back; our FEN's en-passant field
+           (courier has no en passant) goes as "-".  Fairy-Stockfish plays the historical
+           rules (the Schleich a wazir, no double step; courier.md §9): its moves are legal
+           in the seed's rules too, and every move it returns is checked with our core.
+
+A move the core refuses (another rule set, a stale engine) is not played: our engine
+plays instead, and the reply says why.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import chess.engine
+
+from firmware.rules.position import MoveError, Position
+
+from .limits import Level, Limits, Reply
+from .search import MATE, Info
+
+# Which engines play which game, tried in this order; the UCI_Variant to ask for.
+ENGINES = {"chess": ("stockfish", "fairy-stockfish"), "courier": ("fairy-stockfish",), "gardner": ("fairy-stockfish",)}
+VARIANT = {"chess": None, "courier": "courier", "gardner": "gardner"}
+INSTALL = "apt-get install stockfish fairy-stockfish (Debian), or give one with --engine uci:PATH"
+
+OURS = "abcdefghiklm"  # courier's files (no j)
+THEIRS = "abcdefghijkl"
+
+
+class Unavailable(Exception):
+    """No UCI engine can play this position; the message says why, in words."""
+
+
+def find(gid: str) -> str | None:
+    """The first engine for the game on PATH (Debian puts them in /usr/games), or None."""
+    path = os.environ.get("PATH", "") + os.pathsep + "/usr/games"
+    for name in ENGINES.get(gid, ()):
+        found = shutil.which(name, path=path)
+        if found:
+            return found
+    return None
+
+
+def to_engine(gid: str, text: str) -> str:
+    """A move string (notation.md) -> the engine's."""
+    return _files(text, OURS, THEIRS) if gid == "courier" else text
+
+
+def from_engine(gid: str, text: str) -> str:
+    """An engine's move -> notation.md's string."""
+    return _files(text, THEIRS, OURS) if gid == "courier" else text
+
+
+def _files(text: str, src: str, dst: str) -> str:
+    # A letter followed by a digit is a file; a trailing promotion letter stays.
+    out = []
+    for i, ch in enumerate(text):
+        if i + 1 < len(text) and text[i + 1].isdigit() and ch in src:
+            out.append(dst[src.index(ch)])
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def fen_for_engine(pos: Position) -> str:
+    """The position's FEN as the engine reads it."""
+    fields = pos.fen().split()
+    if pos.game.id == "courier":
+        fields[3] = "-"
+    return " ".join(fields[:6])
+
+
+def go_line(pos: Position, limits: Limits, lvl: Level | None) -> str:
+    """The UCI `go` command for these limits (a level's time when none is given)."""
+    if limits.depth is not None and limits.movetime_ms is None and limits.white_ms is None:
+        return "go depth %d" % limits.depth
+    if limits.movetime_ms is not None:
+        return "go movetime %d" % limits.movetime_ms
+    if limits.white_ms is not None or limits.black_ms is not None:
+        parts = ["go"]
+        for name, value in (("wtime", limits.white_ms), ("btime", limits.black_ms),
+                            ("winc", limits.white_inc_ms), ("binc", limits.black_inc_ms),
+                            ("movestogo", limits.moves_to_go)):
+            if value is not None:
+                parts.append("%s %d" % (name, max(0, value)))
+        return " ".join(parts)
+    return "go movetime %d" % (lvl.movetime_ms if lvl and lvl.movetime_ms else 1000)
+
+
+class _Go(chess.engine.BaseCommand[tuple[str, list[str]]]):
+    """position + go, collecting the info lines until bestmove."""
+
+    def __init__(self, engine: chess.engine.Protocol, lines: list[str]) -> None:
+        super().__init__(engine)
+        self.lines = lines
+        self.infos: list[str] = []
+
+    def start(self) -> None:
+        for line in self.lines:
+            self._engine.send_line(line)
+
+    def line_received(self, line: str) -> None:
+        if line.startswith("info ") and " depth " in line:
+            self.infos.append(line)
+        elif line.startswith("bestmove"):
+            words = line.split()
+            self.result.set_result((words[1] if len(words) > 1 else "(none)", self.infos))
+            self.set_finished()
+
+    def cancel(self) -> None:
+        self._engine.send_line("stop")
+
+
+def _info(gid: str, line: str) -> Info:
+    # "info depth 12 seldepth 16 multipv 1 score cp 31 nodes 1234 nps .. time 56 pv e2e4 .."
+    w = line.split()
+    depth = nodes = time_ms = 0
+    score = 0
+    pv: list[str] = []
+    i = 1
+    while i < len(w):
+        if w[i] == "depth":
+            depth = int(w[i + 1])
+        elif w[i] == "nodes":
+            nodes = int(w[i + 1])
+        elif w[i] == "time":
+            time_ms = int(w[i + 1])
+        elif w[i] == "score" and i + 2 < len(w):
+            n = int(w[i + 2])
+            if w[i + 1] == "cp":
+                score = n
+            else:  # mate in n moves: plies as our scores count them
+                score = MATE - (2 * n - 1) if n > 0 else -(MATE + 2 * n)
+            i += 1
+        elif w[i] == "pv":
+            pv = [from_engine(gid, m) for m in w[i + 1:]]
+            break
+        i += 1
+    return Info(depth, score, nodes, time_ms, pv)
+
+
+def skill(lvl: Level | None) -> int | None:
+    """The engine's Skill Level (0..20) for one of our levels, None for full strength."""
+    if lvl is None:
+        return None
+    return min(20, (lvl.number - 1) * 3)
+
+
+class Session:
+    """One UCI engine process for one game, kept open across moves (close() it, or use
+    `with`); Unavailable (in words) if none can play the game."""
+
+    def __init__(self, gid: str, spec: str = "uci", options: dict[str, int | str] | None = None) -> None:
+        if gid not in ENGINES:
+            raise Unavailable("no UCI engine plays %s" % gid)
+        if spec in ("uci", "uci:"):
+            path = find(gid)
+            if path is None:
+                raise Unavailable("no UCI engine for %s on PATH (%s)" % (gid, INSTALL))
+        elif spec.startswith("uci:"):
+            path = spec[4:]
+            if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+                raise Unavailable("%s is not an executable file" % path)
+        else:
+            raise Unavailable("unknown engine %r: ours, uci or uci:PATH" % spec)
+        try:
+            self.engine = chess.engine.SimpleEngine.popen_uci([path], timeout=10, stderr=subprocess.DEVNULL)
+        except (OSError, chess.engine.EngineError, TimeoutError) as e:
+            raise Unavailable("cannot start %s: %s" % (path, e)) from None
+        self.gid = gid
+        self.name = self.engine.id.get("name", os.path.basename(path))
+        self.setup: list[str] = []
+        try:
+            variant = VARIANT[gid]
+            if variant:
+                opt = self.engine.options.get("UCI_Variant")
+                if opt is None or variant not in (opt.var or ()):
+                    raise Unavailable("%s does not play %s (no UCI_Variant %s)" % (self.name, gid, variant))
+                # python-chess manages UCI_Variant for its own boards: it goes as a line.
+                self.setup.append("setoption name UCI_Variant value " + variant)
+            if options:
+                self.engine.configure(options)
+        except (Unavailable, chess.engine.EngineError) as e:
+            self.close()
+            raise Unavailable(str(e)) from None
+        self.skill: int | None = None
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        try:
+            self.engine.quit()
+        except Exception:  # the engine may already be gone; nothing to tidy then
+            self.engine.close()
+
+    def move(self, pos: Position, limits: Limits, lvl: Level | None = None) -> Reply:
+        """The engine's move in pos; Unavailable if it fails or answers an illegal move."""
+        if pos.game is not _game_of(self.gid):
+            raise Unavailable("%s plays %s by its standard rules only" % (self.name, self.gid))
+        try:
+            level_skill = skill(lvl)
+            if level_skill is not None and level_skill != self.skill and "Skill Level" in self.engine.options:
+                self.engine.configure({"Skill Level": level_skill})
+                self.skill = level_skill
+            lines = self.setup + ["ucinewgame", "position fen " + fen_for_engine(pos), go_line(pos, limits, lvl)]
+            best, info_lines = self.engine.communicate(lambda proto: _Go(proto, lines))
+        except chess.engine.EngineError as e:
+            raise Unavailable("%s failed: %s" % (self.name, e)) from None
+        text = from_engine(self.gid, best)
+        try:
+            move = pos.parse_move(text)
+        except MoveError:
+            raise Unavailable("%s answered %s, not a legal move here" % (self.name, best)) from None
+        infos = [_info(self.gid, line) for line in info_lines]
+        score = infos[-1].score if infos else 0
+        return Reply(move, pos.move_str(move), score, infos, self.name)
+
+
+def play(pos: Position, limits: Limits, spec: str = "uci", lvl: Level | None = None,
+         options: dict[str, int | str] | None = None) -> Reply:
+    """The UCI engine's move in pos, from a session opened for this one move."""
+    with Session(pos.game.id, spec, options) as session:
+        return session.move(pos, limits, lvl)
+
+
+def _game_of(gid: str) -> object:
+    # The rules the UCI engines know: the games' default tables (not a variant build).
+    from firmware.rules import game_module
+
+    return game_module(gid).GAME

@@ -1,0 +1,272 @@
+"""The engine (host/engine): behaviour, not strength.  Mates, the President's capture, a
+checkers chain, never an illegal move in any game, the hash kept right along random
+games, the movetime kept, the `eboard bestmove` contract, and real UCI engines (skipped,
+saying what to install, when absent).  Strength is bench/engine.py's."""
+
+import random
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from firmware.rules import GAMES, new_position
+from host.engine import LEVELS, Limits, best_move, choose, level, uci
+from host.engine.search import MATE_BOUND
+from host.engine.tables import Tracked
+
+chess = pytest.importorskip("chess", reason="pip install chess")
+
+
+def _random_position(gid, rng, plies):
+    pos = new_position(gid)
+    for _ in range(plies):
+        ms = pos.legal_moves()
+        if not ms:
+            break
+        pos.push(rng.choice(ms))
+    return pos
+
+
+# ---- the incremental hash --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_incremental_hash_and_score_match_a_full_count_along_random_games(gid):
+    rng = random.Random(gid)
+    for _ in range(2):
+        t = Tracked(new_position(gid))
+        for _ply in range(70):
+            ms = t.pos.legal_moves()
+            if not ms:
+                break
+            for m in rng.sample(ms, min(8, len(ms))):
+                before = bytes(t.pos.cells), t.h, t.score
+                t.push(m)
+                assert (t.h, t.score) == t.full(), t.pos.fen()
+                t.pop()
+                assert (bytes(t.pos.cells), t.h, t.score) == before
+            t.push(rng.choice(ms))
+
+
+def test_lippo_soldiers_of_section_11_and_12_are_hashed():
+    # White's last Soldier is taken: §11 puts Soldiers on f2 and g2 (the Fougasse's square
+    # and an empty one); and the President's §12 bonus Soldier.
+    t = Tracked(new_position("lippo", "6p5/12/12/12/12/12/12/12/12/1s10/S4F6/6P5 b - - 0 1"))
+    t.push(t.pos.parse_move("b3a2"))
+    assert t.pos.cells[t.pos.game.layout.cell("g2")] and (t.h, t.score) == t.full()
+    t = Tracked(new_position("lippo", "p11/5P6/12/12/12/12/12/12/12/12/12/12 w - - 0 1"))
+    bonus = [m for m in t.pos.legal_moves() if "," in t.pos.move_str(m)]
+    assert bonus
+    t.push(bonus[0])
+    assert (t.h, t.score) == t.full()
+
+
+# ---- what it finds ----------------------------------------------------------------------
+
+
+def _mates_in_one_after_every_reply(fen, move_uci):
+    board = chess.Board(fen)
+    board.push_uci(move_uci)
+    for reply in list(board.legal_moves):
+        board.push(reply)
+        if not any(board.gives_check(m) and _is_mate_after(board, m) for m in board.legal_moves):
+            return False
+        board.pop()
+    return True
+
+
+def _is_mate_after(board, m):
+    board.push(m)
+    mate = board.is_checkmate()
+    board.pop()
+    return mate
+
+
+@pytest.mark.parametrize("fen", [
+    "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1",  # Morphy: 1.Ra6 bxa6 2.b7#
+    "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",  # 1.Nf6+ gxf6 2.Bxf7#
+])
+def test_finds_a_mate_in_two_in_chess(fen):
+    reply = best_move(new_position("chess", fen), Limits(depth=4))
+    assert reply.infos[-1].score >= MATE_BOUND
+    assert _mates_in_one_after_every_reply(fen, reply.move_str)  # python-chess checks it
+
+
+def test_takes_the_president_in_lippo():
+    # The Fortress on a1 can take Black's President on a12, the Adjutant a Gas on f6
+    # (14 points): the President is the game (lippo.md §8.3).
+    pos = new_position("lippo", "p11/12/12/12/12/12/5g6/12/12/12/12/K4DP5 w - - 0 1")
+    reply = best_move(pos, Limits(depth=2))
+    assert reply.move_str == "a1a12"
+    assert pos.move_to(reply.move) == pos.kings[1]
+
+
+def test_lippo_president_runs_from_a_surrender():
+    # Black's Fortress on m1 attacks White's President on a1 along the first rank...
+    # whatever White plays must leave the President unattacked or take first.
+    pos = new_position("lippo", "11p/12/12/12/12/12/12/12/12/12/12/P10k w - - 0 1")
+    reply = best_move(pos, Limits(depth=2))
+    pos.push(reply.move)
+    assert not pos.attacked(pos.kings[0], pos.us)
+
+
+def test_checkers_takes_the_longer_chain():
+    # c3 takes d4 and f6 (c3e5g7, a chain A22 makes it finish); l3 could take k4 only.
+    pos = new_position("checkers12", "12/m11/12/12/12/12/5m6/12/3m5m2/2M7M1/12/12 w - - 0 1")
+    moves = {pos.move_str(m) for m in pos.legal_moves()}
+    assert "c3e5g7" in moves and "l3i5" in moves
+    reply = best_move(pos, Limits(depth=3))
+    assert reply.move_str == "c3e5g7"
+
+
+# ---- never illegal, always in time --------------------------------------------------------
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_never_an_illegal_move_from_random_positions(gid):
+    rng = random.Random(13)
+    for _ in range(3):
+        pos = _random_position(gid, rng, rng.randrange(0, 40))
+        legal = pos.legal_moves()
+        if not legal:
+            continue
+        fen = pos.fen()
+        reply = best_move(pos, Limits(depth=2, movetime_ms=400))
+        assert pos.fen() == fen  # the caller's position is untouched
+        assert reply.move in legal  # the core's own legal moves are the oracle
+        assert pos.parse_move(reply.move_str) == reply.move
+
+
+def test_keeps_to_its_movetime():
+    # Behaviour, not speed: a search asked for 300 ms ends well before a second has gone.
+    for gid in ("chess", "lippo"):
+        t0 = time.perf_counter()
+        best_move(new_position(gid), Limits(movetime_ms=300))
+        assert time.perf_counter() - t0 < 1.3
+
+
+def test_a_clock_gives_a_share_of_the_time_left():
+    hard, soft = Limits(white_ms=60_000, black_ms=1_000, white_inc_ms=2_000).budget(True)
+    assert 2.0 <= soft <= hard <= 20.0
+    hard, soft = Limits(white_ms=60_000, black_ms=300).budget(False)
+    assert hard <= 0.1
+
+
+def test_levels_err_on_purpose_and_only_at_the_low_end():
+    assert [lv.number for lv in LEVELS] == list(range(1, 9))
+    assert LEVELS[0].error_rate > LEVELS[3].error_rate > LEVELS[4].error_rate == 0
+    with pytest.raises(ValueError, match="levels run from 1"):
+        level(9)
+    pos = new_position("chess")
+    best = best_move(pos, Limits(depth=1)).move
+    rng = random.Random(1)
+    moves = {best_move(pos, Limits(depth=1), level(1), rng).move for _ in range(12)}
+    assert best in moves and len(moves) > 1 and moves <= set(pos.legal_moves())
+
+
+# ---- eboard bestmove --------------------------------------------------------------------
+
+INFO = re.compile(r"^info depth \d+ score (cp -?\d+|mate -?\d+) nodes \d+ time \d+ nps \d+( pv .*)?$")
+
+
+def _bestmove(*args):
+    return subprocess.run([sys.executable, "-m", "host.cli", "bestmove", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("gid", ["lippo", "checkers12", "grosschess"])
+def test_bestmove_prints_one_legal_move_then_info_lines_on_stderr(gid):
+    r = _bestmove(gid, "--depth", "2")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == 1
+    pos = new_position(gid)
+    assert lines[0] in {pos.move_str(m) for m in pos.legal_moves()}
+    info = r.stderr.splitlines()
+    assert info and all(INFO.match(line) for line in info), r.stderr
+    assert [int(line.split()[2]) for line in info] == [1, 2]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["chss"], "unknown game"),
+    (["chess", "--fen", "8/8 w - -"], "bad FEN"),
+    (["chess", "--depth", "0"], "bad depth"),
+    (["chess", "--movetime", "soon"], "bad movetime"),
+    (["chess", "--depth", "3", "--movetime", "100"], "not both"),
+    (["chess", "--level", "12"], "levels run from 1"),
+    (["chess", "--engine", "gnuchess"], "unknown engine"),
+    (["chess", "--engine", "uci:/no/such/engine"], "no engine at"),
+    (["chess", "--fen", "7k/5QQ1/8/8/8/8/8/K7 b - - 0 1"], "game is over"),
+])
+def test_bestmove_refuses_bad_input_in_one_line(args, words):
+    r = _bestmove(*args)
+    assert r.returncode != 0 and r.stdout == ""
+    assert len(r.stderr.splitlines()) == 1 and words in r.stderr, r.stderr
+
+
+def test_bestmove_falls_back_to_ours_and_says_so():
+    r = _bestmove("lippo", "--depth", "1", "--engine", "uci")
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 1
+    assert "no UCI engine plays lippo; our engine plays instead" in r.stderr
+
+
+# ---- UCI engines ------------------------------------------------------------------------
+
+STOCKFISH = uci.find("chess")
+FAIRY = uci.find("courier")
+need_stockfish = pytest.mark.skipif(STOCKFISH is None, reason="need stockfish: " + uci.INSTALL)
+need_fairy = pytest.mark.skipif(FAIRY is None, reason="need fairy-stockfish: " + uci.INSTALL)
+
+
+def test_courier_files_cross_to_fairy_stockfish_and_back():
+    pyffish = pytest.importorskip("pyffish", reason="pip install pyffish")
+    from firmware.rules.games import courier
+
+    pos = courier.CourierPosition(courier.build("courier-hist", "wazir", False), courier.AFTER_OPENING)
+    ours = sorted(uci.to_engine("courier", pos.move_str(m)) for m in pos.legal_moves())
+    assert ours == sorted(pyffish.legal_moves("courier", uci.fen_for_engine(pos), []))
+    assert uci.from_engine("courier", "j2j4") == "k2k4" and uci.from_engine("courier", "l7l8f") == "m7m8f"
+
+
+@need_stockfish
+def test_stockfish_plays_chess_through_chess_engine():
+    pos = new_position("chess", "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1")
+    reply = choose(pos, Limits(depth=8), "uci")
+    assert reply.engine.lower().startswith(("stockfish", "fairy")) and not reply.note
+    assert reply.move in pos.legal_moves() and reply.infos and reply.infos[-1].score >= MATE_BOUND
+
+
+@need_fairy
+@pytest.mark.parametrize("gid, fen", [
+    ("courier", "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR b - - 0 1"),
+    ("gardner", None),
+])
+def test_fairy_stockfish_plays_courier_and_gardner(gid, fen):
+    pos = new_position(gid, fen)
+    reply = choose(pos, Limits(movetime_ms=100), "uci:" + FAIRY, level(3))
+    assert not reply.note and reply.engine.startswith("Fairy-Stockfish")
+    assert reply.move in pos.legal_moves()
+
+
+@need_stockfish
+def test_bestmove_with_a_uci_engine_on_the_command_line():
+    r = _bestmove("chess", "--movetime", "100", "--engine", "uci:" + STOCKFISH)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() in {new_position("chess").move_str(m) for m in new_position("chess").legal_moves()}
+    assert any(INFO.match(line) for line in r.stderr.splitlines())
+
+
+def test_the_games_earlier_positions_count_for_repetitions():
+    from host.engine import earlier_keys
+
+    pos = new_position("chess")
+    start = Tracked(new_position("chess")).key()
+    for mv in ("g1f3", "g8f6", "f3g1", "f6g8"):
+        pos.push_str(mv)
+    fen = pos.fen()
+    keys = earlier_keys(pos)
+    assert pos.fen() == fen and len(pos.stack) == 4  # taken back and replayed
+    assert len(keys) == 4 and keys[0] == start == Tracked(pos).key()
+    assert earlier_keys(new_position("lippo")) == []  # no draw by repetition there
