@@ -124,7 +124,7 @@ def test_power_cut_in_journal_write(pico):
         if i in cuts:
             pico.control("cut " + cuts[i])
         try:
-            hands.play(f"lift {a}", "wait 60", f"place {b}", "wait 600")
+            hands.play(f"lift {a}", "wait 150", f"place {b}", "wait 600")
         except PicoError:
             pass  # the power went
         if not pico.alive():
@@ -136,7 +136,8 @@ def test_power_cut_in_journal_write(pico):
             history = _history(link)
         assert history in (accepted, accepted + [a + b]), f"after move {a}{b}: {history}, accepted {accepted}"
         if history == accepted:  # not taken before the cut: the player makes it again
-            hands.play(f"lift {b}", f"place {a}", "wait 600", f"lift {a}", "wait 60", f"place {b}", "wait 600")
+            back = (f"lift {b}", "wait 150", f"place {a}", "wait 600")
+            hands.play(*back, f"lift {a}", "wait 150", f"place {b}", "wait 600")
             with BoardLink(pico.port, timeout_s=30) as link:
                 link.hello(timeout_s=20)
                 history = _history(link)
