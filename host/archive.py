@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # Every message a board said, once: (board, game uid, seq) is its identity.
 EVENTS = """
 CREATE TABLE IF NOT EXISTS {name}(
@@ -51,7 +51,8 @@ CREATE TABLE IF NOT EXISTS games(
     black TEXT NOT NULL DEFAULT '?',
     event TEXT NOT NULL DEFAULT 'Casual game',
     site TEXT NOT NULL DEFAULT '?',
-    uid TEXT
+    uid TEXT,
+    date TEXT
 );
 CREATE TABLE IF NOT EXISTS moves(
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -92,7 +93,7 @@ ALTER TABLE events2 RENAME TO events;
 """
 
 
-TAGS = {"white": "White", "black": "Black", "event": "Event", "site": "Site"}  # column -> PGN tag
+TAGS = {"white": "White", "black": "Black", "event": "Event", "site": "Site", "date": "Date"}  # column -> PGN tag
 
 
 PLY_MAX = 100_000  # more plies than any game has: a larger number is not a board's
@@ -117,6 +118,14 @@ def malformed(text: str) -> str | None:
     return None
 
 
+def pgn_date(text: str) -> bool:
+    """Is text a PGN Date (YYYY.MM.DD, any part ?? where unknown)?"""
+    parts = text.split(".")
+    return len(parts) == 3 and all(
+        len(p) == n and (p == "?" * n or p.isdigit()) for p, n in zip(parts, (4, 2, 2))
+    )
+
+
 class ArchiveError(Exception):
     """The archive cannot be used: one line a person can act on."""
 
@@ -138,6 +147,7 @@ class GameRow:
     event: str
     site: str
     uid: str | None = None
+    date: str | None = None  # the PGN Date when set by hand (else the day it started)
 
 
 def default_path() -> Path:
@@ -196,6 +206,13 @@ class Archive:
             if row is not None and row[0] == "1":
                 self._migrate_1_2()
                 row = ("2",)
+            if row is not None and row[0] == "2":  # schema 3: a PGN Date of its own (eboard tag)
+                self.db.execute("BEGIN IMMEDIATE")
+                if "date" not in [c[1] for c in self.db.execute("PRAGMA table_info(games)")]:
+                    self.db.execute("ALTER TABLE games ADD COLUMN date TEXT")
+                self.db.execute("UPDATE meta SET value='3' WHERE key='schema'")
+                self.db.execute("COMMIT")
+                row = ("3",)
             self.db.executescript(SCHEMA)
             if row is None:
                 # (OR IGNORE: another process may have made the same archive at the same moment)
@@ -497,11 +514,14 @@ class Archive:
         return moves is None and events is None
 
     def set_tag(self, game_id: int, name: str, value: str) -> None:
-        """Set a game's White, Black, Event or Site (any case); ArchiveError for another name
-        or no such game."""
+        """Set a game's White, Black, Event, Site or Date (any case; a Date as PGN writes it,
+        YYYY.MM.DD with ?? for what is not known); ArchiveError for another name, a malformed
+        Date, or no such game."""
         column = name.lower()
         if column not in TAGS:
             raise ArchiveError(f"no tag {name!r}: the tags that can be set are {', '.join(TAGS.values())}")
+        if column == "date" and not pgn_date(value):
+            raise ArchiveError(f"a Date is YYYY.MM.DD, with ?? for what is not known (2026.11.22, 1934.??.??), not {value!r}")
         if self._run("UPDATE games SET " + column + "=? WHERE id=?", (value, game_id)).rowcount != 1:
             raise ArchiveError(f"no game {game_id} in {self.path}")
 

@@ -12,7 +12,7 @@
                                            kriegspiel serves it beside them)
     eboard replay-sensors FILE --game GAME [--fen FEN] [--pico [--uf2 UF2]]
                                            a sensor script through a virtual board
-    eboard tag ID NAME VALUE               set a game's White, Black, Event or Site
+    eboard tag ID NAME VALUE               set a game's White, Black, Event, Site or Date
     eboard delete ID                       remove a game from the archive
     eboard serve (--port PORT ... | --sim N)
                                            follow boards (or N virtual ones) and archive
@@ -33,6 +33,7 @@ from firmware.rules import FenError, GAMES, new_position
 from host.web import add_arguments as web_arguments
 
 
+TAG_OPTIONS = ("white", "black", "event", "site", "date")  # play's PGN tag options
 MAX_DEPTH = 99  # deeper than any count that ends; deeper still would exhaust Python's stack
 
 
@@ -333,11 +334,16 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError("--resume goes on with an archived game: it takes no --game, --fen or --battle")
     if args.fen and args.battle:
         raise CliError("--battle starts from the screened set-up: it takes no --fen")
+    if args.date:
+        from host.archive import pgn_date
+
+        if not pgn_date(args.date):
+            raise CliError(f"--date is YYYY.MM.DD, with ?? for what is not known (2026.11.22), not {args.date!r}")
     if args.fen and not args.game and not args.sim:
         raise CliError("--fen needs --game GAME: the game the position belongs to")
     _start(args.game or ("lippo" if args.sim else None), args.fen)
     try:
-        tags = {t: getattr(args, t) for t in ("white", "black", "event", "site") if getattr(args, t)}
+        tags = {t: getattr(args, t) for t in TAG_OPTIONS if getattr(args, t)}
         pico = (Path(args.uf2) if args.uf2 else True) if args.pico else None
         with _web(args) as server:
             return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle,
@@ -606,7 +612,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (docs/rules/battle-setup.md)")
     g.add_argument("--archive", help="the SQLite archive (default: ~/.local/share/eboard/games.sqlite)")
     g.add_argument("--resume", metavar="ID", help="go on with an adjourned game of the archive (a game id, or last)")
-    for tag in ("white", "black", "event", "site"):
+    for tag in TAG_OPTIONS:
         g.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")
     web_arguments(g)
     g.set_defaults(func=cmd_play)
@@ -625,9 +631,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("-o", "--output", help="a file (default: standard output)")
     ex.add_argument("--archive")
     ex.set_defaults(func=cmd_export)
-    tg = sub.add_parser("tag", help="set an archived game's White, Black, Event or Site (its PGN tags)")
+    tg = sub.add_parser("tag", help="set an archived game's White, Black, Event, Site or Date (its PGN tags)")
     tg.add_argument("id", help="a game id, or last")
-    tg.add_argument("name", help="White, Black, Event or Site")
+    tg.add_argument("name", help="White, Black, Event, Site or Date (YYYY.MM.DD)")
     tg.add_argument("value")
     tg.add_argument("--archive")
     tg.set_defaults(func=cmd_tag)

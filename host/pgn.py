@@ -71,7 +71,7 @@ def movetext(gid: str, fen: str | None, moves: list[str], comments: dict[int, li
 def export(g: GameRow, moves: list[str], record: dict[str, Any] | None = None) -> str:
     """The game as PGN; record: a Kriegspiel game's umpire's record (announcements become
     comments)."""
-    date = g.started[:10].replace("-", ".") if g.started else "????.??.??"
+    date = g.date or (g.started[:10].replace("-", ".") if g.started else "????.??.??")
     tags = [
         _tag("Event", g.event),
         _tag("Site", g.site),

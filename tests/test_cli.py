@@ -48,6 +48,7 @@ def test_perft_prints_the_count_last():
         (("perft", "chess"), "required"),
         (("perft", "chess", "999"), "bad depth"),
         (("sim", "--game", "shogi"), "unknown game"),
+        (("play", "--sim", "--date", "tomorrow"), "YYYY.MM.DD"),
         (("sim", "--game", "chess", "--fen", "8/8 w - - 0 1"), "bad FEN for chess"),
         (("sim", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"), "--fen needs --game"),
         (("replay-sensors", "/no/such/file", "--game", "chess"), "cannot read"),

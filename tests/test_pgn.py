@@ -217,7 +217,11 @@ def test_tags_are_set_and_edited_later(tmp_path):
     assert run("tag", "last", "site", "Tallinn").returncode == 0
     r = run("tag", "last", "Colour", "x")
     assert r.returncode == 2 and "no tag 'Colour'" in r.stderr and r.stderr.count("\n") == 1
+    assert run("tag", "last", "Date", "1934.??.??").returncode == 0
+    r = run("tag", "last", "date", "22/11/1934")
+    assert r.returncode == 2 and "YYYY.MM.DD" in r.stderr and r.stderr.count("\n") == 1
     r = run("export", "last", "--pgn")
     assert '[White "Anna Li"]' in r.stdout and '[Site "Tallinn"]' in r.stdout and "1. e4 *" in r.stdout
+    assert '[Date "1934.??.??"]' in r.stdout
     r = run("export", "last", "--sheet", "white")
     assert r.returncode == 2 and "not a Kriegspiel game" in r.stderr
