@@ -471,7 +471,7 @@ class LinkEnd:
 
     def reopen(self) -> None:
         """Open the link if it is not open (LinkError if the board is not there yet)."""
-        from host.link import BoardError, BoardLink, BridgeTimeout, LinkError, printable
+        from host.link import BoardLink
 
         if self.link is not None:
             return
@@ -552,7 +552,6 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     public ones (public(text)) and the end.  With sim, the side to move's own board is
     drawn (host/kview.py); the record at the end prints as a scoresheet, or as JSON
     (json_record)."""
-    import tempfile
     import time
 
     from firmware.rules import new_position

@@ -155,7 +155,7 @@ class Session:
             elif cmd == "battle" and len(words) == 1:
                 self.battle()
             elif cmd in ("undo", "moves") and len(words) == 1:
-                reply = self.bridge.request(cmd)
+                self.bridge.request(cmd)
                 if cmd == "undo" and self.sim:  # the virtual hands put the board right
                     self.bridge.request("sim setup")
                     self.bridge.request("sim wait 100")
@@ -244,6 +244,7 @@ def run(
 
     archive = Archive(archive_path)
     vb = hands = None
+    scratch = None  # the emulated Pico's folder, removed on exit
     if resume is not None:
         archive.game(resume)  # no such game: said before any board starts
     if pico:
@@ -252,8 +253,9 @@ def run(
 
         from host import pico as emu
 
+        scratch = tempfile.mkdtemp(prefix="eboard-play-")
         try:
-            vb = emu.board(Path(tempfile.mkdtemp(prefix="eboard-play-")), None if pico is True else pico)
+            vb = emu.board(Path(scratch), None if pico is True else pico)
         except emu.PicoError as e:
             raise PlayError(f"emulated Pico: {e}") from None
         port, sim = vb.port, True
@@ -318,4 +320,8 @@ def run(
         archive.close()
         if vb is not None:
             vb.stop()
+        if scratch is not None:
+            import shutil
+
+            shutil.rmtree(scratch, ignore_errors=True)
     return 0
