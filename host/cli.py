@@ -31,6 +31,7 @@ from typing import Any
 
 from firmware.rules import FenError, GAMES, new_position
 from host.web import add_arguments as web_arguments
+from host.web import port as web_port
 
 
 TAG_OPTIONS = ("white", "black", "event", "site", "date")  # play's PGN tag options
@@ -650,7 +651,7 @@ def build_parser() -> argparse.ArgumentParser:
     web_arguments(sv)
     sv.set_defaults(func=cmd_serve)
     w = sub.add_parser("web", help="the browser view: the archive, and whatever this process follows")
-    w.add_argument("listen", nargs="?", type=int, default=8080, metavar="PORT", help="default 8080 (0: any free port)")
+    w.add_argument("listen", nargs="?", type=web_port, default=8080, metavar="PORT", help="default 8080 (0: any free port)")
     w.add_argument("--host", dest="web_host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)")
     w.add_argument("--archive")

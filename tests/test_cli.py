@@ -61,6 +61,9 @@ def test_perft_prints_the_count_last():
         (("kriegspiel", "--sim", "--fen", "bad"), "bad FEN for chess"),
         (("sim", "--dir", "/proc/no/such"), "cannot use /proc/no/such"),
         (("umpire", "chess", "--rules", "x"), "invalid choice"),
+        (("web", "70000"), "bad port 70000"),
+        (("play", "--sim", "--web", "99999"), "bad port 99999"),
+        (("web", "0", "--archive", "/proc/no/such/a.sqlite"), "cannot create /proc/no/such"),
     ],
 )
 def test_errors_are_one_line_and_a_non_zero_exit(args, word):
