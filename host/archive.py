@@ -191,14 +191,19 @@ def _wal_header_ok(head: bytes) -> bool:
 class Archive:
     """One SQLite archive file."""
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None, create: bool = True) -> None:
+        """create=False (a command that only looks, or looks up a game first): a missing file
+        stays missing, and reads as an empty archive."""
         self.path = Path(path) if path is not None else default_path()
+        missing = not create and not self.path.exists()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not missing:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise ArchiveError(f"cannot create {self.path.parent}: {e.strerror}") from None
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10, check_same_thread=False)
+            where = ":memory:" if missing else self.path
+            self.db = sqlite3.connect(where, isolation_level=None, timeout=10, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")

@@ -354,10 +354,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _archive(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The archive of games, show, export, tag and delete: one that is not there is not made."""
     from host.archive import Archive, ArchiveError
 
     try:
-        return Archive(args.archive)
+        return Archive(args.archive, create=False)
     except ArchiveError as e:
         raise CliError(str(e)) from None
 

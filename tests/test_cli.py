@@ -93,3 +93,16 @@ def test_a_start_is_checked_before_any_board_hears_of_it(tmp_path):
         assert r.returncode == 2 and r.stdout == "", (args, r.stderr)
         assert r.stderr.count("\n") == 1 and all(w in r.stderr for w in words), (args, r.stderr)
     assert not (tmp_path / "a.sqlite").exists()  # state unchanged: no archive made
+
+
+def test_looking_in_an_archive_that_is_not_there_makes_none(tmp_path):
+    path = tmp_path / "no" / "such" / "a.sqlite"
+    r = run("games", "--archive", str(path))
+    assert r.returncode == 0 and r.stdout.strip() == f"no games yet in {path}"
+    for args, word in [(("show", "999"), "no game 999"), (("export", "x", "--pgn"), "not a game id"),
+                       (("delete", "0"), "no game 0"), (("tag", "1", "White", "Bob"), "no game 1"),
+                       (("play", "--sim", "--resume", "5"), "no game 5")]:
+        r = run(*args, "--archive", str(path))
+        assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr, (args, r.stderr)
+        assert r.stderr.count("\n") == 1 and word in r.stderr, (args, r.stderr)
+    assert not (tmp_path / "no").exists()  # nothing made: no folder, no file, no sim-board/
