@@ -24,6 +24,7 @@ Errors (unknown game, malformed FEN, bad depth) are one line on stderr and exit 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -239,10 +240,13 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
     from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
     from host.vboard import VirtualBoardError
 
+    _check_uf2(args)
     try:
         lines = open(args.file, encoding="utf-8").read().splitlines()
     except OSError as e:
         raise CliError(f"cannot read {args.file}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{args.file} is not a sensor script (text: lift SQ, place SQ, wait MS)") from None
     _start(args.game, args.fen)
     steps: list[tuple[int, str]] = []
     for i, raw in enumerate(lines, 1):
@@ -312,6 +316,16 @@ def _board(args: argparse.Namespace, tmp: str, realtime: bool):
         raise VirtualBoardError(f"emulated Pico: {e}") from None
 
 
+def _check_uf2(args: argparse.Namespace) -> None:
+    """--uf2 goes with --pico, and names a file that is there."""
+    if not args.uf2:
+        return
+    if not args.pico:
+        raise CliError("--uf2 is the emulated Pico's image: it needs --pico")
+    if not os.path.isfile(args.uf2) or not os.access(args.uf2, os.R_OK):
+        raise CliError(f"cannot read the image {args.uf2}: not a readable file")
+
+
 def _hands(args: argparse.Namespace, board, request):
     """The `sim` hand commands: the virtual board's own, or the emulated Pico's hands."""
     if not getattr(args, "pico", False):
@@ -331,6 +345,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     if not args.sim and not args.port and not args.pico:
         raise CliError("play needs --port PORT (a board on USB), --sim (a virtual board) or --pico (an emulated one)")
+    _check_uf2(args)
     if args.resume and (args.game or args.fen or args.battle):
         raise CliError("--resume goes on with an archived game: it takes no --game, --fen or --battle")
     if args.fen and args.battle:
