@@ -125,7 +125,9 @@ def cmd_bestmove(args: argparse.Namespace) -> int:
     elif spec not in ("ours", "uci"):
         raise CliError(f"unknown engine {spec!r}: ours, uci (the first on PATH) or uci:PATH")
     if not pos.legal_moves():
-        raise CliError(f"no move to choose: the game is over in this position ({pos.outcome()!r})")
+        o = pos.outcome()
+        over = f" ({o.reason.replace('-', ' ')}, {o.result()})" if o is not None else ""
+        raise CliError(f"no move to choose: the game is over in this position{over}")
     limits = engine.Limits(depth=depth, movetime_ms=movetime)
     reply = engine.choose(pos, limits, spec, lvl)
     print(reply.move_str, flush=True)
