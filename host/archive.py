@@ -126,6 +126,11 @@ def pgn_date(text: str) -> bool:
     )
 
 
+def tag_value_ok(text: str) -> bool:
+    """Can text be a PGN tag's value: one line, no control characters (PGN 8.1.1)?"""
+    return text.isprintable()
+
+
 class ArchiveError(Exception):
     """The archive cannot be used: one line a person can act on."""
 
@@ -525,6 +530,8 @@ class Archive:
         column = name.lower()
         if column not in TAGS:
             raise ArchiveError(f"no tag {name!r}: the tags that can be set are {', '.join(TAGS.values())}")
+        if not tag_value_ok(value):
+            raise ArchiveError(f"a {TAGS[column]} is one line of text, without control characters: not {value!r}")
         if column == "date" and not pgn_date(value):
             raise ArchiveError(f"a Date is YYYY.MM.DD, with ?? for what is not known (2026.11.22, 1934.??.??), not {value!r}")
         if self._run("UPDATE games SET " + column + "=? WHERE id=?", (value, game_id)).rowcount != 1:

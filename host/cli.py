@@ -352,9 +352,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError("--resume goes on with an archived game: it takes no --game, --fen or --battle")
     if args.fen and args.battle:
         raise CliError("--battle starts from the screened set-up: it takes no --fen")
-    if args.date:
-        from host.archive import pgn_date
+    from host.archive import pgn_date, tag_value_ok
 
+    for t in TAG_OPTIONS:
+        if getattr(args, t) and not tag_value_ok(getattr(args, t)):
+            raise CliError(f"--{t} is one line of text, without control characters: not {getattr(args, t)!r}")
+    if args.date:
         if not pgn_date(args.date):
             raise CliError(f"--date is YYYY.MM.DD, with ?? for what is not known (2026.11.22), not {args.date!r}")
     if args.fen and not args.game and not args.sim:

@@ -62,6 +62,7 @@ def test_perft_prints_the_count_last():
         (("sim", "--dir", "/proc/no/such"), "cannot use /proc/no/such"),
         (("umpire", "chess", "--rules", "x"), "invalid choice"),
         (("web", "70000"), "bad port 70000"),
+        (("play", "--sim", "--white", "Bob\n[Result"), "one line of text"),
         (("bestmove", "chess", "--fen", "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"), "over in this position (checkmate, 1-0)"),
         (("replay-sensors", "/no/such", "--game", "chess", "--uf2", "x.uf2"), "needs --pico"),
         (("replay-sensors", "/no/such", "--game", "chess", "--pico", "--uf2", "/no/such.uf2"), "cannot read the image"),
