@@ -170,6 +170,8 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
 
     if not args.sim and not (args.white and args.black):
         raise CliError("give --white PORT and --black PORT, or --sim for two virtual boards")
+    if not args.sim:
+        _distinct_ports([args.white, args.black])
     try:
         fen = args.fen or ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" if args.standard else None)
         from firmware.rules.kriegspiel import GAMES as KRIEG_GAMES
@@ -496,25 +498,36 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise CliError("serve needs --port PORT (once per board) or --sim N (N virtual boards playing random games)")
     if args.sim is not None and not 1 <= args.sim <= 16:
         raise CliError(f"bad --sim {args.sim}: from 1 to 16 virtual boards")
+    _distinct_ports(args.port or [])
     boards = []
-    try:
-        if args.sim:
-            from host.club import sim_room
-            from host.vboard import VirtualBoardError
+    with _web(args) as server:  # a port in use is said before any virtual board starts
+        try:
+            if args.sim:
+                from host.club import sim_room
+                from host.vboard import VirtualBoardError
 
-            print(f"starting {args.sim} virtual boards; their hands play random games ...", flush=True)
-            try:
-                boards = sim_room(args.sim, args.seed)
-            except VirtualBoardError as e:
-                raise CliError(str(e)) from None
-            for i, vb in enumerate(boards, 1):
-                print(f"virtual board {i}: {vb.port}", flush=True)
-        with _web(args) as server:
+                print(f"starting {args.sim} virtual boards; their hands play random games ...", flush=True)
+                try:
+                    boards = sim_room(args.sim, args.seed)
+                except VirtualBoardError as e:
+                    raise CliError(str(e)) from None
+                for i, vb in enumerate(boards, 1):
+                    print(f"virtual board {i}: {vb.port}", flush=True)
             return serve((args.port or []) + [vb.port for vb in boards], args.archive, args.seconds,
                          web=server is not None)
-    finally:
-        for vb in boards:
-            vb.stop()
+        finally:
+            for vb in boards:
+                vb.stop()
+
+
+def _distinct_ports(ports: list[str]) -> None:
+    """One board, one port: the same port given twice is a slip."""
+    seen: set[str] = set()
+    for p in ports:
+        real = os.path.realpath(p)
+        if real in seen:
+            raise CliError(f"{p} is given twice: each board has a port of its own")
+        seen.add(real)
 
 
 @contextmanager

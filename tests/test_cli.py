@@ -62,6 +62,8 @@ def test_perft_prints_the_count_last():
         (("sim", "--dir", "/proc/no/such"), "cannot use /proc/no/such"),
         (("umpire", "chess", "--rules", "x"), "invalid choice"),
         (("web", "70000"), "bad port 70000"),
+        (("serve", "--port", "/no/a", "--port", "/no/./a"), "/no/./a is given twice"),
+        (("kriegspiel", "--white", "/no/a", "--black", "/no/a"), "/no/a is given twice"),
         (("play", "--sim", "--white", "Bob\n[Result"), "one line of text"),
         (("bestmove", "chess", "--fen", "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"), "over in this position (checkmate, 1-0)"),
         (("replay-sensors", "/no/such", "--game", "chess", "--uf2", "x.uf2"), "needs --pico"),
@@ -112,3 +114,14 @@ def test_looking_in_an_archive_that_is_not_there_makes_none(tmp_path):
         assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr, (args, r.stderr)
         assert r.stderr.count("\n") == 1 and word in r.stderr, (args, r.stderr)
     assert not (tmp_path / "no").exists()  # nothing made: no folder, no file, no sim-board/
+
+
+def test_serve_says_a_web_port_in_use_before_any_virtual_board_starts(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        r = run("serve", "--sim", "1", "--web", str(s.getsockname()[1]), "--archive", str(tmp_path / "a.sqlite"))
+    assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr
+    assert r.stderr.count("\n") == 1 and "cannot listen" in r.stderr
