@@ -125,3 +125,14 @@ def test_serve_says_a_web_port_in_use_before_any_virtual_board_starts(tmp_path):
         r = run("serve", "--sim", "1", "--web", str(s.getsockname()[1]), "--archive", str(tmp_path / "a.sqlite"))
     assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr
     assert r.stderr.count("\n") == 1 and "cannot listen" in r.stderr
+
+
+def test_the_view_does_not_say_archived_before_the_archive_keeps_the_game():
+    from host.view import Snapshot, render
+
+    start = Snapshot(game="chess", fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", game_id=4)
+    assert "game #4: archived once a move is made" in render(start)
+    own = Snapshot(game="chess", fen="4k3/8/8/8/8/8/8/4K3 w - - 0 1", game_id=4)  # a FEN's game is kept at once
+    assert "archived as game #4" in render(own)
+    start.moves = ["e4"]
+    assert "archived as game #4" in render(start)
