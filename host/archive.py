@@ -546,7 +546,7 @@ class Archive:
         """A game by id, or "last"; ArchiveError if there is no such game."""
         if ref == "last":
             row = self._run("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone()
-        elif ref.isdigit():
+        elif ref.isascii() and ref.isdigit() and int(ref) < 2**63:  # (SQLite's integers are 64-bit)
             row = self._run("SELECT * FROM games WHERE id=?", (int(ref),)).fetchone()
         else:
             raise ArchiveError(f"{ref!r} is not a game id (a number, or 'last')")

@@ -417,8 +417,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     from host.notation import san_list
     from host.view import Snapshot, render
 
-    if args.delay < 0:
-        raise CliError(f"bad delay {args.delay}: seconds, 0 or more")
+    if not 0 <= args.delay <= 3600:
+        raise CliError(f"bad delay {args.delay}: seconds, from 0 to 3600")
     a, g = _get_game(args)
     moves = a.moves(g.id)
     pos = new_position(g.game, g.fen)
