@@ -294,6 +294,9 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
                 request("sim wait 5000")  # let a last move settle
                 state = request("state").split(" ", 4)
                 print("fen " + state[4])
+                if state[2] != "idle":  # e.g. correcting: the men stand otherwise than the position
+                    print(f"the board ends {state[2]}, not idle: the men do not stand as this position says"
+                          " (events with no wait between them fall in the same scan)", file=sys.stderr)
         except (LinkError, BridgeTimeout) as e:
             raise CliError(f"virtual board: {e}") from None
         finally:

@@ -139,3 +139,11 @@ def test_the_view_does_not_say_archived_before_the_archive_keeps_the_game():
     assert "archived as game #4" in render(own)
     start.moves = ["e4"]
     assert "archived as game #4" in render(start)
+
+
+def test_replay_sensors_says_when_the_board_ends_out_of_step(tmp_path):
+    script = tmp_path / "same_scan.txt"
+    script.write_text("lift e2\nplace e4\nlift e7\nplace e5\n")  # no wait: one scan, the board corrects
+    r = run("replay-sensors", str(script), "--game", "chess")
+    assert r.returncode == 0 and r.stdout == "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+    assert r.stderr.count("\n") == 1 and "ends correcting, not idle" in r.stderr
