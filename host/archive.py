@@ -126,6 +126,11 @@ def pgn_date(text: str) -> bool:
     )
 
 
+def tag_value_ok(text: str) -> bool:
+    """Can text be a PGN tag's value: one line, no control characters (PGN 8.1.1)?"""
+    return text.isprintable()
+
+
 class ArchiveError(Exception):
     """The archive cannot be used: one line a person can act on."""
 
@@ -191,14 +196,19 @@ def _wal_header_ok(head: bytes) -> bool:
 class Archive:
     """One SQLite archive file."""
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None, create: bool = True) -> None:
+        """create=False (a command that only looks, or looks up a game first): a missing file
+        stays missing, and reads as an empty archive."""
         self.path = Path(path) if path is not None else default_path()
+        missing = not create and not self.path.exists()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not missing:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise ArchiveError(f"cannot create {self.path.parent}: {e.strerror}") from None
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10, check_same_thread=False)
+            where = ":memory:" if missing else self.path
+            self.db = sqlite3.connect(where, isolation_level=None, timeout=10, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
@@ -520,6 +530,8 @@ class Archive:
         column = name.lower()
         if column not in TAGS:
             raise ArchiveError(f"no tag {name!r}: the tags that can be set are {', '.join(TAGS.values())}")
+        if not tag_value_ok(value):
+            raise ArchiveError(f"a {TAGS[column]} is one line of text, without control characters: not {value!r}")
         if column == "date" and not pgn_date(value):
             raise ArchiveError(f"a Date is YYYY.MM.DD, with ?? for what is not known (2026.11.22, 1934.??.??), not {value!r}")
         if self._run("UPDATE games SET " + column + "=? WHERE id=?", (value, game_id)).rowcount != 1:
@@ -534,7 +546,7 @@ class Archive:
         """A game by id, or "last"; ArchiveError if there is no such game."""
         if ref == "last":
             row = self._run("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone()
-        elif ref.isdigit():
+        elif ref.isascii() and ref.isdigit() and int(ref) < 2**63:  # (SQLite's integers are 64-bit)
             row = self._run("SELECT * FROM games WHERE id=?", (int(ref),)).fetchone()
         else:
             raise ArchiveError(f"{ref!r} is not a game id (a number, or 'last')")

@@ -24,6 +24,7 @@ Errors (unknown game, malformed FEN, bad depth) are one line on stderr and exit 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -31,6 +32,7 @@ from typing import Any
 
 from firmware.rules import FenError, GAMES, new_position
 from host.web import add_arguments as web_arguments
+from host.web import port as web_port
 
 
 TAG_OPTIONS = ("white", "black", "event", "site", "date")  # play's PGN tag options
@@ -123,7 +125,9 @@ def cmd_bestmove(args: argparse.Namespace) -> int:
     elif spec not in ("ours", "uci"):
         raise CliError(f"unknown engine {spec!r}: ours, uci (the first on PATH) or uci:PATH")
     if not pos.legal_moves():
-        raise CliError(f"no move to choose: the game is over in this position ({pos.outcome()!r})")
+        o = pos.outcome()
+        over = f" ({o.reason.replace('-', ' ')}, {o.result()})" if o is not None else ""
+        raise CliError(f"no move to choose: the game is over in this position{over}")
     limits = engine.Limits(depth=depth, movetime_ms=movetime)
     reply = engine.choose(pos, limits, spec, lvl)
     print(reply.move_str, flush=True)
@@ -166,6 +170,8 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
 
     if not args.sim and not (args.white and args.black):
         raise CliError("give --white PORT and --black PORT, or --sim for two virtual boards")
+    if not args.sim:
+        _distinct_ports([args.white, args.black])
     try:
         fen = args.fen or ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" if args.standard else None)
         from firmware.rules.kriegspiel import GAMES as KRIEG_GAMES
@@ -238,10 +244,13 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
     from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
     from host.vboard import VirtualBoardError
 
+    _check_uf2(args)
     try:
         lines = open(args.file, encoding="utf-8").read().splitlines()
     except OSError as e:
         raise CliError(f"cannot read {args.file}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{args.file} is not a sensor script (text: lift SQ, place SQ, wait MS)") from None
     _start(args.game, args.fen)
     steps: list[tuple[int, str]] = []
     for i, raw in enumerate(lines, 1):
@@ -285,6 +294,9 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
                 request("sim wait 5000")  # let a last move settle
                 state = request("state").split(" ", 4)
                 print("fen " + state[4])
+                if state[2] != "idle":  # e.g. correcting: the men stand otherwise than the position
+                    print(f"the board ends {state[2]}, not idle: the men do not stand as this position says"
+                          " (events with no wait between them fall in the same scan)", file=sys.stderr)
         except (LinkError, BridgeTimeout) as e:
             raise CliError(f"virtual board: {e}") from None
         finally:
@@ -311,6 +323,16 @@ def _board(args: argparse.Namespace, tmp: str, realtime: bool):
         raise VirtualBoardError(f"emulated Pico: {e}") from None
 
 
+def _check_uf2(args: argparse.Namespace) -> None:
+    """--uf2 goes with --pico, and names a file that is there."""
+    if not args.uf2:
+        return
+    if not args.pico:
+        raise CliError("--uf2 is the emulated Pico's image: it needs --pico")
+    if not os.path.isfile(args.uf2) or not os.access(args.uf2, os.R_OK):
+        raise CliError(f"cannot read the image {args.uf2}: not a readable file")
+
+
 def _hands(args: argparse.Namespace, board, request):
     """The `sim` hand commands: the virtual board's own, or the emulated Pico's hands."""
     if not getattr(args, "pico", False):
@@ -330,13 +352,17 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     if not args.sim and not args.port and not args.pico:
         raise CliError("play needs --port PORT (a board on USB), --sim (a virtual board) or --pico (an emulated one)")
+    _check_uf2(args)
     if args.resume and (args.game or args.fen or args.battle):
         raise CliError("--resume goes on with an archived game: it takes no --game, --fen or --battle")
     if args.fen and args.battle:
         raise CliError("--battle starts from the screened set-up: it takes no --fen")
-    if args.date:
-        from host.archive import pgn_date
+    from host.archive import pgn_date, tag_value_ok
 
+    for t in TAG_OPTIONS:
+        if getattr(args, t) and not tag_value_ok(getattr(args, t)):
+            raise CliError(f"--{t} is one line of text, without control characters: not {getattr(args, t)!r}")
+    if args.date:
         if not pgn_date(args.date):
             raise CliError(f"--date is YYYY.MM.DD, with ?? for what is not known (2026.11.22), not {args.date!r}")
     if args.fen and not args.game and not args.sim:
@@ -353,10 +379,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _archive(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The archive of games, show, export, tag and delete: one that is not there is not made."""
     from host.archive import Archive, ArchiveError
 
     try:
-        return Archive(args.archive)
+        return Archive(args.archive, create=False)
     except ArchiveError as e:
         raise CliError(str(e)) from None
 
@@ -393,8 +420,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     from host.notation import san_list
     from host.view import Snapshot, render
 
-    if args.delay < 0:
-        raise CliError(f"bad delay {args.delay}: seconds, 0 or more")
+    if not 0 <= args.delay <= 3600:
+        raise CliError(f"bad delay {args.delay}: seconds, from 0 to 3600")
     a, g = _get_game(args)
     moves = a.moves(g.id)
     pos = new_position(g.game, g.fen)
@@ -474,25 +501,36 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise CliError("serve needs --port PORT (once per board) or --sim N (N virtual boards playing random games)")
     if args.sim is not None and not 1 <= args.sim <= 16:
         raise CliError(f"bad --sim {args.sim}: from 1 to 16 virtual boards")
+    _distinct_ports(args.port or [])
     boards = []
-    try:
-        if args.sim:
-            from host.club import sim_room
-            from host.vboard import VirtualBoardError
+    with _web(args) as server:  # a port in use is said before any virtual board starts
+        try:
+            if args.sim:
+                from host.club import sim_room
+                from host.vboard import VirtualBoardError
 
-            print(f"starting {args.sim} virtual boards; their hands play random games ...", flush=True)
-            try:
-                boards = sim_room(args.sim, args.seed)
-            except VirtualBoardError as e:
-                raise CliError(str(e)) from None
-            for i, vb in enumerate(boards, 1):
-                print(f"virtual board {i}: {vb.port}", flush=True)
-        with _web(args) as server:
+                print(f"starting {args.sim} virtual boards; their hands play random games ...", flush=True)
+                try:
+                    boards = sim_room(args.sim, args.seed)
+                except VirtualBoardError as e:
+                    raise CliError(str(e)) from None
+                for i, vb in enumerate(boards, 1):
+                    print(f"virtual board {i}: {vb.port}", flush=True)
             return serve((args.port or []) + [vb.port for vb in boards], args.archive, args.seconds,
                          web=server is not None)
-    finally:
-        for vb in boards:
-            vb.stop()
+        finally:
+            for vb in boards:
+                vb.stop()
+
+
+def _distinct_ports(ports: list[str]) -> None:
+    """One board, one port: the same port given twice is a slip."""
+    seen: set[str] = set()
+    for p in ports:
+        real = os.path.realpath(p)
+        if real in seen:
+            raise CliError(f"{p} is given twice: each board has a port of its own")
+        seen.add(real)
 
 
 @contextmanager
@@ -650,7 +688,7 @@ def build_parser() -> argparse.ArgumentParser:
     web_arguments(sv)
     sv.set_defaults(func=cmd_serve)
     w = sub.add_parser("web", help="the browser view: the archive, and whatever this process follows")
-    w.add_argument("listen", nargs="?", type=int, default=8080, metavar="PORT", help="default 8080 (0: any free port)")
+    w.add_argument("listen", nargs="?", type=web_port, default=8080, metavar="PORT", help="default 8080 (0: any free port)")
     w.add_argument("--host", dest="web_host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)")
     w.add_argument("--archive")

@@ -242,7 +242,7 @@ def run(
     from host.console import LineInput
     from host.resume import own_board, resume_game
 
-    archive = Archive(archive_path)
+    archive = Archive(archive_path, create=resume is None)  # --resume of no archive makes none
     vb = hands = None
     scratch = None  # the emulated Pico's folder, removed on exit
     if resume is not None:

@@ -108,6 +108,9 @@ def render(s: Snapshot, colour: bool = False) -> str:
         lines.append(f"last move: {s.moves[-1]}")
     for note in s.notes[-3:]:
         lines.append(note)
-    if s.game_id is not None:
+    if s.game_id is not None and not s.moves and pos.fen() == new_position(s.game).fen():
+        # the archive keeps no game that has no move from the usual start (Archive.drop_empty)
+        lines.append(f"game #{s.game_id}: archived once a move is made")
+    elif s.game_id is not None:
         lines.append(f"archived as game #{s.game_id}")
     return "\n".join(lines) + "\n"

@@ -61,6 +61,20 @@ def test_perft_prints_the_count_last():
         (("kriegspiel", "--sim", "--fen", "bad"), "bad FEN for chess"),
         (("sim", "--dir", "/proc/no/such"), "cannot use /proc/no/such"),
         (("umpire", "chess", "--rules", "x"), "invalid choice"),
+        (("web", "70000"), "bad port 70000"),
+        (("show", "last", "--delay", "1e308"), "bad delay"),
+        (("show", "last", "--delay", "nan"), "bad delay"),
+        (("show", "99999999999999999999999"), "is not a game id"),
+        (("serve", "--port", "/no/a", "--port", "/no/./a"), "/no/./a is given twice"),
+        (("kriegspiel", "--white", "/no/a", "--black", "/no/a"), "/no/a is given twice"),
+        (("play", "--sim", "--white", "Bob\n[Result"), "one line of text"),
+        (("bestmove", "chess", "--fen", "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"), "over in this position (checkmate, 1-0)"),
+        (("replay-sensors", "/no/such", "--game", "chess", "--uf2", "x.uf2"), "needs --pico"),
+        (("replay-sensors", "/no/such", "--game", "chess", "--pico", "--uf2", "/no/such.uf2"), "cannot read the image"),
+        (("play", "--pico", "--uf2", "/proc"), "cannot read the image /proc"),
+        (("replay-sensors", "/bin/sh", "--game", "chess"), "is not a sensor script"),
+        (("play", "--sim", "--web", "99999"), "bad port 99999"),
+        (("web", "0", "--archive", "/proc/no/such/a.sqlite"), "cannot create /proc/no/such"),
     ],
 )
 def test_errors_are_one_line_and_a_non_zero_exit(args, word):
@@ -90,3 +104,46 @@ def test_a_start_is_checked_before_any_board_hears_of_it(tmp_path):
         assert r.returncode == 2 and r.stdout == "", (args, r.stderr)
         assert r.stderr.count("\n") == 1 and all(w in r.stderr for w in words), (args, r.stderr)
     assert not (tmp_path / "a.sqlite").exists()  # state unchanged: no archive made
+
+
+def test_looking_in_an_archive_that_is_not_there_makes_none(tmp_path):
+    path = tmp_path / "no" / "such" / "a.sqlite"
+    r = run("games", "--archive", str(path))
+    assert r.returncode == 0 and r.stdout.strip() == f"no games yet in {path}"
+    for args, word in [(("show", "999"), "no game 999"), (("export", "x", "--pgn"), "not a game id"),
+                       (("delete", "0"), "no game 0"), (("tag", "1", "White", "Bob"), "no game 1"),
+                       (("play", "--sim", "--resume", "5"), "no game 5")]:
+        r = run(*args, "--archive", str(path))
+        assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr, (args, r.stderr)
+        assert r.stderr.count("\n") == 1 and word in r.stderr, (args, r.stderr)
+    assert not (tmp_path / "no").exists()  # nothing made: no folder, no file, no sim-board/
+
+
+def test_serve_says_a_web_port_in_use_before_any_virtual_board_starts(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        r = run("serve", "--sim", "1", "--web", str(s.getsockname()[1]), "--archive", str(tmp_path / "a.sqlite"))
+    assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr
+    assert r.stderr.count("\n") == 1 and "cannot listen" in r.stderr
+
+
+def test_the_view_does_not_say_archived_before_the_archive_keeps_the_game():
+    from host.view import Snapshot, render
+
+    start = Snapshot(game="chess", fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", game_id=4)
+    assert "game #4: archived once a move is made" in render(start)
+    own = Snapshot(game="chess", fen="4k3/8/8/8/8/8/8/4K3 w - - 0 1", game_id=4)  # a FEN's game is kept at once
+    assert "archived as game #4" in render(own)
+    start.moves = ["e4"]
+    assert "archived as game #4" in render(start)
+
+
+def test_replay_sensors_says_when_the_board_ends_out_of_step(tmp_path):
+    script = tmp_path / "same_scan.txt"
+    script.write_text("lift e2\nplace e4\nlift e7\nplace e5\n")  # no wait: one scan, the board corrects
+    r = run("replay-sensors", str(script), "--game", "chess")
+    assert r.returncode == 0 and r.stdout == "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+    assert r.stderr.count("\n") == 1 and "ends correcting, not idle" in r.stderr

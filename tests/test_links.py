@@ -440,7 +440,7 @@ def test_play_waits_for_a_board_that_stops_answering(tmp_path):
     db = tmp_path / "a.sqlite"
     with VirtualBoard(tmp_path / "board", realtime=True) as vb:
         play = Command("play", "--port", vb.port, "--game", "chess", "--archive", db)
-        play.wait_for("archived as game")
+        play.wait_for("game #1")
         vb.proc.send_signal(signal.SIGSTOP)  # the board hangs
         play.type("e2e4\n")
         play.wait_for("waiting for it")

@@ -17,9 +17,20 @@ if TYPE_CHECKING:
 DEFAULT_PORT = 8080
 
 
+def port(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free one) to 65535."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad port {text!r}: a whole number from 0 to 65535") from None
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"bad port {n}: a whole number from 0 to 65535")
+    return n
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """--web [PORT] and --web-host HOST, for play, serve and kriegspiel."""
-    p.add_argument("--web", nargs="?", type=int, const=DEFAULT_PORT, metavar="PORT",
+    p.add_argument("--web", nargs="?", type=port, const=DEFAULT_PORT, metavar="PORT",
                    help=f"also serve the browser view (default port {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--web-host", default="127.0.0.1", metavar="HOST",
                    help="the address the browser view listens on (default 127.0.0.1; 0.0.0.0 opens it to the network)")
@@ -31,6 +42,8 @@ class WebUnavailable(Exception):
 
 def start(archive_path: str | None, host: str, port: int, out: TextIO = sys.stderr) -> WebServer:
     """The web server, started in its own thread; its address printed on out."""
+    from host.archive import ArchiveError
+
     try:
         from host.web.server import WebServer
     except ImportError as e:
@@ -38,7 +51,7 @@ def start(archive_path: str | None, host: str, port: int, out: TextIO = sys.stde
     server = WebServer(archive_path, host, port)
     try:
         url = server.start()
-    except OSError as e:
+    except (OSError, ArchiveError) as e:
         raise WebUnavailable(str(e)) from None
     print(f"web: {url}/", file=out, flush=True)
     return server
