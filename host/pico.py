@@ -22,7 +22,7 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
-from host.vboard import _die_with_parent, close_quietly
+from host.vboard import _die_with_parent, close_quietly, end_process
 
 ROOT = Path(__file__).resolve().parent.parent
 EMU_DIR = ROOT / "boards" / "emu"
@@ -186,10 +186,7 @@ class EmulatedPico:
         self._stop = True
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+            end_process(self.proc)
         self._reap()
         close_quietly(self._master, self._slave)
         self._master = self._slave = -1

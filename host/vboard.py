@@ -53,6 +53,15 @@ def close_quietly(*fds: int) -> None:
                 pass
 
 
+def end_process(proc: subprocess.Popen[bytes], timeout_s: float = 5.0) -> None:
+    """Wait for a process that was told to stop; kill it if it has not within timeout_s."""
+    try:
+        proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 class VirtualBoardError(Exception):
     """The virtual board cannot be started (no micropython, no pty)."""
 
@@ -184,11 +193,7 @@ class VirtualBoard:
             if self.proc is not None and self.proc.poll() is None:
                 self.proc.terminate()
         if self.proc is not None:
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            end_process(self.proc)
         close_quietly(self._master, self._slave)
         self._master = self._slave = -1
 
