@@ -78,6 +78,7 @@ class BoardFeed:
         self.dirty = True
         self.seq = 0  # the last board message seen
         self.heard_at = 0.0  # time.time() it arrived (bench/web_latency.py)
+        self.notes: dict[str, Any] = {}  # what the host adds: see annotate()
         inner = bridge.on_change
 
         def changed(seq: int, text: str) -> None:
@@ -89,6 +90,22 @@ class BoardFeed:
 
         bridge.on_change = changed
         self.flush()
+
+    def annotate(self, key: str, value: Any) -> None:
+        """Add (or, with None, remove) an entry the board cannot know, published with the
+        next flush in the board's snapshot under `key`:
+
+          clocks  {"white": ms left, "black": ms left, "running": "white"|"black"|None,
+                   "at": time.time() when the figures were taken, "control": "5+3"}
+                  (a page counts the running side down from "at")
+          engine  {"side": "white"|"black", "state": "thinking"|"shown", "move": move
+                   string or None, "san": SAN or None, "level": text}
+        """
+        if value is None:
+            self.notes.pop(key, None)
+        else:
+            self.notes[key] = value
+        self.dirty = True
 
     def flush(self) -> None:
         """Publish the board if it changed since the last flush (and is connected)."""
@@ -117,6 +134,7 @@ class BoardFeed:
             "result": None,
             "seq": self.seq,
             "heard_at": self.heard_at,
+            **self.notes,
         }
         if gid is not None:
             snap["moves"] = self.archive.moves(gid)
