@@ -117,6 +117,7 @@ def main() -> int:
     ap.add_argument("--uf2", help="a MicroPython image with the firmware in it (default: stock + flash.sh)")
     ap.add_argument("--plies", type=int, default=200)
     ap.add_argument("--long", type=int, default=1000, help="the long game's plies (0: skip)")
+    ap.add_argument("--wait", type=int, default=600, help="ms the hands wait after each move of the heap games")
     ap.add_argument("--positions", type=int, default=100)
     ap.add_argument("--games", default="lippo,chess", help="the games of the hint figure")
     ap.add_argument("--skip", default="", help="figures to skip: reset,lift,heap,long,hint")
@@ -151,7 +152,7 @@ def main() -> int:
                 put_benches(pico.port, Path(tmp))
             if "heap" not in skip:
                 t0 = time.monotonic()
-                out = run_on_chip(pico.port, "heap", [str(args.plies), "600"])
+                out = run_on_chip(pico.port, "heap", [str(args.plies), str(args.wait)])
                 m = re.search(r"heap at start (\d+) bytes, peak live (\d+) bytes, heap size (\d+)", out)
                 if not m:
                     raise SystemExit(f"bench/pico.py: heap.py said:\n{out}")
@@ -161,7 +162,7 @@ def main() -> int:
                     f"{time.monotonic() - t0:.0f} s wall)",
                 )
             if "long" not in skip and args.long:
-                out = run_on_chip(pico.port, "heap", [str(args.long), "600"])
+                out = run_on_chip(pico.port, "heap", [str(args.long), str(args.wait)])
                 lives = [(int(a), int(b)) for a, b in re.findall(r"ply\s+(\d+): live heap\s+(\d+)", out)]
                 after = [b for a, b in lives if a >= 100]
                 m = re.search(r"peak live (\d+) bytes", out)
