@@ -64,6 +64,26 @@ RU_DIR = {
 }
 
 
+# kriegspiel.md §4's reason codes of a refusal by the mover's own board, in words
+REJECTED = {
+    "not_possible_on_own_board": "no man of yours can move so",
+    "promotion_piece_required": "say which piece the pawn becomes (e8=Q)",
+    "already_refused_this_turn": "the umpire already refused that move this turn",
+    "must_try_pawn_capture": "you asked and were told yes: try a pawn capture first",
+    "already_asked_this_turn": "you already asked this turn",
+    "no_pawns": "you have no pawn that could capture",
+    "game_over": "the game is over",
+}
+REJECTED_RU = {
+    "not_possible_on_own_board": "так не ходит ни одна ваша фигура",
+    "promotion_piece_required": "назовите фигуру превращения (e8=Q)",
+    "already_refused_this_turn": "этот ход уже был невозможен",
+    "must_try_pawn_capture": "вам ответили «да»: попробуйте взять пешкой",
+    "already_asked_this_turn": "вы уже спрашивали в этот ход",
+    "no_pawns": "у вас нет пешки, которая могла бы бить",
+    "game_over": "партия окончена",
+}
+
 def words(a: dict[str, object], lang: str = "en") -> str:
     """An announcement as the umpire says it (§5: seed wording in Russian, or English)."""
     t = a["type"]
@@ -95,7 +115,8 @@ def words(a: dict[str, object], lang: str = "en") -> str:
     if t == "draw":
         return "Ничья." if ru else f"Draw ({a['reason']})."
     if t == "rejected":
-        return ("Отказ: " if ru else "Refused by your board: ") + str(a["reason"])
+        why = (REJECTED_RU if ru else REJECTED).get(str(a["reason"]), str(a["reason"]).replace("_", " "))
+        return ("Отказ: " if ru else "Refused by your board: ") + why
     if t == "resigned":
         return f"{who} сдались." if ru else f"{who} resigns."
     if t == "opening_played":
@@ -689,7 +710,6 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             try:  # squares or SAN, read on the mover's own view
                 m = parse(view, cmd)
             except MoveError as e:
-                say(side, words({"type": "rejected", "reason": "not_possible_on_own_board"}))
                 say(side, str(e))
                 return
             cmd = view.move_str(m)
