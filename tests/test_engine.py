@@ -147,6 +147,17 @@ def test_keeps_to_its_movetime():
         assert time.perf_counter() - t0 < 1.3
 
 
+def test_the_move_chosen_begins_the_last_info_pv_even_when_time_runs_out_mid_depth():
+    # Short movetimes end inside an iteration: a better move found there is chosen, and said.
+    for seed in range(10):
+        pos = _random_position("lippo", random.Random(seed), 10)
+        if not pos.legal_moves():
+            continue
+        for ms in (30, 80):
+            reply = choose(pos, Limits(movetime_ms=ms))
+            assert reply.infos and reply.infos[-1].pv[0] == reply.move_str, (seed, ms)
+
+
 def test_a_clock_gives_a_share_of_the_time_left():
     hard, soft = Limits(white_ms=60_000, black_ms=1_000, white_inc_ms=2_000).budget(True)
     assert 2.0 <= soft <= hard <= 20.0

@@ -101,6 +101,7 @@ class Searcher:
         self.nodes = 0
         self.deadline = 0.0
         self._root_best = 0
+        self._root_score = 0
 
     # ---- driving --------------------------------------------------------------------
 
@@ -126,7 +127,13 @@ class Searcher:
             except Timeout:
                 # A new best move found in the unfinished iteration is already better.
                 if self._root_best and self._root_best != best:
-                    best = self._root_best
+                    best, score = self._root_best, self._root_score
+                    # said too, so that the last info's pv begins with the move chosen
+                    ms = int((time.perf_counter() - start) * 1000)
+                    info = Info(depth, score, self.nodes, ms, self._pv(best, depth))
+                    infos.append(info)
+                    if on_info is not None:
+                        on_info(info)
                 break
             best = move
             ms = int((time.perf_counter() - start) * 1000)
@@ -170,7 +177,7 @@ class Searcher:
             if v > alpha:
                 alpha = v
                 best = m
-                self._root_best = m
+                self._root_best, self._root_score = m, v
         self.tt[root_key] = (depth, EXACT, alpha, best)
         return alpha, best
 
