@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-import re
 import sys
 import threading
 import time
