@@ -7,6 +7,7 @@ The frame comes from the real firmware (a Board with the sim profile, in this pr
 
 from __future__ import annotations
 
+import math
 import sys
 import tempfile
 
@@ -17,11 +18,17 @@ SQ = 40
 LEGEND = "LEDs: blue, where the lifted piece may go; red, a capture; white, its square"
 
 
-def svg(pos, frame: bytes, geo, title: str, legend: str = LEGEND, crop: bool = False) -> str:  # type: ignore[no-untyped-def]
+ENGINE = "#b57bff"  # the engine's move: a violet dashed frame and arrow, unlike any LED's round glow
+
+
+def svg(pos, frame: bytes, geo, title: str, legend: str = LEGEND, crop: bool = False,  # type: ignore[no-untyped-def]
+        engine: tuple[int, int] | None = None) -> str:
     """The board as SVG: every physical square (crop: the game's squares and one ring of
     margin), its LED as lit, its man.  Each square's rect carries data-sq (its name, or
     @p in the margin), data-led (the LED letter of docs/protocol.md) and data-piece (the
-    FEN letter), for pages and tests to read."""
+    FEN letter), for pages and tests to read.  engine: the physical squares (from, to) of
+    the move the computer wants made, framed and joined by an arrow; their rects carry
+    data-engine="from" / "to"."""
     lay = pos.game.layout
     c0, c1, r0, r1 = 0, 11, 0, 11
     if crop:
@@ -37,12 +44,12 @@ def svg(pos, frame: bytes, geo, title: str, legend: str = LEGEND, crop: bool = F
     ]
     if title:
         out.append(f'<text x="{width / 2}" y="24" fill="#eee" font-size="16" text-anchor="middle">{_esc(title)}</text>')
+    marks = dict(zip(engine, ("from", "to"))) if engine else {}
     for p in range(144):
         r, c = divmod(p, 12)
         if not (c0 <= c <= c1 and r0 <= r <= r1):
             continue
-        x = 30 + (c - c0) * SQ
-        y = top + (r1 - r) * SQ
+        x, y = _corner(p, c0, r1, top)
         cell = geo.cell(p)
         on_board = cell != 0
         dark = (c - geo.dx + r - geo.dy) % 2 == 0
@@ -56,7 +63,8 @@ def svg(pos, frame: bytes, geo, title: str, legend: str = LEGEND, crop: bool = F
             piece = letter if code & WHITE else letter.lower()
         out.append(
             f'<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{fill}" data-sq="{name}" '
-            f'data-led="{leds.CODES[cls] if cls < len(leds.CODES) else "."}" data-piece="{piece}"/>'
+            f'data-led="{leds.CODES[cls] if cls < len(leds.CODES) else "."}" data-piece="{piece}"'
+            + (f' data-engine="{marks[p]}"/>' if p in marks else "/>")
         )
         if cls:
             rgb = leds.PALETTE[cls]
@@ -79,10 +87,37 @@ def svg(pos, frame: bytes, geo, title: str, legend: str = LEGEND, crop: bool = F
     for r in range(lay.ranks):
         y = top + (r1 - r - geo.dy) * SQ + SQ / 2 + 5
         out.append(f'<text x="15" y="{y}" fill="#ccc" font-size="13" text-anchor="middle">{r + 1}</text>')
+    if engine and all(c0 <= p % 12 <= c1 and r0 <= p // 12 <= r1 for p in engine):
+        out.extend(_engine_marks(*(_corner(p, c0, r1, top) for p in engine)))
     if legend:
         out.append(f'<text x="{width / 2}" y="{top + rows * SQ + 40}" fill="#ccc" font-size="12" text-anchor="middle">{_esc(legend)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _corner(p: int, c0: int, r1: int, top: int) -> tuple[int, int]:
+    """The top left corner of physical square p's rect."""
+    r, c = divmod(p, 12)
+    return 30 + (c - c0) * SQ, top + (r1 - r) * SQ
+
+
+def _engine_marks(a: tuple[int, int], b: tuple[int, int]) -> list[str]:
+    """The engine's move from the square at corner a to the one at corner b: both framed
+    (dashed, inside the square), an arrow between them that covers neither man's letter."""
+    out = [f'<rect x="{x + 3}" y="{y + 3}" width="{SQ - 6}" height="{SQ - 6}" fill="none" stroke="{ENGINE}" '
+           f'stroke-width="4" stroke-dasharray="7 4" class="engine"/>' for x, y in (a, b)]
+    (x0, y0), (x1, y1) = ((x + SQ / 2, y + SQ / 2) for x, y in (a, b))
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length:
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        sx, sy = x0 + ux * SQ * 0.36, y0 + uy * SQ * 0.36  # from the rim of the man, leaving his letter clear
+        tx, ty = x1 - ux * SQ * 0.3, y1 - uy * SQ * 0.3  # the head's tip
+        bx, by = tx - ux * 12, ty - uy * 12
+        head = f"{tx:.1f},{ty:.1f} {bx - uy * 7:.1f},{by + ux * 7:.1f} {bx + uy * 7:.1f},{by - ux * 7:.1f}"
+        out.append(f'<line x1="{sx:.1f}" y1="{sy:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="{ENGINE}" '
+                   f'stroke-width="5" stroke-opacity="0.85" stroke-linecap="round" class="engine"/>')
+        out.append(f'<polygon points="{head}" fill="{ENGINE}" fill-opacity="0.85" class="engine"/>')
+    return out
 
 
 def _esc(text: str) -> str:

@@ -220,7 +220,147 @@ def test_the_server_refuses_what_it_does_not_serve(tmp_path):
         server.stop()
 
 
+class FakeBridge:
+    """What a BoardFeed asks of a bridge: a chess board after 1. e4 e5 2. Nf3, g1-f3 lit."""
+
+    def __init__(self, game_id=None):
+        from firmware.squares import Geometry
+
+        pos = new_position("chess")
+        for m in CLOCK_GAME:
+            pos.push_str(m)
+        geo = Geometry(pos.game.layout)
+        frame = ["."] * 144
+        for name in ("g1", "f3"):
+            frame[geo.phys(pos.game.layout.cell(name))] = "l"
+        self.replies = {"state": f"state chess idle 3 {pos.fen()}", "leds": "leds " + "".join(frame)}
+        self.on_change = None
+        self.link = object()
+        self.game_id = game_id
+        self.key = self.port = "clock-board"
+
+    def request(self, line):
+        return self.replies[line]
+
+
+CLOCK_GAME = ["e2e4", "e7e5", "g1f3"]
+ENGINE = {"side": "black", "state": "shown", "move": "b8c6", "san": "Nc6", "level": "Stockfish level 3"}
+
+
+@pytest.fixture
+def fed(tmp_path):
+    """(web server's base URL, a BoardFeed of a FakeBridge), both on a hub of their own."""
+    from host.web.hub import BoardFeed, Hub
+    from host.web.server import WebServer
+
+    path = tmp_path / "a.sqlite"
+    a = Archive(path)
+    gid = a.new_game("clock-board", "chess", None, white="Anna", black="computer")
+    for ply, m in enumerate(CLOCK_GAME, 1):
+        a.record("clock-board", ply, f"move {ply} {m}", gid)
+    hub = Hub()
+    server = WebServer(str(path), port=0, hub=hub)
+    base = server.start()
+    try:
+        yield base, BoardFeed(FakeBridge(gid), a, hub=hub)
+    finally:
+        server.stop()
+        a.close()
+
+
+def test_the_snapshot_carries_clocks_and_the_engine_move(fed):
+    import json
+
+    base, feed = fed
+    clocks = {"white": 291_000, "black": 9_400, "running": "black", "at": time.time(), "control": "5+3"}
+    feed.annotate("clocks", clocks)
+    feed.annotate("engine", ENGINE)
+    feed.flush()
+    assert feed.hub.get("board:clock-board")["clocks"] == clocks
+    assert feed.hub.get("board:clock-board")["engine"] == ENGINE
+    s = Stream(base + "/board/clock-board/events")
+    end = time.monotonic() + 10
+    while "\n\n" not in s.text and time.monotonic() < end:
+        time.sleep(0.05)
+    s.stop = True
+    msg = json.loads(s.text.split("data: ", 1)[1].split("\n", 1)[0])
+    assert abs(msg["now"] - time.time()) < 10  # the server's clock, which the page counts from
+    assert 'data-side="white" data-ms="291000"' in msg["parts"]["clocks"]
+    assert 'data-running="black"' in msg["parts"]["clocks"] and "9.4" in msg["parts"]["clocks"]
+    assert "5+3" in msg["parts"]["clocks"]
+    assert "computer (Stockfish level 3) plays <strong>Nc6</strong>" in msg["parts"]["engine"]
+    assert 'data-sq="b8" data-led="." data-piece="n" data-engine="from"' in msg["parts"]["board"]
+    feed.annotate("clocks", None)
+    feed.annotate("engine", {"state": "thinking"})
+    feed.flush()
+    snap = feed.hub.get("board:clock-board")
+    assert "clocks" not in snap and snap["engine"] == {"state": "thinking"}
+    status, body = get(base + "/board/clock-board")
+    assert status == 200 and 'class="clock ' not in body and "data-engine" not in body
+    assert "computer: thinking" in body
+
+
+def test_clocks_at_the_end_and_bad_entries():
+    from host.web.render import board_parts, clocks
+
+    s = {"clocks": {"white": 0, "black": 12_300, "running": "white", "at": 1.0}, "result": "0-1", "reason": "time"}
+    html = clocks(s)
+    assert 'data-running=""' in html and "flagged" in html and "0-1 time" in html  # stopped, flagged, the result
+    for bad in ({"clocks": "x"}, {"clocks": {"white": "1", "black": 2}}, {"clocks": {"white": float("nan"), "black": 1}},
+                {"engine": ["x"]}, {"engine": {"state": "shown", "move": "z9z9"}}):
+        parts = board_parts({"game": "chess", "fen": new_position("chess").fen(), **bad})
+        assert parts["clocks"] == "" and "data-engine" not in parts["board"], bad
+
+
 # ---- in the browser --------------------------------------------------------------------------
+
+
+@needs_browser
+def test_clocks_and_the_engine_move_on_the_live_board(page, fed):
+    base, feed = fed
+    # The browser's clock an hour ahead of the server's: the count must not notice.
+    page.add_init_script("{ const real = Date.now; Date.now = () => real() + 3600e3; }")
+    feed.annotate("clocks", {"white": 291_000, "black": 9_000, "running": "black", "at": time.time() - 1,
+                             "control": "5+3"})
+    feed.annotate("engine", {**ENGINE, "state": "thinking", "move": None, "san": None})
+    feed.flush()
+    page.goto(base + "/board/clock-board")
+    page.wait_for_selector("#live.on")
+    white, black = page.locator("#clocks .clock.white .time"), page.locator("#clocks .clock.black .time")
+    assert white.inner_text() == "4:51"
+    first = float(black.inner_text())
+    assert 6.0 < first <= 8.0  # 9 s as of a second ago
+    page.wait_for_function("t => Number(document.querySelector('#clocks .clock.black .time').textContent) < t",
+                           arg=first - 0.3)  # it counts down
+    assert white.inner_text() == "4:51" and page.locator("#clocks .flagged").count() == 0
+    assert "5+3" in page.inner_text("#clocks")
+    assert page.inner_text("#engine") == "computer (Stockfish level 3): thinking…"
+    assert page.locator("#board [data-engine]").count() == 0
+
+    feed.annotate("engine", ENGINE)
+    feed.flush()
+    page.wait_for_selector('#board rect[data-sq="b8"][data-engine="from"][data-piece="n"]')
+    assert page.locator('#board rect[data-sq="c6"]').get_attribute("data-engine") == "to"
+    assert sq(page, "g1") == ("l", "") and sq(page, "f3") == ("l", "N")  # the last move's LEDs stay
+    assert page.inner_text("#engine") == "computer (Stockfish level 3) plays Nc6 – make it on the board"
+    shot(page, "web-clocks.png")
+
+    feed.annotate("clocks", {"white": 291_000, "black": 400, "running": "black", "at": time.time()})
+    feed.flush()
+    page.wait_for_selector("#clocks .clock.black.flagged .flag:not([hidden])")  # 0.4 s later: the flag
+    assert black.inner_text() == "0.0"
+
+    room = page.context.new_page()
+    room.goto(base + "/")
+    room.wait_for_selector("a.tile .clocks.compact .clock.black.flagged")
+    assert room.locator("a.tile .clocks.compact .clock.white .time").inner_text() == "4:51"
+    room.close()
+
+    feed.annotate("clocks", None)
+    feed.annotate("engine", None)
+    feed.flush()
+    page.wait_for_selector("#clocks .clock", state="detached")
+    assert page.inner_text("#engine") == "" and page.locator("#board [data-engine]").count() == 0
 
 
 @needs_browser

@@ -8,7 +8,9 @@ renderer for both.  All text from a board or the archive is escaped here.
 from __future__ import annotations
 
 import html
+import math
 import string
+import time
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +44,8 @@ def page(name: str, **fields: str) -> str:
     base = _templates.get("base.html")
     if base is None:
         base = _templates["base.html"] = string.Template((TEMPLATES / "base.html").read_text(encoding="utf-8"))
-    return base.substitute(title=fields.get("title", "eboard"), stream=fields.get("stream", ""), body=body)
+    return base.substitute(title=fields.get("title", "eboard"), stream=fields.get("stream", ""), body=body,
+                           now=f"{time.time():.3f}")
 
 
 def position(game: str, fen: str | None):  # type: ignore[no-untyped-def]
@@ -56,8 +59,20 @@ def position(game: str, fen: str | None):  # type: ignore[no-untyped-def]
         return view_class(type(base))(base.game, fen)
 
 
-def board_svg(game: str, fen: str | None, leds: str = "", title: str = "", small: bool = False) -> str:
-    """The board as SVG with its LEDs (the `leds` letters, one per physical square)."""
+def move_squares(geo: Geometry, move: object) -> tuple[int, int] | None:
+    """A move string's first and last squares as physical squares (a chain of checkers
+    captures ends on its last landing), or None if it names no two squares of the board."""
+    try:
+        cells, _ = geo.layout.parse_squares(str(move or ""))
+    except ValueError:
+        return None
+    return (geo.phys(cells[0]), geo.phys(cells[-1])) if len(cells) >= 2 else None
+
+
+def board_svg(game: str, fen: str | None, leds: str = "", title: str = "", small: bool = False,
+              engine_move: str | None = None) -> str:
+    """The board as SVG with its LEDs (the `leds` letters, one per physical square) and,
+    if given, the engine's move marked in a style of its own."""
     try:
         pos = position(game, fen)
     except (FenError, ValueError, KeyError):
@@ -65,7 +80,11 @@ def board_svg(game: str, fen: str | None, leds: str = "", title: str = "", small
     frame = bytes(max(0, led_codes.CODES.find(ch)) for ch in (leds if len(leds) == 144 else "." * 144))
     lit = sorted({ch for ch in leds if ch in LEGEND})
     legend = "" if small else "LEDs: " + ", ".join(f"{LEGEND[ch]} ({ch})" for ch in lit) if lit else ""
-    return diagram.svg(pos, frame, Geometry(pos.game.layout), title, legend=legend, crop=True)
+    geo = Geometry(pos.game.layout)
+    engine = move_squares(geo, engine_move) if engine_move else None
+    if engine and not small:
+        legend = (legend + "; " if legend else "") + "violet frames: the computer's move"
+    return diagram.svg(pos, frame, geo, title, legend=legend, crop=True, engine=engine)
 
 
 def move_list(moves: list[str], black_first: bool = False, link: bool = False) -> str:
@@ -102,9 +121,6 @@ def board_info(s: dict[str, Any]) -> str:
                 rows.append(("points", f"White {w}, Black {b}"))
     except (FenError, ValueError, KeyError):
         pass
-    clocks = s.get("clocks")
-    if isinstance(clocks, dict):
-        rows.append(("clocks", " · ".join(f"{esc(k)} {_clock(v)}" for k, v in clocks.items())))
     rows.append(("plies", str(len(s.get("moves") or []))))
     if s.get("result"):
         rows.append(("result", f'<strong class="result">{esc(s["result"])}</strong> {esc(s.get("reason") or "")}'))
@@ -113,18 +129,83 @@ def board_info(s: dict[str, Any]) -> str:
     return "<dl>" + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows) + "</dl>"
 
 
-def _clock(seconds: object) -> str:
-    try:
-        s = int(float(str(seconds)))
-    except ValueError:
-        return esc(seconds)
-    return f"{s // 60}:{s % 60:02d}"
+def clock_text(ms: int) -> str:
+    """Time left as a clock shows it: h:mm:ss, m:ss, and tenths under 10 s (9.9); 0.0 at 0.
+    The same in host/web/static/app.js, which counts the running clock down."""
+    if ms < 10_000:
+        tenths = max(0, ms) // 100
+        return f"{tenths // 10}.{tenths % 10}"
+    h, rest = divmod(ms // 1000, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+
+
+def _ms(value: object) -> int | None:
+    """A clock's milliseconds from a snapshot, or None if they are not a number."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    return int(max(-1e12, min(1e12, value)))
+
+
+def clocks(s: dict[str, Any], compact: bool = False) -> str:
+    """Both clocks of a snapshot's "clocks" entry (BoardFeed.annotate), the time control,
+    and the result once the game is over; "" (nothing shown) without one.  The running
+    clock's figure is as of "at" (the server's time.time()); app.js counts it down."""
+    c = s.get("clocks")
+    if not isinstance(c, dict):
+        return ""
+    left = {side: _ms(c.get(side)) for side in ("white", "black")}
+    if left["white"] is None or left["black"] is None:
+        return ""
+    at = float(c["at"]) if _ms(c.get("at")) is not None else 0.0  # a number, finite
+    over = bool(s.get("result"))
+    running = c.get("running") if c.get("running") in ("white", "black") and not over else ""
+    tag = "span" if compact else "div"
+    out = [f'<{tag} class="clocks{" compact" if compact else ""}" data-at="{at:.3f}" data-running="{running}">']
+    for side in ("white", "black"):
+        ms = left[side]
+        assert ms is not None
+        label = side[0].upper() if compact else side.capitalize()
+        cls = "clock " + side + (" running" if side == running else "") + (" flagged" if ms <= 0 else "")
+        out.append(f'<span class="{cls}" data-side="{side}" data-ms="{ms}"><span class="side">{label}</span> '
+                   f'<span class="time">{clock_text(ms)}</span><span class="flag"{"" if ms <= 0 else " hidden"}>'
+                   " ⚑</span></span>")
+    if c.get("control") and not compact:
+        out.append(f'<span class="control">time control {esc(c["control"])}</span>')
+    if over and not compact:
+        out.append(f'<span class="result">{esc(s["result"])} {esc(s.get("reason") or "")}</span>')
+    out.append(f"</{tag}>")
+    return "".join(out)
+
+
+def engine_line(s: dict[str, Any]) -> str:
+    """What the computer is doing, from a snapshot's "engine" entry; "" without one."""
+    e = s.get("engine")
+    if not isinstance(e, dict):
+        return ""
+    who = f"computer ({esc(e['level'])})" if e.get("level") not in (None, "") else "computer"
+    move = e.get("san") or e.get("move")
+    if e.get("state") == "shown" and move:
+        return f'<p class="engine" data-state="shown">{who} plays <strong>{esc(move)}</strong> – make it on the board</p>'
+    if e.get("state") == "thinking":
+        return f'<p class="engine" data-state="thinking">{who}: thinking…</p>'
+    return f'<p class="engine">{who}</p>'
+
+
+def engine_move(s: dict[str, Any]) -> str | None:
+    """The move string the computer asks for (to mark on the board), or None."""
+    e = s.get("engine")
+    if isinstance(e, dict) and e.get("state") == "shown" and isinstance(e.get("move"), str):
+        return str(e["move"])
+    return None
 
 
 def board_parts(s: dict[str, Any]) -> dict[str, str]:
     """A live board page's fragments."""
     return {
-        "board": board_svg(str(s.get("game")), s.get("fen"), str(s.get("leds", ""))),
+        "board": board_svg(str(s.get("game")), s.get("fen"), str(s.get("leds", "")), engine_move=engine_move(s)),
+        "clocks": clocks(s),
+        "engine": engine_line(s),
         "info": board_info(s),
         "moves": move_list(list(s.get("moves") or [])),
     }
@@ -137,8 +218,9 @@ def tile(slug: str, s: dict[str, Any]) -> str:
     result = f' · <strong class="result">{esc(s["result"])}</strong>' if s.get("result") else ""
     return (
         f'<a class="tile" href="/board/{esc(slug)}" data-board="{esc(slug)}">'
-        f'{board_svg(str(s.get("game")), s.get("fen"), str(s.get("leds", "")), small=True)}'
-        f'<span class="caption">{esc(s.get("game"))} · {esc(s.get("port", ""))} · ply {len(moves)}{last}{result}</span></a>'
+        f'{board_svg(str(s.get("game")), s.get("fen"), str(s.get("leds", "")), small=True, engine_move=engine_move(s))}'
+        f'<span class="caption">{esc(s.get("game"))} · {esc(s.get("port", ""))} · ply {len(moves)}{last}{result}</span>'
+        f"{clocks(s, compact=True)}</a>"
     )
 
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-import re
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -186,7 +186,9 @@ class WebServer:
                     out.update(self._render(sub.parts, topic, data))
                     if "seq" in data:  # the board message it shows (bench/web_latency.py)
                         meta[topic] = {"seq": data["seq"], "heard_at": data.get("heard_at")}
-                msg = json.dumps({"parts": out, "meta": meta}, ensure_ascii=False)
+                # now: the server's clock, from which a page counts a running clock down
+                # (never from its own clock, which may differ from the server's).
+                msg = json.dumps({"parts": out, "meta": meta, "now": round(time.time(), 3)}, ensure_ascii=False)
                 await resp.write(b"data: " + msg.encode() + b"\n\n")
         except (ConnectionResetError, asyncio.CancelledError):
             pass
@@ -460,13 +462,6 @@ def _last_move_leds(pos, move: str) -> str:  # type: ignore[no-untyped-def]
     from firmware.squares import Geometry
 
     frame = ["."] * 144
-    if not move:
-        return "".join(frame)
-    geo = Geometry(pos.game.layout)
-    lay = pos.game.layout
-    for name in re.findall(r"[a-z]\d{1,2}", move)[:2]:
-        try:
-            frame[geo.phys(lay.cell(name))] = "l"
-        except (ValueError, KeyError, IndexError):
-            pass
+    for p in render.move_squares(Geometry(pos.game.layout), move) or ():
+        frame[p] = "l"
     return "".join(frame)

@@ -2,7 +2,42 @@
 // Each event is JSON {"parts": {elementId: html}}: the page swaps the fragments in.
 // A fragment for an element the page does not have yet (a new board in the club room)
 // is added to #room.  Every update fires "eboard-update" on the document.
+// Clocks (.clocks, render.clocks) are counted down here between updates: the running
+// clock's figure is as of data-at, in the server's time; the page knows the server's
+// time from its body's data-now and each event's "now", plus the time it measured itself
+// since (performance.now()), never from the browser's own clock.
 "use strict";
+
+let serverAt = {server: Number(document.body.dataset.now || 0) * 1000, local: performance.now()};
+
+function serverNow() {
+  return serverAt.server + (performance.now() - serverAt.local);
+}
+
+function clockText(ms) {  // as render.clock_text
+  if (ms < 10000) {
+    const tenths = Math.floor(Math.max(0, ms) / 100);
+    return `${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
+  const all = Math.floor(ms / 1000), h = Math.floor(all / 3600), m = Math.floor(all % 3600 / 60), s = all % 60;
+  const pad = (n) => String(n).padStart(2, "0");
+  return h ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}
+
+function tick() {
+  for (const box of document.querySelectorAll(".clocks")) {
+    const running = box.dataset.running;
+    if (!running) continue;
+    const elapsed = Math.max(0, serverNow() - Number(box.dataset.at) * 1000);
+    const clock = box.querySelector(`.clock[data-side="${running}"]`);
+    if (!clock) continue;
+    const ms = Math.max(0, Number(clock.dataset.ms) - elapsed);
+    const text = clockText(ms), time = clock.querySelector(".time");
+    if (time.textContent !== text) time.textContent = text;
+    clock.classList.toggle("flagged", ms <= 0);
+    clock.querySelector(".flag").hidden = ms > 0;
+  }
+}
 
 function swap(parts) {
   for (const [id, html] of Object.entries(parts)) {
@@ -29,7 +64,9 @@ function live() {
   source.onerror = () => dot && dot.classList.remove("on");
   source.onmessage = (e) => {
     const msg = JSON.parse(e.data);
+    if (msg.now) serverAt = {server: msg.now * 1000, local: performance.now()};
     swap(msg.parts || {});
+    tick();
     document.dispatchEvent(new CustomEvent("eboard-update", {detail: msg}));
   };
 }
@@ -72,3 +109,5 @@ function replay() {
 
 live();
 replay();
+tick();
+setInterval(tick, 100);
