@@ -80,6 +80,10 @@ class Tracker:
         self.starting = False
         self.undoing = False
         self.takebacks = True  # the last move put back is taken back
+        self.showing = None  # the host's move the board shows how to make (`move`), until synced
+        self.hinted = None  # the move lit as a hint (`hint`), until the next lift or place
+        self.locked = 0  # the side the host plays (`computer`): none of its moves is read here
+        self.ended = None  # an Outcome the host declared (`end`: a flag fell), or None
         self.dirty = True  # the frame must be drawn again  # the diff is a takeback under way: show only what is left
 
     # ---- set-up -------------------------------------------------------------------------
@@ -93,6 +97,7 @@ class Tracker:
         self.state = SETUP if setup else IDLE
         self.starting = setup
         self.last = None
+        self.showing = None
         self._new_turn()
         self._evaluate(now_ms)
 
@@ -116,27 +121,31 @@ class Tracker:
         self.tentative = None
         self.pending = None
         self.choices = []
+        self.hinted = None
         self.moves = pos.legal_moves()[:]  # kept all turn: no spare room (RAM)
-        self.outcome = pos.outcome()
+        self.outcome = self.ended or pos.outcome()
         if self.outcome is not None:
             self.state = OVER
         elif self.state != SETUP:
             self.state = IDLE
 
-    def resync(self, now_ms):
+    def resync(self, now_ms, shown=False):
         """The position changed from outside (host move, undo, set position): the board
-        waits until the pieces are put to match it, reading no move meanwhile."""
+        waits until the pieces are put to match it, reading no move meanwhile.  shown: the
+        change is the host's move just made, lit as a move to make (from, to, victims)."""
         if self.state != OVER:
             self.state = SETUP
         self.starting = False
         self._new_turn()
         st = pos_last(self.pos)
         self.last = None if st is None else self._move_squares(st)
+        self.showing = st if shown else None
         self._evaluate(now_ms)
 
     # ---- events ---------------------------------------------------------------------------
 
     def on_lift(self, p, now_ms):
+        self.hinted = None
         self.actual[p] = 0
         self._changed(p)
         self.ev += 1
@@ -144,6 +153,7 @@ class Tracker:
         self._event(p, now_ms, True)
 
     def on_place(self, p, now_ms):
+        self.hinted = None
         self.actual[p] = 1
         self._changed(p)
         self.ev += 1
@@ -236,8 +246,9 @@ class Tracker:
         del self.hint[:]
         self.hint_from = -1
         if self.state == SETUP:
-            if n == 0:
+            if n == 0 and (self.showing is None or self._victims_lifted()):
                 self.state = IDLE
+                self.showing = None
                 self.sink.note("start" if self.starting else "synced")
                 self.starting = False
                 self._new_turn()
@@ -245,6 +256,13 @@ class Tracker:
         if self.state == OVER:
             if n and self._takeback(now_ms):
                 return
+            return
+        if self.pos.us == self.locked:
+            # The host plays this side: the pieces must stay as they stand (a move made
+            # for it by hand is shown back, never read).
+            self.state = CORRECTING if n else IDLE
+            self.pending = None
+            self.undoing = False
             return
         complete = self.complete
         if n == 0:
@@ -493,7 +511,7 @@ class Tracker:
     def _takeback_under_way(self):
         # Every changed square is one of the last move's, on its way back.
         m = pos_last(self.pos)
-        if m is None or not self.n_diff or not self.takebacks:
+        if m is None or not self.n_diff or not self.takebacks or self.locked:
             return False
         self.pos.pop()
         try:
@@ -504,7 +522,7 @@ class Tracker:
     def _takeback(self, now_ms):
         pos = self.pos
         m = pos_last(pos)
-        if m is None or not self.takebacks:
+        if m is None or not self.takebacks or self.ended is not None:
             return False
         pos.pop()
         try:
@@ -548,6 +566,8 @@ class Tracker:
             for i in range(self.n_diff):
                 p = self.diff[i]
                 frame[p] = leds.MISSING if self.expected[p] else leds.EXTRA
+            if st == SETUP and self.showing is not None:
+                self._render_shown(frame)
             return
         if st == OVER:
             self._render_end(frame)
@@ -559,6 +579,9 @@ class Tracker:
             k = pos.kings[pos.us >> 6] if pos.game.check_rules else 0
             if k and pos.is_check():
                 frame[geo.phys(k)] = leds.CHECK
+            if self.hinted is not None:
+                frame[geo.phys(pos.move_from(self.hinted))] = leds.HINT
+                frame[geo.phys(pos.move_to(self.hinted))] = leds.HINT
             return
         if st == PROMOTING:
             self._render_menu(frame)
@@ -610,6 +633,54 @@ class Tracker:
             for m in self.hint:
                 if not self._arrived(m):
                     frame[geo.phys(pos.move_from(m))] = leds.FROM
+
+    def _render_shown(self, frame):
+        # The host's move, still to be made by hand: `f` on the man to move while he
+        # stands, `d` where a man goes, `x` on a man to take off (on the square the mover
+        # takes, until it has been lifted); a square already done goes dark.
+        m = self.showing
+        pos = self.pos
+        geo = self.geo
+        buf = self.buf
+        act = self.actual
+        pos.pop()
+        try:
+            us = pos.us
+            k = pos.effects(m, buf)
+            for j in range(k):
+                cell = buf[2 * j]
+                p = geo.phys(cell)
+                before = pos.cells[cell]
+                after = buf[2 * j + 1] != EMPTY
+                if before != EMPTY and after:
+                    if not self.touched[p]:
+                        frame[p] = leds.CAPTURE
+                    elif not act[p]:
+                        frame[p] = leds.DEST
+                elif before != EMPTY:
+                    if act[p]:
+                        frame[p] = leds.FROM if before & us else leds.CAPTURE
+                elif after and not act[p]:
+                    frame[p] = leds.DEST
+        finally:
+            pos.push(m)
+
+    def _victims_lifted(self):
+        # A man the host's move takes on the square it moves to leaves that square full:
+        # only a lift there tells that he was taken off.
+        m = self.showing
+        pos = self.pos
+        buf = self.buf
+        pos.pop()
+        try:
+            k = pos.effects(m, buf)
+            for j in range(k):
+                cell = buf[2 * j]
+                if pos.cells[cell] != EMPTY and buf[2 * j + 1] != EMPTY and not self.touched[self.geo.phys(cell)]:
+                    return False
+            return True
+        finally:
+            pos.push(m)
 
     def _render_menu(self, frame):
         # Each choice lights the squares where that piece stands in the start position,
