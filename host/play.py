@@ -7,6 +7,11 @@ Commands, one a line:
   lift SQ, place SQ, wait MS     the virtual board's hands, one at a time
   new GAME [FEN]  a new game        undo    take back (the view says which man goes back
                   where; on the virtual board the hands do it)
+  new GAME [FEN] vs computer [LEVEL] [white|black]   a game against the computer (you
+                  play white, or the side named; LEVEL 1-8); vs human: no computer
+                  (a plain new GAME keeps the opponent of the game before)
+  hint            the engine's move for you, lit h on the board until you lift a man
+  make            (virtual board) the hands make the computer's move lit on the board
   promote X       choose a promotion (or on the board: lift the new piece and put it back
                   for the next choice; the one shown when play goes on is taken; no time
                   limit. A typed move like e8=Q chooses by itself)
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from typing import TextIO
 
 from firmware.rules import MoveError, new_position
@@ -31,13 +37,17 @@ from firmware.tracker import hand_moves
 from host.archive import Archive
 from host.bridge import Bridge
 from host.link import BoardError, BridgeTimeout, LinkError
+from host.clock import Clock
 from host.notation import parse_line, san, san_list
+from host.opponent import Job, Opponent, OpponentError, flag_result
 from host.start import check
 from host.takeback import note as takeback_note
 from host.view import Snapshot, render
 from host.web import board_feed
 
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
+HINT_MS = 1000  # what a hint may take
+PLAYING = ("idle", "moving", "pending", "promoting", "correcting")  # board states of a game on
 
 
 class PlayError(Exception):
@@ -61,6 +71,14 @@ class Session:
         self.tagged: set[int | None] = {None}
         self.dirty = True
         self.undone: list[str] = []  # moves taken back, to be said in words
+        self.computer: Opponent | None = None  # the computer's side, when it plays
+        self.control: str | None = None  # the time control ("5+3") each game's clock starts from
+        self.clock: Clock | None = None
+        self.job: Job | None = None  # the engine thinking, in its thread
+        self.thought = ""  # the position the computer last answered (its move was sent)
+        self.shown: tuple[str, str] | None = None  # (FEN before it, move) of the computer's move to make
+        self.feed = None  # the web room's BoardFeed (--web)
+        self.now = lambda: time.monotonic() * 1000  # ms; tests give their own
         self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s)
         try:
             self.bridge.connect()
@@ -70,9 +88,135 @@ class Session:
         self.hand = hands(self.bridge.request) if hands else self.bridge.request
         self.sim = sim or self.bridge.request("version").split()[3:4] == ["sim"]
 
+    # ---- the computer and the clock ------------------------------------------------------------
+
+    def versus(self, opponent: Opponent | None, control: str | None = None) -> None:
+        """Play against opponent (None: two people) and on the clock control (None: no clock)
+        from the next game on; the board is told which side the host plays."""
+        self.computer = opponent
+        self.control = control
+        self.clock = Clock.parse(control) if control else None
+        self.thought = ""
+        self.bridge.request("computer " + (opponent.side if opponent else "-"))
+        self._publish()
+
+    def _turn(self) -> str:
+        return "white" if self.snap.fen.split()[1:2] == ["w"] else "black"
+
+    def _publish(self) -> None:
+        """The clocks and the computer's state to the web page (BoardFeed.annotate)."""
+        if self.feed is None:
+            return
+        c = self.clock
+        if c is not None:
+            now = self.now()
+            self.feed.annotate("clocks", {"white": c.left("white", now), "black": c.left("black", now),
+                                          "running": c.running, "at": time.time(), "control": c.control})
+        else:
+            self.feed.annotate("clocks", None)
+        if self.computer is None:
+            self.feed.annotate("engine", None)
+            return
+        state, move, text = "shown", None, None
+        if self.job is not None and self.job.kind == "move":
+            state = "thinking"
+        elif self.shown is not None:
+            move = self.shown[1]
+            pos = new_position(self.snap.game, self.shown[0])
+            text = san(pos, pos.parse_move(move))
+        self.feed.annotate("engine", {"side": self.computer.side, "state": state, "move": move, "san": text,
+                                      "level": self.computer.describe()})
+
+    def tick(self, now_ms: float | None = None) -> None:
+        """After every poll: the clock (started, flag fallen), the computer's turn (a search
+        started, or its move sent to the board), a hint done."""
+        now = self.now() if now_ms is None else now_ms
+        if self.dirty:
+            self.refresh()
+        over = self.snap.state == "over"
+        c = self.clock
+        if c is not None and not over and c.fallen is None:
+            if c.running is None and self.snap.state in PLAYING:
+                c.run(self._turn(), now)  # the game is on: the side to move's time runs
+                self._publish()
+            flagged = c.flagged(now)
+            if flagged is not None:
+                result = flag_result(self.snap.game, self.snap.fen, flagged)
+                self.snap.notes.append(f"{flagged.capitalize()}'s flag fell: " + (
+                    "a draw (the other side cannot mate)" if result == "1/2-1/2" else f"{result}"))
+                self.job = None  # a search under way is forgotten
+                self.bridge.request(f"end time {result}")
+                self.dirty = True
+                self._publish()
+                return
+        job = self.job
+        if job is not None and job.done():
+            self.job = None
+            self._finished(job)
+            return
+        opp = self.computer
+        if (opp is None or job is not None or over or self.snap.state not in PLAYING
+                or self._turn() != opp.side or self.snap.fen == self.thought):
+            return
+        self.bridge.request("computer " + opp.side)  # (again: a board reset forgets it)
+        self.thought = self.snap.fen
+        self.job = opp.think("move", self.snap.game, self.snap.fen, opp.limits(c, now))
+        self.snap.notes.append(f"the computer is thinking ({opp.describe()})")
+        self.dirty = True
+        self._publish()
+
+    def _finished(self, job: Job) -> None:
+        self.dirty = True
+        if job.error is not None or job.reply is None:
+            self.snap.notes.append(job.error or "the engine gave no move")
+            return
+        reply = job.reply
+        if reply.note:
+            self.snap.notes.append(reply.note)
+        st = self.bridge.request("state").split(" ", 4)
+        if st[4] != job.fen or st[2] == "over":
+            return  # the game went on without it (a takeback, a new game, a flag)
+        pos = new_position(st[1], st[4])
+        text = san(pos, reply.move)
+        if job.kind == "hint":
+            self.bridge.request("hint " + reply.move_str)
+            self.snap.notes.append(f"hint: {text} ({reply.move_str}), lit h on the board")
+            return
+        self.shown = (st[4], reply.move_str)
+        self.bridge.request("move " + reply.move_str)
+        self.snap.notes.append(f"the computer plays {text} ({reply.move_str}): make it on the board"
+                               + (" (or type make)" if self.sim else ""))
+        self._publish()
+
+    def busy(self) -> bool:
+        """Is the computer to move (thinking, or about to)?  Typed lines wait meanwhile."""
+        if self.job is not None and self.job.kind == "move":
+            return True
+        opp = self.computer
+        return (opp is not None and self.snap.state in PLAYING and self._turn() == opp.side
+                and self.snap.fen != self.thought)
+
     def _changed(self, seq: int, text: str) -> None:
         self.dirty = True
         word = text.split()[0]
+        words = text.split()
+        c = self.clock
+        if word == "move" and c is not None and len(words) == 3 and words[1].isdigit():
+            left = c.moved(self.now())
+            if left is not None and self.bridge.game_id is not None:
+                self.archive.set_clock(self.bridge.game_id, int(words[1]), left)
+            self._publish()
+        elif word in ("newgame", "position"):
+            self.clock = Clock.parse(self.control) if self.control else None
+            self.shown = None
+            self.thought = ""
+            self._publish()
+        elif word == "end" and c is not None:
+            c.run(None, self.now())
+            self._publish()
+        if word == "synced":
+            self.shown = None
+            self._publish()
         if word == "undo" and len(text.split()) == 3:  # said in words by refresh (host/takeback.py)
             self.undone.append(text.split()[2])
         elif word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
@@ -91,10 +235,21 @@ class Session:
             self.undone = []
         self.snap.leds = leds[1]
         self.snap.game_id = self.bridge.game_id
-        if self.tags and self.bridge.game_id not in self.tagged:  # --white, --black, ...
+        self.snap.status = []
+        if self.clock is not None:
+            self.snap.status.append(self.clock.text(self.now()))
+        if self.computer is not None:
+            doing = "thinking" if self.job is not None and self.job.kind == "move" else (
+                f"waits for its move {self.shown[1]} to be made" if self.shown else "waits")
+            self.snap.status.append(f"the computer plays {self.computer.side}: {doing}")
+        if self.bridge.game_id not in self.tagged:  # --white, --black, ..., the clock
             self.tagged.add(self.bridge.game_id)
             for name, value in self.tags.items():
                 self.archive.set_tag(self.bridge.game_id, name, value)
+            if self.computer is not None and self.computer.side not in self.tags:
+                self.archive.set_tag(self.bridge.game_id, self.computer.side, "eboard engine")
+            if self.clock is not None and self.bridge.game_id is not None:
+                self.archive.set_time_control(self.bridge.game_id, self.clock.pgn_time_control())
         self.snap.moves = []
         if self.bridge.game_id:  # the moves in SAN, from the game's start
             row = self.archive.game(str(self.bridge.game_id))
@@ -147,11 +302,20 @@ class Session:
                 if cmd != "wait":
                     self.hand("sim wait 60")
             elif cmd == "new" and len(words) >= 2:
+                words = self._versus(words)
                 try:
                     check(words[1], " ".join(words[2:]) or None)
                 except ValueError as e:
                     raise PlayError(str(e)) from None
                 self.start(words[1], " ".join(words[2:]) or None, again=True)
+            elif cmd == "hint" and len(words) == 1:
+                self.hint()
+            elif cmd == "make" and len(words) == 1:
+                self._need_sim(cmd)
+                if self.shown is None:
+                    raise PlayError("make: no move of the computer's waits to be made")
+                pos = new_position(self.snap.game, self.shown[0])
+                self._move(pos, pos.parse_move(self.shown[1]))
             elif cmd == "battle" and len(words) == 1:
                 self.battle()
             elif cmd in ("undo", "moves") and len(words) == 1:
@@ -174,6 +338,51 @@ class Session:
             self.snap.notes.append(str(e))
         self.dirty = True
         return True
+
+    def _versus(self, words: list[str]) -> list[str]:
+        """new ... vs computer [LEVEL] [white|black] / vs human: the opponent set, the words
+        of the game left."""
+        if "vs" not in words:
+            return words
+        i = words.index("vs")
+        rest = words[i + 1:]
+        if rest == ["human"]:
+            self.versus(None, self.control)
+            return words[:i]
+        if not rest or rest[0] != "computer" or len(rest) > 3:
+            raise PlayError("new GAME [FEN] vs computer [LEVEL] [white|black] (the side you play), or vs human")
+        level_no, side = None, "white"
+        for w in rest[1:]:
+            if w.isdigit():
+                level_no = int(w)
+            elif w in ("white", "black"):
+                side = w
+            else:
+                raise PlayError(f"vs computer: {w!r} is neither a level (1-8) nor white or black (the side you play)")
+        old = self.computer
+        try:
+            opp = Opponent("black" if side == "white" else "white", old.engine if old else "ours", level_no,
+                           old.movetime_ms if old else None)
+        except OpponentError as e:
+            raise PlayError(str(e)) from None
+        self.versus(opp, self.control)
+        return words[:i]
+
+    def hint(self) -> None:
+        """The engine's move for the player, searched in a thread, then lit on the board."""
+        if self.job is not None:
+            raise PlayError("hint: the engine is busy; ask again in a moment")
+        st = self.bridge.request("state").split(" ", 4)
+        if st[2] == "over":
+            raise PlayError("hint: the game has ended")
+        turn = "white" if st[4].split()[1] == "w" else "black"
+        if self.computer is not None and turn == self.computer.side:
+            raise PlayError("hint: it is the computer's move")
+        opp = self.computer or Opponent("white" if turn == "black" else "black")
+        from host.engine import Limits
+
+        self.job = opp.think("hint", st[1], st[4], Limits(movetime_ms=HINT_MS))
+        self.snap.notes.append("hint: the engine is looking ...")
 
     def battle(self, seed: int = 0) -> None:
         """Battle chess: each side's army set up man by man as the board asks."""
@@ -199,10 +408,22 @@ class Session:
         """One or more moves typed on a line (SAN or squares): all made, or none."""
         st = self.bridge.request("state").split(" ", 4)
         pos = new_position(st[1], st[4])
+        if self.shown is not None and self.sim:
+            before = new_position(st[1], self.shown[0])
+            try:
+                typed = parse_line(before, line)
+            except MoveError:
+                typed = []
+            if [before.move_str(m) for m in typed] == [self.shown[1]]:
+                self._move(before, typed[0])  # the computer's move, made by the hands
+                return
+            raise PlayError(f"the board waits for the computer's move {self.shown[1]} to be made first (make)")
         try:
             moves = parse_line(pos, line)
         except MoveError as e:
             raise PlayError(f"{e} (type help for the commands)") from None
+        if self.computer is not None and len(moves) > 1:
+            raise PlayError("one move at a time against the computer")
         for m in moves:
             self._move(pos, m)
             pos.push(m)
@@ -236,6 +457,8 @@ def run(
     web: bool = False,
     pico=None,
     resume: str | None = None,
+    opponent: Opponent | None = None,
+    control: str | None = None,
 ) -> int:
     """pico: an emulated Pico instead (True: stock MicroPython + flash.sh; or the Path
     of a UF2 with the firmware in it), its hands doing what --sim's do."""
@@ -272,6 +495,8 @@ def run(
         # an emulated chip runs at a third of a real one's speed: its replies take longer
         session = Session(port, archive, sim, out, colour, hands, timeout_s=60 if pico else 5.0)
         session.tags = tags or {}
+        if opponent is not None or control is not None:
+            session.versus(opponent, control)
         if resume is not None:
             session.snap.notes.append(resume_game(session.bridge, archive, resume, session.sim))
         elif battle:
@@ -280,6 +505,8 @@ def run(
             session.start(game or ("lippo" if sim else None), fen, again=sim)
         session.show()
         feed = board_feed(session.bridge, archive) if web else None  # the web room's live board
+        session.feed = feed
+        session._publish()
         interactive = inp.isatty()
         if interactive:
             out.write("type a move (e2e4), lift/place SQ, help, quit\n> ")
@@ -287,16 +514,24 @@ def run(
         typed = LineInput(inp)
         todo: list[str] = []  # lines typed (or pasted) and not yet carried out, in order
         down = ""  # why the board does not answer, while it does not
+        ended = False  # the end of input: the computer's move under way is still shown
         while True:
-            if not todo:
-                lines = typed.lines(0.05 if feed is not None or not interactive else 0.5)
+            if not todo and not ended:
+                timed = feed is not None or not interactive or session.clock is not None or session.job is not None
+                lines = typed.lines(0.05 if timed else 0.5)
                 if lines is None:
-                    break
-                todo += lines
+                    ended = True
+                else:
+                    todo += lines
+            if ended and not todo and not session.busy() and session.job is None:
+                break
             try:
-                if todo and not session.command(todo.pop(0).strip()):
-                    break
+                # Lines typed while the computer is to move wait for its move (quit does not).
+                if todo and (not session.busy() or todo[0].strip() in ("quit", "exit", "q")):
+                    if not session.command(todo.pop(0).strip()):
+                        break
                 session.bridge.poll(0.05)
+                session.tick()
                 if feed is not None:
                     feed.flush()
                 if session.dirty or down:
