@@ -254,6 +254,13 @@ class Tracker:
                 self._new_turn()
             return
         if self.state == OVER:
+            if self.showing is not None:
+                # The host's move ended the game: it is still to be made on the board
+                # (never read as a takeback of it meanwhile).
+                if n == 0 and self._victims_lifted():
+                    self.showing = None
+                    self.sink.note("synced")
+                return
             if n and self._takeback(now_ms):
                 return
             return
@@ -562,11 +569,11 @@ class Tracker:
                     frame[p] = leds.MISSING if before else leds.EXTRA
             pos.push(m)
             return
-        if st == SETUP or st == CORRECTING:
+        if st == SETUP or st == CORRECTING or st == OVER and self.showing is not None:
             for i in range(self.n_diff):
                 p = self.diff[i]
                 frame[p] = leds.MISSING if self.expected[p] else leds.EXTRA
-            if st == SETUP and self.showing is not None:
+            if st != CORRECTING and self.showing is not None:
                 self._render_shown(frame)
             return
         if st == OVER:
