@@ -9,6 +9,7 @@ meanwhile), and the result when a flag falls.
 from __future__ import annotations
 
 import threading
+import time
 
 from firmware.rules import new_position
 from firmware.rules.board import BLACK, WHITE
@@ -29,6 +30,8 @@ class Job:
         self.fen = fen  # the position it searches (the board must still show it)
         self.reply = None  # the engine's Reply when done
         self.error: str | None = None
+        self.started = time.perf_counter()
+        self.ended = self.started  # when the search was over (bench/onboard.py)
         self.thread = threading.Thread(target=self._run, args=(target, *args), daemon=True)
         self.thread.start()
 
@@ -37,6 +40,7 @@ class Job:
             self.reply = target(*args)
         except Exception as e:  # an engine's failure is said in words; play goes on
             self.error = f"the engine failed: {e}"
+        self.ended = time.perf_counter()
 
     def done(self) -> bool:
         return not self.thread.is_alive()

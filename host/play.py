@@ -188,6 +188,15 @@ class Session:
                                + (" (or type make)" if self.sim else ""))
         self._publish()
 
+    def serve(self, wait_s: float) -> None:
+        """The link served for up to wait_s (less once the engine is done), then tick()."""
+        if self.job is not None:
+            self.bridge.poll(0)
+            self.job.wait(wait_s)  # back the moment the engine has its move
+        else:
+            self.bridge.poll(wait_s)
+        self.tick()
+
     def busy(self) -> bool:
         """Is the computer to move (thinking, or about to)?  Typed lines wait meanwhile."""
         if self.job is not None and self.job.kind == "move":
@@ -530,8 +539,7 @@ def run(
                 if todo and (not session.busy() or todo[0].strip() in ("quit", "exit", "q")):
                     if not session.command(todo.pop(0).strip()):
                         break
-                session.bridge.poll(0.05)
-                session.tick()
+                session.serve(0.05)
                 if feed is not None:
                     feed.flush()
                 if session.dirty or down:
