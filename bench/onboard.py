@@ -26,12 +26,12 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from firmware.rules import new_position  # noqa: E402
-from firmware.squares import Geometry  # noqa: E402
-from firmware.tracker import hand_moves  # noqa: E402
-from host import play  # noqa: E402
-from host.archive import Archive  # noqa: E402
-from host.opponent import Opponent  # noqa: E402
+from firmware.rules import new_position
+from firmware.squares import Geometry
+from firmware.tracker import hand_moves
+from host import play
+from host.archive import Archive
+from host.opponent import Opponent
 
 SCAN_MS = 10
 

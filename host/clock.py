@@ -32,7 +32,7 @@ class Clock:
         self.control = control or f"{base_ms // 60000}+{inc_ms // 1000}"
         self.left_ms = {"white": base_ms, "black": base_ms}
         self.running: str | None = None
-        self.since_ms = 0  # when the running side's time last started
+        self.since_ms: float = 0  # when the running side's time last started
         self.fallen: str | None = None  # the side whose flag fell (the clock stops then)
 
     @classmethod
@@ -49,7 +49,7 @@ class Clock:
 
     def left(self, side: str, now_ms: float) -> int:
         """The side's time left at now_ms (never below 0)."""
-        ms = self.left_ms[side]
+        ms: float = self.left_ms[side]
         if side == self.running:
             ms -= now_ms - self.since_ms
         return max(0, int(ms))

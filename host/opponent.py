@@ -38,7 +38,7 @@ class Job:
     def _run(self, target, *args) -> None:  # type: ignore[no-untyped-def]
         try:
             self.reply = target(*args)
-        except Exception as e:  # an engine's failure is said in words; play goes on
+        except Exception as e:  # noqa: BLE001 (an engine failure of any kind is said in words; play goes on)
             self.error = f"the engine failed: {e}"
         self.ended = time.perf_counter()
 
@@ -81,10 +81,6 @@ class Opponent:
         elif spec not in ("ours", "uci"):
             raise OpponentError(f"unknown engine {spec!r}: a level 1-8, ours, uci (the first on PATH) or uci:PATH")
         return cls(side, spec, level_no, movetime_ms)
-
-    @property
-    def bit(self) -> int:
-        return SIDE_BITS[self.side]
 
     def describe(self) -> str:
         """'our engine, level 3 (casual: ...)' for the view and the web page."""

@@ -251,14 +251,15 @@ class Session:
             doing = "thinking" if self.job is not None and self.job.kind == "move" else (
                 f"waits for its move {self.shown[1]} to be made" if self.shown else "waits")
             self.snap.status.append(f"the computer plays {self.computer.side}: {doing}")
-        if self.bridge.game_id not in self.tagged:  # --white, --black, ..., the clock
-            self.tagged.add(self.bridge.game_id)
+        gid = self.bridge.game_id
+        if gid is not None and gid not in self.tagged:  # --white, --black, ..., the clock
+            self.tagged.add(gid)
             for name, value in self.tags.items():
-                self.archive.set_tag(self.bridge.game_id, name, value)
+                self.archive.set_tag(gid, name, value)
             if self.computer is not None and self.computer.side not in self.tags:
-                self.archive.set_tag(self.bridge.game_id, self.computer.side, "eboard engine")
-            if self.clock is not None and self.bridge.game_id is not None:
-                self.archive.set_time_control(self.bridge.game_id, self.clock.pgn_time_control())
+                self.archive.set_tag(gid, self.computer.side, "eboard engine")
+            if self.clock is not None:
+                self.archive.set_time_control(gid, self.clock.pgn_time_control())
         self.snap.moves = []
         if self.bridge.game_id:  # the moves in SAN, from the game's start
             row = self.archive.game(str(self.bridge.game_id))
@@ -387,6 +388,8 @@ class Session:
         turn = "white" if st[4].split()[1] == "w" else "black"
         if self.computer is not None and turn == self.computer.side:
             raise PlayError("hint: it is the computer's move")
+        if self.shown is not None or st[2] not in PLAYING:
+            raise PlayError("hint: first put the men as the board shows" + (f" (the computer's {self.shown[1]})" if self.shown else ""))
         opp = self.computer or Opponent("white" if turn == "black" else "black")
         from host.engine import Limits
 

@@ -16,7 +16,7 @@ from firmware.squares import Geometry
 LED_NAMES = {
     "d": "destination",
     "x": "capture",
-    "f": "piece in hand",
+    "f": "piece in hand (or to move)",
     "l": "last move",
     "m": "put a piece here",
     "r": "take this piece away",

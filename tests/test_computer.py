@@ -34,7 +34,7 @@ LIPPO_PRESIDENT = "p11/12/12/12/12/12/5g6/12/12/12/12/K4DP5 w - - 0 1"  # the Fo
 
 def eboard(tmp_path, *args, stdin=None, timeout=180):
     e = dict(os.environ, TMPDIR=str(tmp_path), EBOARD_DATA=str(tmp_path / "data"))
-    return subprocess.run([BIN / "eboard", *map(str, args)], input=stdin, capture_output=True, text=True,
+    return subprocess.run([BIN / "eboard", *map(str, args)], check=False, input=stdin, capture_output=True, text=True,
                           env=e, timeout=timeout)
 
 
