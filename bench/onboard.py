@@ -50,7 +50,7 @@ def main() -> int:
     if args.pico:
         from host import pico as emu
 
-        vb = emu.board(tmp / "pico", None)
+        vb = emu.board(tmp, None)
         port = vb.port
 
         def hands(request):  # type: ignore[no-untyped-def]

@@ -95,6 +95,11 @@ INSERT INTO events2(board, uid, seq, at, game_id, text) SELECT board, '', seq, a
 DROP TABLE events;
 ALTER TABLE events2 RENAME TO events;
 """
+# Schema 2 -> 3: a PGN Date of its own (eboard tag); 3 -> 4: the clock (play --clock).
+MIGRATE_ADD = (
+    ("2", "3", (("games", "date", "TEXT"),)),
+    ("3", "4", (("games", "time_control", "TEXT"), ("moves", "clock_ms", "INTEGER"))),
+)
 
 
 TAGS = {"white": "White", "black": "Black", "event": "Event", "site": "Site", "date": "Date"}  # column -> PGN tag
@@ -221,22 +226,10 @@ class Archive:
             if row is not None and row[0] == "1":
                 self._migrate_1_2()
                 row = ("2",)
-            if row is not None and row[0] == "2":  # schema 3: a PGN Date of its own (eboard tag)
-                self.db.execute("BEGIN IMMEDIATE")
-                if "date" not in [c[1] for c in self.db.execute("PRAGMA table_info(games)")]:
-                    self.db.execute("ALTER TABLE games ADD COLUMN date TEXT")
-                self.db.execute("UPDATE meta SET value='3' WHERE key='schema'")
-                self.db.execute("COMMIT")
-                row = ("3",)
-            if row is not None and row[0] == "3":  # schema 4: the clock (play --clock)
-                self.db.execute("BEGIN IMMEDIATE")
-                if "time_control" not in [c[1] for c in self.db.execute("PRAGMA table_info(games)")]:
-                    self.db.execute("ALTER TABLE games ADD COLUMN time_control TEXT")
-                if "clock_ms" not in [c[1] for c in self.db.execute("PRAGMA table_info(moves)")]:
-                    self.db.execute("ALTER TABLE moves ADD COLUMN clock_ms INTEGER")
-                self.db.execute("UPDATE meta SET value='4' WHERE key='schema'")
-                self.db.execute("COMMIT")
-                row = ("4",)
+            for old, new, columns in MIGRATE_ADD:  # schemas 3 and 4: columns added
+                if row is not None and row[0] == old:
+                    self._add_columns(new, columns)
+                    row = (new,)
             self.db.executescript(SCHEMA)
             if row is None:
                 # (OR IGNORE: another process may have made the same archive at the same moment)
@@ -292,6 +285,15 @@ class Archive:
                 target.close()
         except sqlite3.Error as e:
             raise _translate(e, path) from None
+
+    def _add_columns(self, version: str, columns: tuple[tuple[str, str, str], ...]) -> None:
+        """Schema `version`: the columns (table, name, type) added where missing, in one transaction."""
+        self.db.execute("BEGIN IMMEDIATE")
+        for table, name, kind in columns:
+            if name not in [c[1] for c in self.db.execute(f"PRAGMA table_info({table})")]:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+        self.db.execute("UPDATE meta SET value=? WHERE key='schema'", (version,))
+        self.db.execute("COMMIT")
 
     def _migrate_1_2(self) -> None:
         self.db.execute("BEGIN IMMEDIATE")

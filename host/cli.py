@@ -102,8 +102,6 @@ def _whole(text: str, what: str, low: int) -> int:
 
 
 def cmd_bestmove(args: argparse.Namespace) -> int:
-    import os
-
     from host import engine
 
     pos = _position(args.game, args.fen)
@@ -118,12 +116,9 @@ def cmd_bestmove(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise CliError(str(e)) from None
     spec = args.engine
-    if spec.startswith("uci:"):
-        path = spec[4:]
-        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-            raise CliError(f"no engine at {path!r}: --engine uci:PATH needs an executable file")
-    elif spec not in ("ours", "uci"):
-        raise CliError(f"unknown engine {spec!r}: ours, uci (the first on PATH) or uci:PATH")
+    why = engine.engine_problem(spec)
+    if why is not None:
+        raise CliError(why)
     if not pos.legal_moves():
         o = pos.outcome()
         over = f" ({o.reason.replace('-', ' ')}, {o.result()})" if o is not None else ""

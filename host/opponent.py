@@ -70,16 +70,13 @@ class Opponent:
     @classmethod
     def parse(cls, spec: str, side: str, level_no: int | None = None, movetime_ms: int | None = None) -> Opponent:
         """spec: a level (1-8: our engine), "ours", "uci" or "uci:PATH"; OpponentError."""
-        import os
+        from host.engine import engine_problem
 
         if spec.isdigit():
             return cls(side, "ours", int(spec), movetime_ms)
-        if spec.startswith("uci:"):
-            path = spec[4:]
-            if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-                raise OpponentError(f"no engine at {path!r}: uci:PATH needs an executable file")
-        elif spec not in ("ours", "uci"):
-            raise OpponentError(f"unknown engine {spec!r}: a level 1-8, ours, uci (the first on PATH) or uci:PATH")
+        why = engine_problem(spec)
+        if why is not None:
+            raise OpponentError(why + " (or a level, 1-8)")
         return cls(side, spec, level_no, movetime_ms)
 
     def describe(self) -> str:

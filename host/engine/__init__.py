@@ -27,7 +27,22 @@ from firmware.rules.position import Position
 from .limits import LEVELS, Level, Limits, Reply, level
 from .search import Info, Searcher
 
-__all__ = ["LEVELS", "Info", "Level", "Limits", "Reply", "best_move", "choose", "level"]
+__all__ = ["LEVELS", "Info", "Level", "Limits", "Reply", "best_move", "choose", "engine_problem", "level"]
+
+
+def engine_problem(spec: str) -> str | None:
+    """Why spec ("ours", "uci", "uci:PATH") names no engine choose() can take, in words;
+    None if it names one."""
+    import os
+
+    if spec.startswith("uci:"):
+        path = spec[4:]
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            return f"no engine at {path!r}: uci:PATH needs an executable file"
+        return None
+    if spec not in ("ours", "uci"):
+        return f"unknown engine {spec!r}: ours, uci (the first on PATH) or uci:PATH"
+    return None
 
 
 def best_move(pos: Position, limits: Limits | None = None, lvl: Level | None = None,
