@@ -78,6 +78,7 @@ class Session:
         self.thought = ""  # the position the computer last answered (its move was sent)
         self.shown: tuple[str, str] | None = None  # (FEN before it, move) of the computer's move to make
         self.feed = None  # the web room's BoardFeed (--web)
+        self.locked: tuple[str, int | None, str] = ("", None, "")  # the board told `computer` in (game, boot)
         self.now = lambda: time.monotonic() * 1000  # ms; tests give their own
         self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s)
         try:
@@ -98,6 +99,7 @@ class Session:
         self.clock = Clock.parse(control) if control else None
         self.thought = ""
         self.bridge.request("computer " + (opponent.side if opponent else "-"))
+        self.locked = (self.bridge.uid, self.bridge.boot, opponent.side if opponent else "-")
         self._publish()
 
     def _turn(self) -> str:
@@ -158,7 +160,9 @@ class Session:
         if (opp is None or job is not None or over or self.snap.state not in PLAYING
                 or self._turn() != opp.side or self.snap.fen == self.thought):
             return
-        self.bridge.request("computer " + opp.side)  # (again: a board reset forgets it)
+        if self.locked != (self.bridge.uid, self.bridge.boot, opp.side):  # a reset forgets it
+            self.bridge.request("computer " + opp.side)
+            self.locked = (self.bridge.uid, self.bridge.boot, opp.side)
         self.thought = self.snap.fen
         self.job = opp.think("move", self.snap.game, self.snap.fen, opp.limits(c, now))
         self.snap.notes.append(f"the computer is thinking ({opp.describe()})")
@@ -166,6 +170,8 @@ class Session:
         self._publish()
 
     def _finished(self, job: Job) -> None:
+        if self.dirty:  # the board said something while the engine thought
+            self.refresh()
         self.dirty = True
         if job.error is not None or job.reply is None:
             self.snap.notes.append(job.error or "the engine gave no move")
@@ -173,16 +179,15 @@ class Session:
         reply = job.reply
         if reply.note:
             self.snap.notes.append(reply.note)
-        st = self.bridge.request("state").split(" ", 4)
-        if st[4] != job.fen or st[2] == "over":
+        if self.snap.fen != job.fen or self.snap.state == "over":
             return  # the game went on without it (a takeback, a new game, a flag)
-        pos = new_position(st[1], st[4])
+        pos = new_position(self.snap.game, job.fen)
         text = san(pos, reply.move)
         if job.kind == "hint":
             self.bridge.request("hint " + reply.move_str)
             self.snap.notes.append(f"hint: {text} ({reply.move_str}), lit h on the board")
             return
-        self.shown = (st[4], reply.move_str)
+        self.shown = (job.fen, reply.move_str)
         self.bridge.request("move " + reply.move_str)
         self.snap.notes.append(f"the computer plays {text} ({reply.move_str}): make it on the board"
                                + (" (or type make)" if self.sim else ""))
