@@ -18,7 +18,8 @@ import chess.pgn
 import pytest
 from conftest import micropython_cmd
 
-from firmware.rules import new_position
+from firmware.app import AFTER_OPENING
+from firmware.rules import GAMES, new_position
 from firmware.rules.board import BLACK, WHITE
 from host.archive import Archive
 from host.clock import Clock, ClockError, fmt, pgn_clk
@@ -266,3 +267,23 @@ def test_clock_in_the_archive_flag_fall_hint_and_the_web_notes(tmp_path):
     finally:
         a.close()
         vb.stop()
+
+
+@needs_mpy
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_against_our_engine_on_the_board(game, tmp_path):
+    # The player's first legal move, typed; the computer's answer lit, made by the hands
+    # (`make`), accepted: both moves in the archive once, the board synced.
+    pos = new_position(game, AFTER_OPENING.get(game))
+    side = "white" if pos.turn == WHITE else "black"
+    first = pos.move_str(pos.legal_moves()[0])
+    p = eboard(tmp_path, "play", "--sim", "--game", game, "--engine", "--side", side, "--engine-time", "0.1",
+               stdin=f"{first}\nmake\nquit\n")
+    assert p.returncode == 0 and "Traceback" not in p.stdout + p.stderr, p.stderr
+    a = archive_of(tmp_path)
+    (g,) = a.games()
+    moves = a.moves(g.id)
+    assert len(moves) == 2 and moves[0] == first, (moves, p.stdout[-1500:])
+    said = [t for _, t in a.events(g.board)]
+    assert [t for t in said if t.startswith("move ")] == ["move 1 " + first, "move 2 " + moves[1]]
+    assert said[-1].startswith("synced"), said[-3:]
