@@ -11,5 +11,5 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 . tools/venv.sh
-ensure_venv play.sh tools
+ensure_venv play.sh tools ", python-chess"
 exec .venv/bin/eboard play --sim "$@"

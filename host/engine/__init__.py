@@ -105,8 +105,12 @@ def choose(pos: Position, limits: Limits | None = None, engine: str = "ours", lv
     Reply.note says why."""
     if engine == "ours":
         return best_move(pos, limits, lvl, rng, on_info)
-    from . import uci
-
+    try:
+        from . import uci
+    except ImportError:  # python-chess is not installed (play.sh's .venv has it)
+        reply = best_move(pos, limits, lvl, rng, on_info)
+        reply.note = "UCI engines need python-chess (pip install chess); our engine plays instead"
+        return reply
     try:
         return uci.play(pos, limits or Limits(), engine, lvl)
     except uci.Unavailable as e:
