@@ -74,6 +74,17 @@ def main() -> int:
             inner(seq, text)
 
         s.bridge.on_change = changed
+        asked = s.bridge.request
+        move_ms = []  # the board's `move` request alone: journal, position, frame, reply
+
+        def request(line: str) -> str:
+            t = time.perf_counter()
+            reply = asked(line)
+            if line.startswith("move "):
+                move_ms.append((time.perf_counter() - t) * 1000)
+            return reply
+
+        s.bridge.request = request  # type: ignore[method-assign]
         s.versus(Opponent("black", "ours", None, int(args.engine_time * 1000)))
         s.start(args.game, None, again=True)
         for _ in range(args.moves):
@@ -127,6 +138,8 @@ def main() -> int:
     print(f"  the engine's own time: median {statistics.median(r[1] for r in rows):.1f} ms, max {max(r[1] for r in rows):.1f} ms")
     print(f"  the rest (host and board): median {statistics.median(over):.1f} ms, max {max(over):.1f} ms "
           f"(target: within one scan, {SCAN_MS} ms)")
+    print(f"  of it, the board's `move` request (journal, position, LED frame, reply): median "
+          f"{statistics.median(move_ms):.1f} ms, max {max(move_ms):.1f} ms")
     return 0
 
 

@@ -120,6 +120,8 @@ def c_computer(board, w, now):
     _args(w, 1, 1, "computer white|black|-")
     if w[0] not in SIDES:
         raise Refused("bad-args", "computer white|black|-")
+    if board.krieg is not None and SIDES[w[0]]:
+        raise Refused("kriegspiel", "computer: the umpire plays nobody's men on a Kriegspiel player's board")
     t = board.tracker
     t.locked = SIDES[w[0]]
     if t.state != SETUP and t.state != OVER and t.pos is not None:

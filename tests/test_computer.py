@@ -43,6 +43,26 @@ def archive_of(tmp_path):
     return Archive(tmp_path / "data" / "games.sqlite")
 
 
+def test_a_kriegspiel_board_takes_no_hint_computer_or_end(tmp_path):
+    # (On CPython only: the Kriegspiel modules beside every event script in one MicroPython
+    # process would leave lippo's scripts no room in tests/mpy's 288K heap.)
+    sys.path.insert(0, str(Path(__file__).parent / "mpy"))
+    from scriptrun import run_script
+
+    run_script("""game chess
+# a Kriegspiel player's board takes none of them
+send krieg chess white 8/8/8/8/8/8/4P3/4K3 w - - 0 1
+send hint e2e4
+expect reply error kriegspiel
+send computer black
+expect reply error kriegspiel
+send end time 1-0
+expect reply error kriegspiel
+send computer -
+expect reply ok computer -
+""", str(tmp_path / "journal.bin"))
+
+
 # ---- the clock: events with their own timestamps, no real time ------------------------------
 
 
