@@ -561,18 +561,6 @@ class Board:
         self.tracker.resync(now_ms, shown=True)
         return text
 
-    def end_game(self, reason, result, now_ms):
-        """The host ends the game (a flag fell on its clock): journaled, then said, like
-        the rules' own ends; the board shows the result."""
-        self._not_kriegspiel("end")
-        if self.tracker.state == OVER:
-            raise Refused("game-over", "the game has ended")
-        text = "%s %s" % (reason, result)
-        self._journal("E %d %s" % (self.outbox.seq + 1, text))
-        self.ended = self.tracker.ended = host_end(text)
-        self._send("end " + text)
-        self.tracker.resync(now_ms)
-
     def undo(self, now_ms):
         self._not_kriegspiel("undo")
         m = pos_last(self.pos)

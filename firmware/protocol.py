@@ -8,12 +8,8 @@ ever stops the loop.
 """
 
 from firmware.common import PROTOCOL, VERSION, Refused, check_args as _args, claim, whole as _int
-from firmware.app import HOST_ENDS
-from firmware.rules.position import MoveError
-from firmware.tracker import OVER, SETUP
 
 MAX_LINE = 256
-SIDES = {"white": 32, "black": 64, "-": 0}  # board.WHITE, board.BLACK (const: not importable)
 
 
 def _words(line):
@@ -98,45 +94,6 @@ def c_move(board, w, now):
     return "ok move " + board.host_move(w[0], now)
 
 
-def c_hint(board, w, now):
-    _args(w, 1, 1, "hint MOVE (or - to clear it)")
-    t = board.tracker
-    if w[0] == "-":
-        t.hinted = None
-    else:
-        if board.krieg is not None:
-            raise Refused("kriegspiel", "hint: a Kriegspiel board lights only its owner's own knowledge")
-        if t.state == OVER:
-            raise Refused("game-over", "the game has ended")
-        try:
-            t.hinted = board.pos.parse_move(w[0])
-        except MoveError as e:
-            raise Refused("illegal-move", str(e))
-    t.dirty = True
-    return "ok hint " + w[0]
-
-
-def c_computer(board, w, now):
-    _args(w, 1, 1, "computer white|black|-")
-    if w[0] not in SIDES:
-        raise Refused("bad-args", "computer white|black|-")
-    if board.krieg is not None and SIDES[w[0]]:
-        raise Refused("kriegspiel", "computer: the umpire plays nobody's men on a Kriegspiel player's board")
-    t = board.tracker
-    t.locked = SIDES[w[0]]
-    if t.state != SETUP and t.state != OVER and t.pos is not None:
-        t._evaluate(now)
-    return "ok computer " + w[0]
-
-
-def c_end(board, w, now):
-    _args(w, 2, 2, "end time 1-0|0-1|1/2-1/2")
-    if w[0] not in HOST_ENDS or w[1] not in ("1-0", "0-1", "1/2-1/2"):
-        raise Refused("bad-args", "end time 1-0|0-1|1/2-1/2")
-    board.end_game(w[0], w[1], now)
-    return "ok end %s %s" % (w[0], w[1])
-
-
 def c_undo(board, w, now):
     _args(w, 0, 0, "undo")
     board.undo(now)
@@ -186,12 +143,11 @@ def c_claim(board, w, now):
     return "ok claim " + w[0]
 
 
-def _mode(name):
-    # Kriegspiel and the screened setup: their requests load firmware/modes.py on first use.
+def _mode(name, where="modes"):
+    # Requests few boards hear load their module on first use: Kriegspiel and the screened
+    # setup (firmware/modes.py), a host playing one side (firmware/computer.py).
     def handler(board, w, now):
-        from firmware import modes
-
-        return getattr(modes, name)(board, w, now)
+        return getattr(__import__("firmware." + where, None, None, (name,)), name)(board, w, now)
 
     return handler
 
@@ -251,9 +207,9 @@ COMMANDS = {
     "history": c_history,
     "move": c_move,
     "undo": c_undo,
-    "hint": c_hint,
-    "computer": c_computer,
-    "end": c_end,
+    "hint": _mode("c_hint", "computer"),
+    "computer": _mode("c_computer", "computer"),
+    "end": _mode("c_end", "computer"),
     "promote": c_promote,
     "brightness": c_brightness,
     "since": c_since,

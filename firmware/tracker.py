@@ -246,7 +246,7 @@ class Tracker:
         del self.hint[:]
         self.hint_from = -1
         if self.state == SETUP:
-            if n == 0 and (self.showing is None or self._victims_lifted()):
+            if n == 0 and (self.showing is None or _computer().victims_lifted(self)):
                 self.state = IDLE
                 self.showing = None
                 self.sink.note("start" if self.starting else "synced")
@@ -257,7 +257,7 @@ class Tracker:
             if self.showing is not None:
                 # The host's move ended the game: it is still to be made on the board
                 # (never read as a takeback of it meanwhile).
-                if n == 0 and self._victims_lifted():
+                if n == 0 and _computer().victims_lifted(self):
                     self.showing = None
                     self.sink.note("synced")
                 return
@@ -574,7 +574,7 @@ class Tracker:
                 p = self.diff[i]
                 frame[p] = leds.MISSING if self.expected[p] else leds.EXTRA
             if st != CORRECTING and self.showing is not None:
-                self._render_shown(frame)
+                _computer().render_shown(self, frame)
             return
         if st == OVER:
             self._render_end(frame)
@@ -641,54 +641,6 @@ class Tracker:
                 if not self._arrived(m):
                     frame[geo.phys(pos.move_from(m))] = leds.FROM
 
-    def _render_shown(self, frame):
-        # The host's move, still to be made by hand: `f` on the man to move while he
-        # stands, `d` where a man goes, `x` on a man to take off (on the square the mover
-        # takes, until it has been lifted); a square already done goes dark.
-        m = self.showing
-        pos = self.pos
-        geo = self.geo
-        buf = self.buf
-        act = self.actual
-        pos.pop()
-        try:
-            us = pos.us
-            k = pos.effects(m, buf)
-            for j in range(k):
-                cell = buf[2 * j]
-                p = geo.phys(cell)
-                before = pos.cells[cell]
-                after = buf[2 * j + 1] != EMPTY
-                if before != EMPTY and after:
-                    if not self.touched[p]:
-                        frame[p] = leds.CAPTURE
-                    elif not act[p]:
-                        frame[p] = leds.DEST
-                elif before != EMPTY:
-                    if act[p]:
-                        frame[p] = leds.FROM if before & us else leds.CAPTURE
-                elif after and not act[p]:
-                    frame[p] = leds.DEST
-        finally:
-            pos.push(m)
-
-    def _victims_lifted(self):
-        # A man the host's move takes on the square it moves to leaves that square full:
-        # only a lift there tells that he was taken off.
-        m = self.showing
-        pos = self.pos
-        buf = self.buf
-        pos.pop()
-        try:
-            k = pos.effects(m, buf)
-            for j in range(k):
-                cell = buf[2 * j]
-                if pos.cells[cell] != EMPTY and buf[2 * j + 1] != EMPTY and not self.touched[self.geo.phys(cell)]:
-                    return False
-            return True
-        finally:
-            pos.push(m)
-
     def _render_menu(self, frame):
         # Each choice lights the squares where that piece stands in the start position,
         # on the mover's side; the current choice bright, the others dim.
@@ -722,6 +674,13 @@ class Tracker:
         for k in pos.kings:
             if k:
                 frame[geo.phys(k)] = leds.DRAW if o.winner is None else leds.WIN if pos.cells[k] & o.winner else leds.LOSE
+
+
+def _computer():
+    # The host's move lit as a move to make: code loaded only once a host sends one.
+    from firmware import computer
+
+    return computer
 
 
 def pos_last(pos):

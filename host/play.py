@@ -78,7 +78,7 @@ class Session:
         self.thought = ""  # the position the computer last answered (its move was sent)
         self.shown: tuple[str, str] | None = None  # (FEN before it, move) of the computer's move to make
         self.feed = None  # the web room's BoardFeed (--web)
-        self.locked: tuple[str, int | None, str] = ("", None, "")  # the board told `computer` in (game, boot)
+        self.told: tuple[int | None, str] = (None, "-")  # (the board's boot, the side it was told: `computer`)
         self.now = lambda: time.monotonic() * 1000  # ms; tests give their own
         self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s)
         try:
@@ -98,9 +98,18 @@ class Session:
         self.control = control
         self.clock = Clock.parse(control) if control else None
         self.thought = ""
-        self.bridge.request("computer " + (opponent.side if opponent else "-"))
-        self.locked = (self.bridge.uid, self.bridge.boot, opponent.side if opponent else "-")
         self._publish()
+
+    def _tell_board(self) -> None:
+        """The board told which side the host plays (`computer`), once a game is on: its
+        code is loaded only then, beside the game's tables, not before them (lippo's need
+        the heap in one piece).  The board forgets it at a reset."""
+        want = self.computer.side if self.computer else "-"
+        boot, told = self.told
+        if (boot, told) == (self.bridge.boot, want) or (want == "-" and (boot != self.bridge.boot or told == "-")):
+            return
+        self.bridge.request("computer " + want)
+        self.told = (self.bridge.boot, want)
 
     def _turn(self) -> str:
         return "white" if self.snap.fen.split()[1:2] == ["w"] else "black"
@@ -136,6 +145,8 @@ class Session:
         if self.dirty:
             self.refresh()
         over = self.snap.state == "over"
+        if self.snap.state in PLAYING:
+            self._tell_board()
         c = self.clock
         if c is not None and not over and c.fallen is None:
             if c.running is None and self.snap.state in PLAYING:
@@ -160,9 +171,6 @@ class Session:
         if (opp is None or job is not None or over or self.snap.state not in PLAYING
                 or self._turn() != opp.side or self.snap.fen == self.thought):
             return
-        if self.locked != (self.bridge.uid, self.bridge.boot, opp.side):  # a reset forgets it
-            self.bridge.request("computer " + opp.side)
-            self.locked = (self.bridge.uid, self.bridge.boot, opp.side)
         self.thought = self.snap.fen
         self.job = opp.think("move", self.snap.game, self.snap.fen, opp.limits(c, now))
         self.snap.notes.append(f"the computer is thinking ({opp.describe()})")
