@@ -78,6 +78,7 @@ class Session:
         self.thought = ""  # the position the computer last answered (its move was sent)
         self.shown: tuple[str, str] | None = None  # (FEN before it, move) of the computer's move to make
         self.feed = None  # the web room's BoardFeed (--web)
+        self.fen_now: str | None = None  # the board's position as its events tell it (the view's may lag)
         self.told: tuple[int | None, str] = (None, "-")  # (the board's boot, the side it was told: `computer`)
         self.now = lambda: time.monotonic() * 1000  # ms; tests give their own
         self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s)
@@ -142,6 +143,10 @@ class Session:
         """After every poll: the clock (started, flag fallen), the computer's turn (a search
         started, or its move sent to the board), a hint done."""
         now = self.now() if now_ms is None else now_ms
+        if self.dirty and self.fen_now is not None and self.snap.state in PLAYING:
+            # The player's move just heard: the search starts before the view is drawn
+            # again (its requests are round trips to the board, slow on a Pico).
+            self._think(self.fen_now, now)
         if self.dirty:
             self.refresh()
         over = self.snap.state == "over"
@@ -167,12 +172,21 @@ class Session:
             self.job = None
             self._finished(job)
             return
+        if not over and self.snap.state in PLAYING:
+            self._think(self.snap.fen, now)
+
+    def _think(self, fen: str, now: float) -> None:
+        """The computer's search of fen started, if it is its move there (the game on, its
+        clock not fallen) and fen was not searched yet."""
         opp = self.computer
-        if (opp is None or job is not None or over or self.snap.state not in PLAYING
-                or self._turn() != opp.side or self.snap.fen == self.thought):
+        if (opp is None or self.job is not None or fen == self.thought or fen.split()[1:2] != [opp.side[0]]
+                or (self.clock is not None and self.clock.fallen is not None)):
             return
-        self.thought = self.snap.fen
-        self.job = opp.think("move", self.snap.game, self.snap.fen, opp.limits(c, now))
+        if new_position(self.snap.game, fen).outcome() is not None:
+            return
+        self._tell_board()
+        self.thought = fen
+        self.job = opp.think("move", self.snap.game, fen, opp.limits(self.clock, now))
         self.snap.notes.append(f"the computer is thinking ({opp.describe()})")
         self.dirty = True
         self._publish()
@@ -223,6 +237,15 @@ class Session:
         word = text.split()[0]
         words = text.split()
         c = self.clock
+        if word == "move" and len(words) == 3 and self.fen_now is not None:
+            try:  # the position the board now has, known without asking it
+                pos = new_position(self.snap.game, self.fen_now)
+                pos.push_str(words[2])
+                self.fen_now = pos.fen()
+            except (MoveError, ValueError):
+                self.fen_now = None
+        elif word in ("undo", "newgame", "position", "hello", "end"):
+            self.fen_now = None
         if word == "move" and c is not None and len(words) == 3 and words[1].isdigit():
             left = c.moved(self.now())
             if left is not None and self.bridge.game_id is not None:
@@ -252,6 +275,7 @@ class Session:
         if len(st) < 5 or len(leds) < 2:  # not what a board of our protocol says
             raise LinkError(f"{self.port}: an unreadable reply ({' '.join(st)[:60]})")
         self.snap.game, self.snap.state, self.snap.fen = st[1], st[2], st[4]
+        self.fen_now = st[4] if st[2] in PLAYING else None
         if self.undone:
             self.snap.notes.append(takeback_note(st[1], st[4], self.undone))
             self.undone = []
