@@ -6,7 +6,8 @@ Commands, one a line:
                   board the host sends it, and the board shows how to make it
   lift SQ, place SQ, wait MS     the virtual board's hands, one at a time
   new GAME [FEN]  a new game        undo    take back (the view says which man goes back
-                  where; on the virtual board the hands do it)
+                  where; on the virtual board the hands do it; against the computer, your
+                  last move and its answer)
   new GAME [FEN] vs computer [LEVEL] [white|black]   a game against the computer (you
                   play white, or the side named; LEVEL 1-8); vs human: no computer
                   (a plain new GAME keeps the opponent of the game before)
@@ -367,6 +368,13 @@ class Session:
                 self.battle()
             elif cmd in ("undo", "moves") and len(words) == 1:
                 self.bridge.request(cmd)
+                if cmd == "undo" and self.computer is not None:
+                    # Against the computer a takeback is the player's: the computer's
+                    # move after it goes too (else it would only play it again).
+                    st = self.bridge.request("state").split(" ", 4)
+                    if int(st[3]) > 0 and st[4].split()[1:2] == [self.computer.side[0]]:
+                        self.bridge.request("undo")
+                    self.shown = None
                 if cmd == "undo" and self.sim:  # the virtual hands put the board right
                     self.bridge.request("sim setup")
                     self.bridge.request("sim wait 100")

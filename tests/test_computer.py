@@ -307,3 +307,14 @@ def test_every_game_against_our_engine_on_the_board(game, tmp_path):
     said = [t for _, t in a.events(g.board)]
     assert [t for t in said if t.startswith("move ")] == ["move 1 " + first, "move 2 " + moves[1]]
     assert said[-1].startswith("synced"), said[-3:]
+
+
+@needs_mpy
+def test_undo_against_the_computer_takes_back_the_players_move_and_its_answer(tmp_path):
+    p = eboard(tmp_path, "play", "--sim", "--game", "chess", "--engine", "6", "--engine-time", "0.1",
+               stdin="e4\nmake\nundo\nd4\nmake\nquit\n")
+    assert p.returncode == 0, p.stderr
+    a = archive_of(tmp_path)
+    (g,) = a.games()
+    moves = a.moves(g.id)
+    assert len(moves) == 2 and moves[0] == "d2d4", moves
