@@ -529,8 +529,8 @@ class Tracker:
     def _takeback(self, now_ms):
         pos = self.pos
         m = pos_last(pos)
-        if m is None or not self.takebacks or self.ended is not None:
-            return False
+        if m is None or not self.takebacks or self.ended is not None or self.locked:
+            return False  # (against a host's side only the host takes back: `undo`)
         pos.pop()
         try:
             if self._match(m, self.n_diff, undo=True) != 2:
