@@ -79,6 +79,7 @@ class Session:
         self.thought = ""  # the position the computer last answered (its move was sent)
         self.shown: tuple[str, str] | None = None  # (FEN before it, move) of the computer's move to make
         self.feed = None  # the web room's BoardFeed (--web)
+        self.heard = True  # the board said something since the last refresh
         self.fen_now: str | None = None  # the board's position as its events tell it (the view's may lag)
         self.told: tuple[int | None, str] = (None, "-")  # (the board's boot, the side it was told: `computer`)
         self.now = lambda: time.monotonic() * 1000  # ms; tests give their own
@@ -193,7 +194,7 @@ class Session:
         self._publish()
 
     def _finished(self, job: Job) -> None:
-        if self.dirty:  # the board said something while the engine thought
+        if self.heard:  # the board said something while the engine thought
             self.refresh()
         self.dirty = True
         if job.error is not None or job.reply is None:
@@ -235,6 +236,7 @@ class Session:
 
     def _changed(self, seq: int, text: str) -> None:
         self.dirty = True
+        self.heard = True
         word = text.split()[0]
         words = text.split()
         c = self.clock
@@ -271,6 +273,7 @@ class Session:
             self.asked = text
 
     def refresh(self) -> None:
+        self.heard = False
         st = self.bridge.request("state").split(" ", 4)
         leds = self.bridge.request("leds").split()
         if len(st) < 5 or len(leds) < 2:  # not what a board of our protocol says
