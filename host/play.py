@@ -175,7 +175,8 @@ class Session:
             self._finished(job)
             return
         if not over and self.snap.state in PLAYING:
-            self._think(self.snap.fen, now)
+            # (a move said while the view asked the board is in fen_now already)
+            self._think(self.fen_now or self.snap.fen, now)
 
     def _think(self, fen: str, now: float) -> None:
         """The computer's search of fen started, if it is its move there (the game on, its
