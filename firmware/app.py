@@ -65,6 +65,7 @@ class Board:
         self.stuck_told = False
         self.krieg = None  # a krieg.Player when the board is one Kriegspiel player's
         self.arranging = None  # an arrange.Arranger during battle chess's screened setup
+        self.ended = None  # the host's end of the game (`end time ...`), an Outcome, or None
 
     # ---- boot -------------------------------------------------------------------------
 
@@ -145,6 +146,7 @@ class Board:
     def _follow(self, pos, setup, now_ms):
         # A Kriegspiel attempt put back is no takeback: the umpire has it already.
         self.tracker.takebacks = self.krieg is None
+        self.tracker.ended = self.ended
         self.tracker.start(pos, setup=setup, now_ms=now_ms)
 
     def _resume(self):
@@ -181,6 +183,7 @@ class Board:
         seq = 0
         ply = 0
         self._fresh = True
+        ended = None
         i = 0
         for rec in self.journal.records():
             words = rec.split(" ", 2)
@@ -197,6 +200,7 @@ class Board:
                 pos = new_position(gid, fen)
                 self.game, self.uid, self.start_fen, self.krieg = gid, uid, fen, None
                 ply = 0
+                ended = None
             elif kind == "K":  # K seq uid game side view-FEN
                 uid, gid, side, fen = words[2].split(" ", 3)
                 pos = None
@@ -217,6 +221,7 @@ class Board:
                 self.uid, self.start_fen = uid, fen
                 self._fresh = False
                 ply = 0
+                ended = None
             elif kind == "C":
                 claim(pos, words[2])
             elif kind == "V":
@@ -224,10 +229,13 @@ class Board:
                 self._fresh = False
             elif kind == "B":
                 self._fresh = False
+            elif kind == "E":
+                ended = host_end(words[2])
         if numbers:
             self.outbox.seq = seq
         self.pos = pos
         self.ply = ply
+        self.ended = ended
 
     def _last_head(self):
         # The number of the journal's last N or K record: where the game being played
@@ -518,6 +526,7 @@ class Board:
         self.ply = 0
         self.krieg = player
         self.arranging = None
+        self.ended = None
         self._send("newgame %s %s %s" % (gid, uid, fen or "-"))
         self._follow(pos, setup=True, now_ms=now_ms)
 
@@ -537,6 +546,7 @@ class Board:
         self._journal("P %d %s %s" % (self.outbox.seq + 1, self.uid, fen))
         self.ply = 0
         self.start_fen = fen
+        self.ended = self.tracker.ended = None
         self._send("position %s %s" % (self.uid, fen))
         self.tracker.resync(now_ms)
 
@@ -548,7 +558,7 @@ class Board:
         except MoveError as e:
             raise Refused("illegal-move", str(e))
         self.moved(m)
-        self.tracker.resync(now_ms)
+        self.tracker.resync(now_ms, shown=True)
         return text
 
     def undo(self, now_ms):
@@ -659,6 +669,21 @@ def _malformed(rec):
     if need >= 4 and words[0] in "NKP" and not is_uid(words[2]):
         return "has no game uid"
     return None
+
+
+HOST_ENDS = ("time",)  # the reasons of `end`: the host's, not the rules'
+
+
+def host_end(text):
+    """An `end` record's "reason result" -> the Outcome the host declared, or None for
+    the rules' own ends (the position says those again)."""
+    words = text.split(" ")
+    if words[0] not in HOST_ENDS or len(words) < 2:
+        return None
+    from firmware.rules.position import Outcome
+    from firmware.rules.board import WHITE, BLACK
+
+    return Outcome(words[0], WHITE if words[1] == "1-0" else BLACK if words[1] == "0-1" else None)
 
 
 def _base(path):

@@ -19,8 +19,9 @@ LOSE = 10
 DRAW = 11
 CHECK = 12  # a royal piece under attack
 NOTICE = 13  # an umpire's announcement
+HINT = 14  # the engine's suggestion for the player (`hint`), until the next lift
 
-CODES = ".dxflmrCoWLDkn"  # class -> letter (sim frame)
+CODES = ".dxflmrCoWLDknh"  # class -> letter (sim frame)
 
 # (r, g, b) at full scale; the driver scales by brightness / 255.
 PALETTE = (
@@ -38,6 +39,7 @@ PALETTE = (
     (255, 160, 0),  # DRAW
     (255, 0, 0),  # CHECK
     (0, 200, 200),  # NOTICE cyan
+    (140, 0, 255),  # HINT violet
 )
 
 
@@ -57,7 +59,7 @@ from array import array
 _WORDS = array("I", bytes(4 * len(PALETTE)))  # each class's word at the frame's scale
 # Each class as a 1-byte needle for bytearray.count (a literal: in flash when frozen).
 _CLASSES = (b"\x00", b"\x01", b"\x02", b"\x03", b"\x04", b"\x05", b"\x06", b"\x07", b"\x08", b"\x09",
-            b"\x0a", b"\x0b", b"\x0c", b"\x0d")
+            b"\x0a", b"\x0b", b"\x0c", b"\x0d", b"\x0e")
 
 
 def encode(frame, brightness, words, budget_ma):

@@ -143,12 +143,11 @@ def c_claim(board, w, now):
     return "ok claim " + w[0]
 
 
-def _mode(name):
-    # Kriegspiel and the screened setup: their requests load firmware/modes.py on first use.
+def _mode(name, where="modes"):
+    # Requests few boards hear load their module on first use: Kriegspiel and the screened
+    # setup (firmware/modes.py), a host playing one side (firmware/computer.py).
     def handler(board, w, now):
-        from firmware import modes
-
-        return getattr(modes, name)(board, w, now)
+        return getattr(__import__("firmware." + where, None, None, (name,)), name)(board, w, now)
 
     return handler
 
@@ -208,6 +207,9 @@ COMMANDS = {
     "history": c_history,
     "move": c_move,
     "undo": c_undo,
+    "hint": _mode("c_hint", "computer"),
+    "computer": _mode("c_computer", "computer"),
+    "end": _mode("c_end", "computer"),
     "promote": c_promote,
     "brightness": c_brightness,
     "since": c_since,

@@ -80,6 +80,10 @@ class Tracker:
         self.starting = False
         self.undoing = False
         self.takebacks = True  # the last move put back is taken back
+        self.showing = None  # the host's move the board shows how to make (`move`), until synced
+        self.hinted = None  # the move lit as a hint (`hint`), until the next lift or place
+        self.locked = 0  # the side the host plays (`computer`): none of its moves is read here
+        self.ended = None  # an Outcome the host declared (`end`: a flag fell), or None
         self.dirty = True  # the frame must be drawn again  # the diff is a takeback under way: show only what is left
 
     # ---- set-up -------------------------------------------------------------------------
@@ -93,6 +97,7 @@ class Tracker:
         self.state = SETUP if setup else IDLE
         self.starting = setup
         self.last = None
+        self.showing = None
         self._new_turn()
         self._evaluate(now_ms)
 
@@ -116,27 +121,31 @@ class Tracker:
         self.tentative = None
         self.pending = None
         self.choices = []
+        self.hinted = None
         self.moves = pos.legal_moves()[:]  # kept all turn: no spare room (RAM)
-        self.outcome = pos.outcome()
+        self.outcome = self.ended or pos.outcome()
         if self.outcome is not None:
             self.state = OVER
         elif self.state != SETUP:
             self.state = IDLE
 
-    def resync(self, now_ms):
+    def resync(self, now_ms, shown=False):
         """The position changed from outside (host move, undo, set position): the board
-        waits until the pieces are put to match it, reading no move meanwhile."""
+        waits until the pieces are put to match it, reading no move meanwhile.  shown: the
+        change is the host's move just made, lit as a move to make (from, to, victims)."""
         if self.state != OVER:
             self.state = SETUP
         self.starting = False
         self._new_turn()
         st = pos_last(self.pos)
         self.last = None if st is None else self._move_squares(st)
+        self.showing = st if shown else None
         self._evaluate(now_ms)
 
     # ---- events ---------------------------------------------------------------------------
 
     def on_lift(self, p, now_ms):
+        self.hinted = None
         self.actual[p] = 0
         self._changed(p)
         self.ev += 1
@@ -144,6 +153,7 @@ class Tracker:
         self._event(p, now_ms, True)
 
     def on_place(self, p, now_ms):
+        self.hinted = None
         self.actual[p] = 1
         self._changed(p)
         self.ev += 1
@@ -236,15 +246,30 @@ class Tracker:
         del self.hint[:]
         self.hint_from = -1
         if self.state == SETUP:
-            if n == 0:
+            if n == 0 and (self.showing is None or _computer().victims_lifted(self)):
                 self.state = IDLE
+                self.showing = None
                 self.sink.note("start" if self.starting else "synced")
                 self.starting = False
                 self._new_turn()
             return
         if self.state == OVER:
+            if self.showing is not None:
+                # The host's move ended the game: it is still to be made on the board
+                # (never read as a takeback of it meanwhile).
+                if n == 0 and _computer().victims_lifted(self):
+                    self.showing = None
+                    self.sink.note("synced")
+                return
             if n and self._takeback(now_ms):
                 return
+            return
+        if self.pos.us == self.locked:
+            # The host plays this side: the pieces must stay as they stand (a move made
+            # for it by hand is shown back, never read).
+            self.state = CORRECTING if n else IDLE
+            self.pending = None
+            self.undoing = False
             return
         complete = self.complete
         if n == 0:
@@ -493,7 +518,7 @@ class Tracker:
     def _takeback_under_way(self):
         # Every changed square is one of the last move's, on its way back.
         m = pos_last(self.pos)
-        if m is None or not self.n_diff or not self.takebacks:
+        if m is None or not self.n_diff or not self.takebacks or self.locked:
             return False
         self.pos.pop()
         try:
@@ -504,8 +529,8 @@ class Tracker:
     def _takeback(self, now_ms):
         pos = self.pos
         m = pos_last(pos)
-        if m is None or not self.takebacks:
-            return False
+        if m is None or not self.takebacks or self.ended is not None or self.locked:
+            return False  # (against a host's side only the host takes back: `undo`)
         pos.pop()
         try:
             if self._match(m, self.n_diff, undo=True) != 2:
@@ -544,10 +569,12 @@ class Tracker:
                     frame[p] = leds.MISSING if before else leds.EXTRA
             pos.push(m)
             return
-        if st == SETUP or st == CORRECTING:
+        if st == SETUP or st == CORRECTING or st == OVER and self.showing is not None:
             for i in range(self.n_diff):
                 p = self.diff[i]
                 frame[p] = leds.MISSING if self.expected[p] else leds.EXTRA
+            if st != CORRECTING and self.showing is not None:
+                _computer().render_shown(self, frame)
             return
         if st == OVER:
             self._render_end(frame)
@@ -559,6 +586,9 @@ class Tracker:
             k = pos.kings[pos.us >> 6] if pos.game.check_rules else 0
             if k and pos.is_check():
                 frame[geo.phys(k)] = leds.CHECK
+            if self.hinted is not None:
+                frame[geo.phys(pos.move_from(self.hinted))] = leds.HINT
+                frame[geo.phys(pos.move_to(self.hinted))] = leds.HINT
             return
         if st == PROMOTING:
             self._render_menu(frame)
@@ -644,6 +674,13 @@ class Tracker:
         for k in pos.kings:
             if k:
                 frame[geo.phys(k)] = leds.DRAW if o.winner is None else leds.WIN if pos.cells[k] & o.winner else leds.LOSE
+
+
+def _computer():
+    # The host's move lit as a move to make: code loaded only once a host sends one.
+    from firmware import computer
+
+    return computer
 
 
 def pos_last(pos):

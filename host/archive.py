@@ -8,6 +8,8 @@ with the stored one forks the record into a new archive game.  Every message is 
 as it arrives, so a host killed at any point keeps everything received before.
 
 Schema 2 (from 1: games.uid added; events keyed by (board, uid, seq), old rows uid '').
+Schema 3: games.date.  Schema 4: games.time_control (PGN's TimeControl, '300+3') and
+moves.clock_ms (the mover's time left after the move, on a clock game); older rows NULL.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # Every message a board said, once: (board, game uid, seq) is its identity.
 EVENTS = """
 CREATE TABLE IF NOT EXISTS {name}(
@@ -52,7 +54,8 @@ CREATE TABLE IF NOT EXISTS games(
     event TEXT NOT NULL DEFAULT 'Casual game',
     site TEXT NOT NULL DEFAULT '?',
     uid TEXT,
-    date TEXT
+    date TEXT,
+    time_control TEXT
 );
 CREATE TABLE IF NOT EXISTS moves(
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -60,6 +63,7 @@ CREATE TABLE IF NOT EXISTS moves(
     move TEXT NOT NULL,
     seq INTEGER,
     at TEXT NOT NULL,
+    clock_ms INTEGER,
     PRIMARY KEY(game_id, ply)
 );
 CREATE TABLE IF NOT EXISTS kriegspiel(
@@ -91,6 +95,11 @@ INSERT INTO events2(board, uid, seq, at, game_id, text) SELECT board, '', seq, a
 DROP TABLE events;
 ALTER TABLE events2 RENAME TO events;
 """
+# Schema 2 -> 3: a PGN Date of its own (eboard tag); 3 -> 4: the clock (play --clock).
+MIGRATE_ADD = (
+    ("2", "3", (("games", "date", "TEXT"),)),
+    ("3", "4", (("games", "time_control", "TEXT"), ("moves", "clock_ms", "INTEGER"))),
+)
 
 
 TAGS = {"white": "White", "black": "Black", "event": "Event", "site": "Site", "date": "Date"}  # column -> PGN tag
@@ -153,6 +162,7 @@ class GameRow:
     site: str
     uid: str | None = None
     date: str | None = None  # the PGN Date when set by hand (else the day it started)
+    time_control: str | None = None  # PGN TimeControl ('300+3') of a game played on a clock
 
 
 def default_path() -> Path:
@@ -216,13 +226,10 @@ class Archive:
             if row is not None and row[0] == "1":
                 self._migrate_1_2()
                 row = ("2",)
-            if row is not None and row[0] == "2":  # schema 3: a PGN Date of its own (eboard tag)
-                self.db.execute("BEGIN IMMEDIATE")
-                if "date" not in [c[1] for c in self.db.execute("PRAGMA table_info(games)")]:
-                    self.db.execute("ALTER TABLE games ADD COLUMN date TEXT")
-                self.db.execute("UPDATE meta SET value='3' WHERE key='schema'")
-                self.db.execute("COMMIT")
-                row = ("3",)
+            for old, new, columns in MIGRATE_ADD:  # schemas 3 and 4: columns added
+                if row is not None and row[0] == old:
+                    self._add_columns(new, columns)
+                    row = (new,)
             self.db.executescript(SCHEMA)
             if row is None:
                 # (OR IGNORE: another process may have made the same archive at the same moment)
@@ -278,6 +285,15 @@ class Archive:
                 target.close()
         except sqlite3.Error as e:
             raise _translate(e, path) from None
+
+    def _add_columns(self, version: str, columns: tuple[tuple[str, str, str], ...]) -> None:
+        """Schema `version`: the columns (table, name, type) added where missing, in one transaction."""
+        self.db.execute("BEGIN IMMEDIATE")
+        for table, name, kind in columns:
+            if name not in [c[1] for c in self.db.execute(f"PRAGMA table_info({table})")]:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+        self.db.execute("UPDATE meta SET value=? WHERE key='schema'", (version,))
+        self.db.execute("COMMIT")
 
     def _migrate_1_2(self) -> None:
         self.db.execute("BEGIN IMMEDIATE")
@@ -406,8 +422,8 @@ class Archive:
                               (row[0], row[1], row[2], _now(), row[3]))
         fork = cur.lastrowid
         assert fork is not None
-        self.db.execute("INSERT INTO moves(game_id, ply, move, seq, at) "
-                        "SELECT ?, ply, move, seq, at FROM moves WHERE game_id=? AND ply<?", (fork, game_id, ply))
+        self.db.execute("INSERT INTO moves(game_id, ply, move, seq, at, clock_ms) "
+                        "SELECT ?, ply, move, seq, at, clock_ms FROM moves WHERE game_id=? AND ply<?", (fork, game_id, ply))
         self.forks[game_id] = fork
         return fork
 
@@ -506,6 +522,18 @@ class Archive:
                 "INSERT OR IGNORE INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,NULL,?)",
                 (game_id, ply, move, _now()),
             )
+
+    def set_clock(self, game_id: int, ply: int, ms: int) -> None:
+        """The mover's time left (ms) after move `ply` of the game (a stored move)."""
+        self._run("UPDATE moves SET clock_ms=? WHERE game_id=? AND ply=?", (ms, game_id, ply))
+
+    def set_time_control(self, game_id: int, control: str) -> None:
+        """The game's PGN TimeControl ('300+3': seconds, + the increment)."""
+        self._run("UPDATE games SET time_control=? WHERE id=?", (control, game_id))
+
+    def clocks(self, game_id: int) -> dict[int, int]:
+        """ply -> the mover's time left (ms) after it, for the moves that have one."""
+        return dict(self._run("SELECT ply, clock_ms FROM moves WHERE game_id=? AND clock_ms IS NOT NULL", (game_id,)))
 
     def has_event(self, board: str, seq: int, uid: str = "") -> bool:
         row = self._run("SELECT 1 FROM events WHERE board=? AND uid=? AND seq=?", (board, uid, seq)).fetchone()

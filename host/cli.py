@@ -102,8 +102,6 @@ def _whole(text: str, what: str, low: int) -> int:
 
 
 def cmd_bestmove(args: argparse.Namespace) -> int:
-    import os
-
     from host import engine
 
     pos = _position(args.game, args.fen)
@@ -118,12 +116,9 @@ def cmd_bestmove(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise CliError(str(e)) from None
     spec = args.engine
-    if spec.startswith("uci:"):
-        path = spec[4:]
-        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-            raise CliError(f"no engine at {path!r}: --engine uci:PATH needs an executable file")
-    elif spec not in ("ours", "uci"):
-        raise CliError(f"unknown engine {spec!r}: ours, uci (the first on PATH) or uci:PATH")
+    why = engine.engine_problem(spec)
+    if why is not None:
+        raise CliError(why)
     if not pos.legal_moves():
         o = pos.outcome()
         over = f" ({o.reason.replace('-', ' ')}, {o.result()})" if o is not None else ""
@@ -368,14 +363,49 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.fen and not args.game and not args.sim:
         raise CliError("--fen needs --game GAME: the game the position belongs to")
     _start(args.game or ("lippo" if args.sim else None), args.fen)
+    opponent, control = _opponent(args)
     try:
         tags = {t: getattr(args, t) for t in TAG_OPTIONS if getattr(args, t)}
         pico = (Path(args.uf2) if args.uf2 else True) if args.pico else None
         with _web(args) as server:
             return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle,
-                            tags=tags, web=server is not None, pico=pico, resume=args.resume)
+                            tags=tags, web=server is not None, pico=pico, resume=args.resume,
+                            opponent=opponent, control=control)
     except (play.PlayError, LinkError, BridgeTimeout, BoardError, ArchiveError, VirtualBoardError) as e:
         raise CliError(f"board: {e}" if isinstance(e, (BridgeTimeout, BoardError)) else str(e)) from None
+
+
+def _opponent(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """play's --engine, --side, --level, --engine-time and --clock, checked: (Opponent or
+    None, the clock's control or None); CliError in words."""
+    from host.clock import Clock, ClockError
+    from host.opponent import Opponent, OpponentError
+
+    if args.engine is None and (args.side or args.level is not None or args.engine_time is not None):
+        raise CliError("--side, --level and --engine-time go with --engine (play against the computer)")
+    if args.clock is not None:
+        try:
+            Clock.parse(args.clock)
+        except ClockError as e:
+            raise CliError(f"--clock: {e}") from None
+    if args.engine is None:
+        return None, args.clock
+    movetime = None
+    if args.engine_time is not None:
+        try:
+            seconds = float(args.engine_time)
+        except ValueError:
+            seconds = -1.0
+        if not 0.01 <= seconds <= 3600:  # (nan fails both)
+            raise CliError(f"--engine-time is seconds a move, from 0.01 to 3600: not {args.engine_time!r}")
+        movetime = round(seconds * 1000)
+    level_no = _whole(args.level, "level", 1) if args.level is not None else None
+    side = args.side or "white"
+    try:
+        opp = Opponent.parse(args.engine, "black" if side == "white" else "white", level_no, movetime)
+    except OpponentError as e:
+        raise CliError(str(e)) from None
+    return opp, args.clock
 
 
 def _archive(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -459,7 +489,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise CliError(f"game {g.id}: {e}") from None
     else:
-        text = export(g, a.moves(g.id), record)
+        text = export(g, a.moves(g.id), record, a.clocks(g.id))
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
@@ -650,6 +680,12 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (docs/rules/battle-setup.md)")
     g.add_argument("--archive", help="the SQLite archive (default: ~/.local/share/eboard/games.sqlite)")
     g.add_argument("--resume", metavar="ID", help="go on with an adjourned game of the archive (a game id, or last)")
+    g.add_argument("--engine", nargs="?", const="ours", metavar="LEVEL|ours|uci|uci:PATH",
+                   help="play against the computer: our engine (a level 1-8), or a UCI engine for chess, courier, gardner")
+    g.add_argument("--side", choices=("white", "black"), help="--engine: the side you play (default white)")
+    g.add_argument("--level", help="--engine: the level, 1 (beginner) to 8")
+    g.add_argument("--engine-time", metavar="S", help="--engine: seconds a move for the computer (default: its level's, or its clock)")
+    g.add_argument("--clock", metavar="MIN+INC", help="a clock for both players: minutes each, seconds added a move (5+3)")
     for tag in TAG_OPTIONS:
         g.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")
     web_arguments(g)

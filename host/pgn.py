@@ -15,6 +15,7 @@ from typing import Any
 from firmware.rules import MoveError, new_position
 from firmware.rules.board import WHITE
 from host.archive import GameRow
+from host.clock import pgn_clk
 from host.notation import parse, san_list
 
 VARIANTS = {
@@ -68,9 +69,10 @@ def movetext(gid: str, fen: str | None, moves: list[str], comments: dict[int, li
     return words
 
 
-def export(g: GameRow, moves: list[str], record: dict[str, Any] | None = None) -> str:
+def export(g: GameRow, moves: list[str], record: dict[str, Any] | None = None,
+           clocks: dict[int, int] | None = None) -> str:
     """The game as PGN; record: a Kriegspiel game's umpire's record (announcements become
-    comments)."""
+    comments); clocks: ply -> the mover's time left (ms), as `[%clk h:mm:ss]` after the move."""
     date = g.date or (g.started[:10].replace("-", ".") if g.started else "????.??.??")
     tags = [
         _tag("Event", g.event),
@@ -86,12 +88,17 @@ def export(g: GameRow, moves: list[str], record: dict[str, Any] | None = None) -
         tags.append(_tag("FEN", g.fen or new_position(g.game).fen()))
         tags.append(_tag("SetUp", "1"))
     tags.append(_tag("Termination", termination(g)))
+    if g.time_control:
+        tags.append(_tag("TimeControl", g.time_control))
     if g.white_points is not None:
         tags.append(_tag("WhitePoints", str(g.white_points)))
         tags.append(_tag("BlackPoints", str(g.black_points)))
     if record is not None:
         tags.append(_tag("Mode", "Kriegspiel"))
-    words = movetext(g.game, g.fen, moves, kriegspiel_comments(record) if record else None)
+    comments = kriegspiel_comments(record) if record else {}
+    for ply, ms in (clocks or {}).items():
+        comments.setdefault(ply, []).insert(0, "[%clk " + pgn_clk(ms) + "]")
+    words = movetext(g.game, g.fen, moves, comments)
     if g.reason and termination(g) == "normal":
         words.append(_comment(g.reason.replace("-", " ")))
     if g.white_points is not None:

@@ -6,7 +6,13 @@ Commands, one a line:
                   board the host sends it, and the board shows how to make it
   lift SQ, place SQ, wait MS     the virtual board's hands, one at a time
   new GAME [FEN]  a new game        undo    take back (the view says which man goes back
-                  where; on the virtual board the hands do it)
+                  where; on the virtual board the hands do it; against the computer, your
+                  last move and its answer)
+  new GAME [FEN] vs computer [LEVEL] [white|black]   a game against the computer (you
+                  play white, or the side named; LEVEL 1-8); vs human: no computer
+                  (a plain new GAME keeps the opponent of the game before)
+  hint            the engine's move for you, lit h on the board until you lift a man
+  make            (virtual board) the hands make the computer's move lit on the board
   promote X       choose a promotion (or on the board: lift the new piece and put it back
                   for the next choice; the one shown when play goes on is taken; no time
                   limit. A typed move like e8=Q chooses by itself)
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from typing import TextIO
 
 from firmware.rules import MoveError, new_position
@@ -31,13 +38,17 @@ from firmware.tracker import hand_moves
 from host.archive import Archive
 from host.bridge import Bridge
 from host.link import BoardError, BridgeTimeout, LinkError
+from host.clock import Clock
 from host.notation import parse_line, san, san_list
+from host.opponent import Job, Opponent, OpponentError, flag_result
 from host.start import check
 from host.takeback import note as takeback_note
 from host.view import Snapshot, render
 from host.web import board_feed
 
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
+HINT_MS = 1000  # what a hint may take
+PLAYING = ("idle", "moving", "pending", "promoting", "correcting")  # board states of a game on
 
 
 class PlayError(Exception):
@@ -61,6 +72,17 @@ class Session:
         self.tagged: set[int | None] = {None}
         self.dirty = True
         self.undone: list[str] = []  # moves taken back, to be said in words
+        self.computer: Opponent | None = None  # the computer's side, when it plays
+        self.control: str | None = None  # the time control ("5+3") each game's clock starts from
+        self.clock: Clock | None = None
+        self.job: Job | None = None  # the engine thinking, in its thread
+        self.thought = ""  # the position the computer last answered (its move was sent)
+        self.shown: tuple[str, str] | None = None  # (FEN before it, move) of the computer's move to make
+        self.feed = None  # the web room's BoardFeed (--web)
+        self.heard = True  # the board said something since the last refresh
+        self.fen_now: str | None = None  # the board's position as its events tell it (the view's may lag)
+        self.told: tuple[int | None, str] = (None, "-")  # (the board's boot, the side it was told: `computer`)
+        self.now = lambda: time.monotonic() * 1000  # ms; tests give their own
         self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s)
         try:
             self.bridge.connect()
@@ -70,9 +92,180 @@ class Session:
         self.hand = hands(self.bridge.request) if hands else self.bridge.request
         self.sim = sim or self.bridge.request("version").split()[3:4] == ["sim"]
 
+    # ---- the computer and the clock ------------------------------------------------------------
+
+    def versus(self, opponent: Opponent | None, control: str | None = None) -> None:
+        """Play against opponent (None: two people) and on the clock control (None: no clock)
+        from the next game on; the board is told which side the host plays."""
+        self.computer = opponent
+        self.control = control
+        self.clock = Clock.parse(control) if control else None
+        self.thought = ""
+        self._publish()
+
+    def _tell_board(self) -> None:
+        """The board told which side the host plays (`computer`), once a game is on: its
+        code is loaded only then, beside the game's tables, not before them (lippo's need
+        the heap in one piece).  The board forgets it at a reset."""
+        want = self.computer.side if self.computer else "-"
+        boot, told = self.told
+        if (boot, told) == (self.bridge.boot, want) or (want == "-" and (boot != self.bridge.boot or told == "-")):
+            return
+        self.bridge.request("computer " + want)
+        self.told = (self.bridge.boot, want)
+
+    def _turn(self) -> str:
+        return "white" if self.snap.fen.split()[1:2] == ["w"] else "black"
+
+    def _publish(self) -> None:
+        """The clocks and the computer's state to the web page (BoardFeed.annotate)."""
+        if self.feed is None:
+            return
+        c = self.clock
+        if c is not None:
+            now = self.now()
+            self.feed.annotate("clocks", {"white": c.left("white", now), "black": c.left("black", now),
+                                          "running": c.running, "at": time.time(), "control": c.control})
+        else:
+            self.feed.annotate("clocks", None)
+        if self.computer is None:
+            self.feed.annotate("engine", None)
+            return
+        state, move, text = "shown", None, None
+        if self.job is not None and self.job.kind == "move":
+            state = "thinking"
+        elif self.shown is not None:
+            move = self.shown[1]
+            pos = new_position(self.snap.game, self.shown[0])
+            text = san(pos, pos.parse_move(move))
+        self.feed.annotate("engine", {"side": self.computer.side, "state": state, "move": move, "san": text,
+                                      "level": self.computer.describe()})
+
+    def tick(self, now_ms: float | None = None) -> None:
+        """After every poll: the clock (started, flag fallen), the computer's turn (a search
+        started, or its move sent to the board), a hint done."""
+        now = self.now() if now_ms is None else now_ms
+        if self.dirty and self.fen_now is not None and self.snap.state in PLAYING:
+            # The player's move just heard: the search starts before the view is drawn
+            # again (its requests are round trips to the board, slow on a Pico).
+            self._think(self.fen_now, now)
+        if self.dirty:
+            self.refresh()
+        over = self.snap.state == "over"
+        if self.snap.state in PLAYING:
+            self._tell_board()
+        c = self.clock
+        if c is not None and not over and c.fallen is None:
+            if c.running is None and self.snap.state in PLAYING:
+                c.run(self._turn(), now)  # the game is on: the side to move's time runs
+                self._publish()
+            flagged = c.flagged(now)
+            if flagged is not None:
+                result = flag_result(self.snap.game, self.snap.fen, flagged)
+                self.snap.notes.append(f"{flagged.capitalize()}'s flag fell: " + (
+                    "a draw (the other side cannot mate)" if result == "1/2-1/2" else f"{result}"))
+                self.job = None  # a search under way is forgotten
+                self.bridge.request(f"end time {result}")
+                self.dirty = True
+                self._publish()
+                return
+        job = self.job
+        if job is not None and job.done():
+            self.job = None
+            self._finished(job)
+            return
+        if not over and self.snap.state in PLAYING:
+            # (a move said while the view asked the board is in fen_now already)
+            self._think(self.fen_now or self.snap.fen, now)
+
+    def _think(self, fen: str, now: float) -> None:
+        """The computer's search of fen started, if it is its move there (the game on, its
+        clock not fallen) and fen was not searched yet."""
+        opp = self.computer
+        if (opp is None or self.job is not None or fen == self.thought or fen.split()[1:2] != [opp.side[0]]
+                or (self.clock is not None and self.clock.fallen is not None)):
+            return
+        if new_position(self.snap.game, fen).outcome() is not None:
+            return
+        self._tell_board()
+        self.thought = fen
+        self.job = opp.think("move", self.snap.game, fen, opp.limits(self.clock, now))
+        self.snap.notes.append(f"the computer is thinking ({opp.describe()})")
+        self.dirty = True
+        self._publish()
+
+    def _finished(self, job: Job) -> None:
+        if self.heard:  # the board said something while the engine thought
+            self.refresh()
+        self.dirty = True
+        if job.error is not None or job.reply is None:
+            self.snap.notes.append(job.error or "the engine gave no move")
+            return
+        reply = job.reply
+        if reply.note:
+            self.snap.notes.append(reply.note)
+        if self.snap.fen != job.fen or self.snap.state == "over":
+            return  # the game went on without it (a takeback, a new game, a flag)
+        pos = new_position(self.snap.game, job.fen)
+        text = san(pos, reply.move)
+        if job.kind == "hint":
+            self.bridge.request("hint " + reply.move_str)
+            self.snap.notes.append(f"hint: {text} ({reply.move_str}), lit h on the board")
+            return
+        self.shown = (job.fen, reply.move_str)
+        self.bridge.request("move " + reply.move_str)
+        self.snap.notes.append(f"the computer plays {text} ({reply.move_str}): make it on the board"
+                               + (" (or type make)" if self.sim else ""))
+        self._publish()
+
+    def serve(self, wait_s: float) -> None:
+        """The link served for up to wait_s (less once the engine is done), then tick()."""
+        if self.job is not None:
+            self.bridge.poll(0)
+            self.job.wait(wait_s)  # back the moment the engine has its move
+        else:
+            self.bridge.poll(wait_s)
+        self.tick()
+
+    def busy(self) -> bool:
+        """Is the computer to move (thinking, or about to)?  Typed lines wait meanwhile."""
+        if self.job is not None and self.job.kind == "move":
+            return True
+        opp = self.computer
+        return (opp is not None and self.snap.state in PLAYING and self._turn() == opp.side
+                and self.snap.fen != self.thought)
+
     def _changed(self, seq: int, text: str) -> None:
         self.dirty = True
+        self.heard = True
         word = text.split()[0]
+        words = text.split()
+        c = self.clock
+        if word == "move" and len(words) == 3 and self.fen_now is not None:
+            try:  # the position the board now has, known without asking it
+                pos = new_position(self.snap.game, self.fen_now)
+                pos.push_str(words[2])
+                self.fen_now = pos.fen()
+            except (MoveError, ValueError):
+                self.fen_now = None
+        elif word in ("undo", "newgame", "position", "hello", "end"):
+            self.fen_now = None
+        if word == "move" and c is not None and len(words) == 3 and words[1].isdigit():
+            left = c.moved(self.now())
+            if left is not None and self.bridge.game_id is not None:
+                self.archive.set_clock(self.bridge.game_id, int(words[1]), left)
+            self._publish()
+        elif word in ("newgame", "position"):
+            self.clock = Clock.parse(self.control) if self.control else None
+            self.shown = None
+            self.thought = ""
+            self._publish()
+        elif word == "end" and c is not None:
+            c.run(None, self.now())
+            self._publish()
+        if word == "synced":
+            self.shown = None
+            self._publish()
         if word == "undo" and len(text.split()) == 3:  # said in words by refresh (host/takeback.py)
             self.undone.append(text.split()[2])
         elif word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
@@ -81,20 +274,34 @@ class Session:
             self.asked = text
 
     def refresh(self) -> None:
+        self.heard = False
         st = self.bridge.request("state").split(" ", 4)
         leds = self.bridge.request("leds").split()
         if len(st) < 5 or len(leds) < 2:  # not what a board of our protocol says
             raise LinkError(f"{self.port}: an unreadable reply ({' '.join(st)[:60]})")
         self.snap.game, self.snap.state, self.snap.fen = st[1], st[2], st[4]
+        self.fen_now = st[4] if st[2] in PLAYING else None
         if self.undone:
             self.snap.notes.append(takeback_note(st[1], st[4], self.undone))
             self.undone = []
         self.snap.leds = leds[1]
         self.snap.game_id = self.bridge.game_id
-        if self.tags and self.bridge.game_id not in self.tagged:  # --white, --black, ...
-            self.tagged.add(self.bridge.game_id)
+        self.snap.status = []
+        if self.clock is not None:
+            self.snap.status.append(self.clock.text(self.now()))
+        if self.computer is not None:
+            doing = "thinking" if self.job is not None and self.job.kind == "move" else (
+                f"waits for its move {self.shown[1]} to be made" if self.shown else "waits")
+            self.snap.status.append(f"the computer plays {self.computer.side}: {doing}")
+        gid = self.bridge.game_id
+        if gid is not None and gid not in self.tagged:  # --white, --black, ..., the clock
+            self.tagged.add(gid)
             for name, value in self.tags.items():
-                self.archive.set_tag(self.bridge.game_id, name, value)
+                self.archive.set_tag(gid, name, value)
+            if self.computer is not None and self.computer.side not in self.tags:
+                self.archive.set_tag(gid, self.computer.side, "eboard engine")
+            if self.clock is not None:
+                self.archive.set_time_control(gid, self.clock.pgn_time_control())
         self.snap.moves = []
         if self.bridge.game_id:  # the moves in SAN, from the game's start
             row = self.archive.game(str(self.bridge.game_id))
@@ -147,15 +354,31 @@ class Session:
                 if cmd != "wait":
                     self.hand("sim wait 60")
             elif cmd == "new" and len(words) >= 2:
+                words = self._versus(words)
                 try:
                     check(words[1], " ".join(words[2:]) or None)
                 except ValueError as e:
                     raise PlayError(str(e)) from None
                 self.start(words[1], " ".join(words[2:]) or None, again=True)
+            elif cmd == "hint" and len(words) == 1:
+                self.hint()
+            elif cmd == "make" and len(words) == 1:
+                self._need_sim(cmd)
+                if self.shown is None:
+                    raise PlayError("make: no move of the computer's waits to be made")
+                pos = new_position(self.snap.game, self.shown[0])
+                self._move(pos, pos.parse_move(self.shown[1]))
             elif cmd == "battle" and len(words) == 1:
                 self.battle()
             elif cmd in ("undo", "moves") and len(words) == 1:
                 self.bridge.request(cmd)
+                if cmd == "undo" and self.computer is not None:
+                    # Against the computer a takeback is the player's: the computer's
+                    # move after it goes too (else it would only play it again).
+                    st = self.bridge.request("state").split(" ", 4)
+                    if int(st[3]) > 0 and st[4].split()[1:2] == [self.computer.side[0]]:
+                        self.bridge.request("undo")
+                    self.shown = None
                 if cmd == "undo" and self.sim:  # the virtual hands put the board right
                     self.bridge.request("sim setup")
                     self.bridge.request("sim wait 100")
@@ -174,6 +397,53 @@ class Session:
             self.snap.notes.append(str(e))
         self.dirty = True
         return True
+
+    def _versus(self, words: list[str]) -> list[str]:
+        """new ... vs computer [LEVEL] [white|black] / vs human: the opponent set, the words
+        of the game left."""
+        if "vs" not in words:
+            return words
+        i = words.index("vs")
+        rest = words[i + 1:]
+        if rest == ["human"]:
+            self.versus(None, self.control)
+            return words[:i]
+        if not rest or rest[0] != "computer" or len(rest) > 3:
+            raise PlayError("new GAME [FEN] vs computer [LEVEL] [white|black] (the side you play), or vs human")
+        level_no, side = None, "white"
+        for w in rest[1:]:
+            if w.isdigit():
+                level_no = int(w)
+            elif w in ("white", "black"):
+                side = w
+            else:
+                raise PlayError(f"vs computer: {w!r} is neither a level (1-8) nor white or black (the side you play)")
+        old = self.computer
+        try:
+            opp = Opponent("black" if side == "white" else "white", old.engine if old else "ours", level_no,
+                           old.movetime_ms if old else None)
+        except OpponentError as e:
+            raise PlayError(str(e)) from None
+        self.versus(opp, self.control)
+        return words[:i]
+
+    def hint(self) -> None:
+        """The engine's move for the player, searched in a thread, then lit on the board."""
+        if self.job is not None:
+            raise PlayError("hint: the engine is busy; ask again in a moment")
+        st = self.bridge.request("state").split(" ", 4)
+        if st[2] == "over":
+            raise PlayError("hint: the game has ended")
+        turn = "white" if st[4].split()[1] == "w" else "black"
+        if self.computer is not None and turn == self.computer.side:
+            raise PlayError("hint: it is the computer's move")
+        if self.shown is not None or st[2] not in PLAYING:
+            raise PlayError("hint: first put the men as the board shows" + (f" (the computer's {self.shown[1]})" if self.shown else ""))
+        opp = self.computer or Opponent("white" if turn == "black" else "black")
+        from host.engine import Limits
+
+        self.job = opp.think("hint", st[1], st[4], Limits(movetime_ms=HINT_MS))
+        self.snap.notes.append("hint: the engine is looking ...")
 
     def battle(self, seed: int = 0) -> None:
         """Battle chess: each side's army set up man by man as the board asks."""
@@ -199,10 +469,22 @@ class Session:
         """One or more moves typed on a line (SAN or squares): all made, or none."""
         st = self.bridge.request("state").split(" ", 4)
         pos = new_position(st[1], st[4])
+        if self.shown is not None and self.sim:
+            before = new_position(st[1], self.shown[0])
+            try:
+                typed = parse_line(before, line)
+            except MoveError:
+                typed = []
+            if [before.move_str(m) for m in typed] == [self.shown[1]]:
+                self._move(before, typed[0])  # the computer's move, made by the hands
+                return
+            raise PlayError(f"the board waits for the computer's move {self.shown[1]} to be made first (make)")
         try:
             moves = parse_line(pos, line)
         except MoveError as e:
             raise PlayError(f"{e} (type help for the commands)") from None
+        if self.computer is not None and len(moves) > 1:
+            raise PlayError("one move at a time against the computer")
         for m in moves:
             self._move(pos, m)
             pos.push(m)
@@ -236,6 +518,8 @@ def run(
     web: bool = False,
     pico=None,
     resume: str | None = None,
+    opponent: Opponent | None = None,
+    control: str | None = None,
 ) -> int:
     """pico: an emulated Pico instead (True: stock MicroPython + flash.sh; or the Path
     of a UF2 with the firmware in it), its hands doing what --sim's do."""
@@ -272,6 +556,8 @@ def run(
         # an emulated chip runs at a third of a real one's speed: its replies take longer
         session = Session(port, archive, sim, out, colour, hands, timeout_s=60 if pico else 5.0)
         session.tags = tags or {}
+        if opponent is not None or control is not None:
+            session.versus(opponent, control)
         if resume is not None:
             session.snap.notes.append(resume_game(session.bridge, archive, resume, session.sim))
         elif battle:
@@ -280,6 +566,8 @@ def run(
             session.start(game or ("lippo" if sim else None), fen, again=sim)
         session.show()
         feed = board_feed(session.bridge, archive) if web else None  # the web room's live board
+        session.feed = feed
+        session._publish()
         interactive = inp.isatty()
         if interactive:
             out.write("type a move (e2e4), lift/place SQ, help, quit\n> ")
@@ -287,16 +575,23 @@ def run(
         typed = LineInput(inp)
         todo: list[str] = []  # lines typed (or pasted) and not yet carried out, in order
         down = ""  # why the board does not answer, while it does not
+        ended = False  # the end of input: the computer's move under way is still shown
         while True:
-            if not todo:
-                lines = typed.lines(0.05 if feed is not None or not interactive else 0.5)
+            if not todo and not ended:
+                timed = feed is not None or not interactive or session.clock is not None or session.job is not None
+                lines = typed.lines(0.05 if timed else 0.5)
                 if lines is None:
-                    break
-                todo += lines
+                    ended = True
+                else:
+                    todo += lines
+            if ended and not todo and not session.busy() and session.job is None:
+                break
             try:
-                if todo and not session.command(todo.pop(0).strip()):
-                    break
-                session.bridge.poll(0.05)
+                # Lines typed while the computer is to move wait for its move (quit does not).
+                if todo and (not session.busy() or todo[0].strip() in ("quit", "exit", "q")):
+                    if not session.command(todo.pop(0).strip()):
+                        break
+                session.serve(0.05)
                 if feed is not None:
                     feed.flush()
                 if session.dirty or down:

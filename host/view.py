@@ -16,7 +16,7 @@ from firmware.squares import Geometry
 LED_NAMES = {
     "d": "destination",
     "x": "capture",
-    "f": "piece in hand",
+    "f": "piece in hand (or to move)",
     "l": "last move",
     "m": "put a piece here",
     "r": "take this piece away",
@@ -27,6 +27,7 @@ LED_NAMES = {
     "D": "draw",
     "k": "check",
     "n": "announcement",
+    "h": "hint",
 }
 COLOURS = {
     "d": "44",
@@ -42,6 +43,7 @@ COLOURS = {
     "D": "43;30",
     "k": "41",
     "n": "46;30",
+    "h": "45;97",
 }
 
 
@@ -57,6 +59,7 @@ class Snapshot:
     game_id: int | None = None
     notes: list[str] = field(default_factory=list)
     port: str = ""
+    status: list[str] = field(default_factory=list)  # lines under the head: the clock, the computer
 
 
 def render(s: Snapshot, colour: bool = False) -> str:
@@ -76,6 +79,7 @@ def render(s: Snapshot, colour: bool = False) -> str:
         w, b = pos.points()  # type: ignore[attr-defined]
         head += f"  |  points White {w}, Black {b}"
     lines.append(head)
+    lines.extend(s.status)
     files = lay.letters
     lines.append("     " + "".join(f" {f} " for f in files))
     lit = set()

@@ -237,7 +237,7 @@ def test_an_archive_of_schema_1_is_migrated_and_keeps_its_games(tmp_path):
     assert a.moves(1) == ["e2e4", "e7e5"] and a.moves(g) == ["d2d4"]
     a.close()
     db = sqlite3.connect(path)
-    assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("3",)
+    assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("4",)
     db.close()
 
 

@@ -27,7 +27,22 @@ from firmware.rules.position import Position
 from .limits import LEVELS, Level, Limits, Reply, level
 from .search import Info, Searcher
 
-__all__ = ["LEVELS", "Info", "Level", "Limits", "Reply", "best_move", "choose", "level"]
+__all__ = ["LEVELS", "Info", "Level", "Limits", "Reply", "best_move", "choose", "engine_problem", "level"]
+
+
+def engine_problem(spec: str) -> str | None:
+    """Why spec ("ours", "uci", "uci:PATH") names no engine choose() can take, in words;
+    None if it names one."""
+    import os
+
+    if spec.startswith("uci:"):
+        path = spec[4:]
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            return f"no engine at {path!r}: uci:PATH needs an executable file"
+        return None
+    if spec not in ("ours", "uci"):
+        return f"unknown engine {spec!r}: ours, uci (the first on PATH) or uci:PATH"
+    return None
 
 
 def best_move(pos: Position, limits: Limits | None = None, lvl: Level | None = None,
@@ -90,8 +105,12 @@ def choose(pos: Position, limits: Limits | None = None, engine: str = "ours", lv
     Reply.note says why."""
     if engine == "ours":
         return best_move(pos, limits, lvl, rng, on_info)
-    from . import uci
-
+    try:
+        from . import uci
+    except ImportError:  # python-chess is not installed (play.sh's .venv has it)
+        reply = best_move(pos, limits, lvl, rng, on_info)
+        reply.note = "UCI engines need python-chess (pip install chess); our engine plays instead"
+        return reply
     try:
         return uci.play(pos, limits or Limits(), engine, lvl)
     except uci.Unavailable as e:

@@ -27,7 +27,7 @@ _templates: dict[str, string.Template] = {}
 LEGEND = {
     "d": "destination", "x": "capture", "f": "piece in hand", "l": "last move", "m": "put a piece here",
     "r": "take this away", "C": "promotion choice", "o": "other choice", "W": "win", "L": "loss", "D": "draw",
-    "k": "check", "n": "announcement",
+    "k": "check", "n": "announcement", "h": "hint",
 }
 
 

@@ -390,7 +390,7 @@ class WebServer:
         if g is None:
             return _not_found()
         return web.Response(
-            text=export(g, self.archive.moves(g.id)), content_type="application/x-chess-pgn",
+            text=export(g, self.archive.moves(g.id), clocks=self.archive.clocks(g.id)), content_type="application/x-chess-pgn",
             headers={"Content-Disposition": f'attachment; filename="eboard-{g.id}.pgn"'},
         )
 

@@ -81,6 +81,33 @@ class ChessPosition(Position):
                 return False
         return minors <= 1 or (bishop_colours != 3 and minors == _count(self, "B"))
 
+    def cannot_mate(self, side):
+        """True if side (WHITE or BLACK) cannot checkmate by any series of legal moves,
+        whatever the other side does (FIDE 6.9: a flag fallen against such a side is a
+        draw); the usual cases, as python-chess's has_insufficient_material has them."""
+        g = self.game
+        own = {}
+        theirs = {}
+        colours = 0  # square colours of every bishop on the board
+        for sq in g.layout.squares:
+            c = self.cells[sq]
+            if not c or c & 31 == g.royal:
+                continue
+            letter = g.letter[c & 31]
+            men = own if c & side else theirs
+            men[letter] = men.get(letter, 0) + 1
+            if letter == "B":
+                colours |= 1 << ((file_of(sq) + rank_of(sq)) & 1)
+        if own.get("P") or own.get("R") or own.get("Q"):
+            return False
+        if own.get("N"):
+            # one knight alone, and the other side has no man to block its own king with
+            return own["N"] == 1 and not own.get("B") and not any(theirs.get(x) for x in "PNBR")
+        if own.get("B"):
+            # bishops all on one colour, and no pawn or knight anywhere to block with
+            return colours != 3 and not theirs.get("P") and not theirs.get("N")
+        return True
+
     def _key(self):
         # The FIDE identity of a position: pieces, side to move, castling rights, and an
         # en-passant square only when the capture is really possible.
