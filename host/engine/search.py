@@ -126,7 +126,7 @@ class Searcher:
                 score, move = self._root(depth, moves, best)
             except Timeout:
                 # A new best move found in the unfinished iteration is already better.
-                if self._root_best and self._root_best != best:
+                if self._root_best and (self._root_best != best or not infos):
                     best, score = self._root_best, self._root_score
                     # said too, so that the last info's pv begins with the move chosen
                     ms = int((time.perf_counter() - start) * 1000)
