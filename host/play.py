@@ -241,7 +241,9 @@ class Session:
         word = text.split()[0]
         words = text.split()
         c = self.clock
+        mover = None  # the side whose move this is, from the position before it
         if word == "move" and len(words) == 3 and self.fen_now is not None:
+            mover = "white" if self.fen_now.split()[1:2] == ["w"] else "black"
             try:  # the position the board now has, known without asking it
                 pos = new_position(self.snap.game, self.fen_now)
                 pos.push_str(words[2])
@@ -251,6 +253,10 @@ class Session:
         elif word in ("undo", "newgame", "position", "hello", "end"):
             self.fen_now = None
         if word == "move" and c is not None and len(words) == 3 and words[1].isdigit():
+            if c.running is None and c.fallen is None:
+                # a move made before the clock was started (the first, as the game began):
+                # the mover's time runs from now, so the move is charged nothing
+                c.run(mover or self._turn(), self.now())
             left = c.moved(self.now())
             if left is not None and self.bridge.game_id is not None:
                 self.archive.set_clock(self.bridge.game_id, int(words[1]), left)

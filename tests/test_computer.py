@@ -169,7 +169,7 @@ def test_an_archive_of_schema_3_is_migrated_and_pgn_carries_the_clock(tmp_path):
 def test_the_computers_move_is_lit_made_by_hand_and_archived_once(tmp_path):
     # White (the player) e4; the computer answers on the board; the player's hands first
     # move their own knight instead (shown back, never read), put it back, then make it.
-    p = eboard(tmp_path, "play", "--sim", "--game", "chess", "--engine", "6", "--engine-time", "0.2",
+    p = eboard(tmp_path, "play", "--sim", "--game", "chess", "--engine", "6", "--engine-time", "0.2", "--clock", "5+0",
                stdin="e4\nlift g1\nplace f3\nwait 500\nmoves\nlift f3\nplace g1\nwait 500\nd4\nmake\nquit\n")
     assert p.returncode == 0, p.stderr
     out = p.stdout
@@ -180,6 +180,8 @@ def test_the_computers_move_is_lit_made_by_hand_and_archived_once(tmp_path):
     (g,) = a.games()
     moves = a.moves(g.id)
     assert len(moves) == 2 and moves[0] == "e2e4" and g.black == "eboard engine"
+    # e4, typed as the game began (before the clock ran), has its time too
+    assert set(a.clocks(g.id)) == {1, 2} and all(250_000 < ms <= 300_000 for ms in a.clocks(g.id).values())
     events = [t for _, t in a.events(g.board) if t.startswith(("move ", "synced", "lift ", "place "))]
     assert [t for t in events if t.startswith("move ")] == ["move 1 e2e4", "move 2 " + moves[1]]
     # the knight's trip came between the computer's move and the board's synced
