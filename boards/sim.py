@@ -8,7 +8,7 @@ virtual board) main.py also advances it with the wall clock.
 from firmware.journal import Journal, _record
 
 N = 12
-SCAN_MS = 10  # 100 Hz, as the real board
+SCAN_MS = 10  # 100 Hz (the Pico scans at 200 Hz: the settle times are multiples of both)
 
 
 class Matrix:

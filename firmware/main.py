@@ -8,11 +8,10 @@ On the Pico, the root main.py (written by flash.sh) calls run().
 import sys
 
 from firmware.app import Board
+from firmware.common import MAX_LINE
 from firmware.debounce import ticks_diff
-from firmware import protocol
-from firmware.protocol import MAX_LINE
 
-SCAN_MS = 10
+SCAN_MS = 5  # a lift is seen 0-5 ms after it happens, then held LIFT_SETTLE_MS
 
 
 def make_hardware(argv):
@@ -90,6 +89,10 @@ def _serve(hw):
 
     def on_line(line):
         try:
+            # The protocol's module loads with the first request, after hello: a board on
+            # stock MicroPython reads every module from its filesystem, some 20 ms each.
+            from firmware import protocol
+
             protocol.handle(board, line, hw.clock.now())
         except Exception as e:  # our bug: report it, and keep the board alive
             sys.print_exception(e)
