@@ -43,7 +43,7 @@ def mpremote(port: str, *args: str, timeout_s: float = 7200) -> str:
     return done.stdout
 
 
-def reset_to_hello(pico: emu.EmulatedPico, n: int = 3) -> list[float]:
+def reset_to_hello(pico: emu.EmulatedPico, n: int = 8) -> list[float]:
     """Emulated ms from a reset to the firmware's hello, n resets."""
     out = []
     for _ in range(n):
@@ -181,7 +181,10 @@ def main() -> int:
         try:
             if "reset" not in skip:
                 ms = reset_to_hello(pico)
-                row("reset to hello", f"{min(ms):.0f}-{max(ms):.0f} ms {LOWER}")
+                row(
+                    "reset to hello",
+                    f"median {sorted(ms)[len(ms) // 2]:.0f} ms, {min(ms):.0f}-{max(ms):.0f} ms over {len(ms)} resets {LOWER}",
+                )
             if "lift" not in skip:
                 for game in ("chess", "lippo"):
                     ms = lift_to_edge(pico, game)
