@@ -24,12 +24,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from host import pico as emu  # noqa: E402
-from host.link import BoardLink  # noqa: E402
+from host.link import BoardLink, BridgeTimeout, LinkError  # noqa: E402
 
 LOWER = "(emulated time: a lower bound)"
 BIN = ROOT / ".venv" / "bin"
@@ -86,50 +87,56 @@ def lift_to_edge(pico: emu.EmulatedPico, game: str, n: int = 8) -> list[float]:
     return out
 
 
-def firmware_heap(pico: emu.EmulatedPico, game: str, plies: int, wait_ms: int) -> dict[str, object]:
+def firmware_heap(pico: emu.EmulatedPico, game: str, plies: int, wait_ms: int) -> dict[str, Any]:
     """The firmware as deployed (main.py, the pico profile) plays a game of random moves
     that do not end it (bench/heap.py's, the same seed), made by the emulator's hands;
     after every move the board collects and tells its live heap (protocol `mem`).  What
     is counted: everything the firmware holds, with the request being answered; nothing
     of the bench's."""
+    pico.control("reset")  # a power-up of its own: `mem`'s peak is this game's
+    pico.wait_usb()
+    emu.wait_firmware(pico.port)
+    with BoardLink(pico.port, timeout_s=120) as link:
+        link.hello(timeout_s=30)
+        link.request(f"new {game}")
+        hands = emu.Hands(pico)
+        hands.setup(game, None)
+        hands.play("wait 500")
+        start = int(link.request("mem").split()[1])
+        lives: list[tuple[int, int]] = []
+        try:
+            _heap_game(link, hands, game, plies, wait_ms, lives)
+        except (BridgeTimeout, LinkError) as e:
+            log = pico.log_path.read_text(errors="replace")[-3000:] if pico.log_path.exists() else ""
+            raise SystemExit(f"bench/pico.py: the heap game stopped after ply {len(lives)}: {e}\n{log}") from None
+        words = link.request("mem").split()
+    return {"start": start, "peak": int(words[3]), "heap": int(words[1]) + int(words[2]), "plies": len(lives),
+            "lives": lives}
+
+
+def _heap_game(link: BoardLink, hands: emu.Hands, game: str, plies: int, wait_ms: int, lives: list[tuple[int, int]]) -> None:
     sys.path.insert(0, str(ROOT / "tests" / "mpy"))
     from fuzzgen import Rand, lasting_move
 
     from firmware.rules import new_position
     from firmware.tracker import hand_moves
 
-    pico.control("reset")  # a power-up of its own: `mem`'s peak is this game's
-    pico.wait_usb()
-    emu.wait_firmware(pico.port)
-    hands = emu.Hands(pico)
-    lives: list[tuple[int, int]] = []
-    with BoardLink(pico.port, timeout_s=120) as link:
-        link.hello(timeout_s=30)
-        link.request(f"new {game}")
-        hands.setup(game, None)
-        hands.play("wait 500")
-        start = int(link.request("mem").split()[1])
-        pos = new_position(game)
-        geo = hands.geo
-        assert geo is not None
-        rng = Rand(7)
-        ply = 0
-        for ply in range(plies):
-            ms = pos.legal_moves()
-            if not ms or pos.outcome() is not None:
-                break
-            m = lasting_move(pos, ms, rng)
-            lifts, places = hand_moves(pos, m)
-            steps = [f"{verb} @{geo.phys(cell)}" for verb, cells in (("lift", lifts), ("place", places)) for cell in cells]
-            hands.play(*[x for step in steps for x in (step, "wait 50")], f"wait {wait_ms}")
-            pos.push(m)
-            words = link.request("mem").split()
-            lives.append((ply + 1, int(words[1])))
-            if ply % 20 == 0 and int(link.request("state").split()[3]) != ply + 1:
-                raise SystemExit(f"bench/pico.py: the board missed a move by ply {ply + 1} ({pos.move_str(m)})")
-        words = link.request("mem").split()
-    return {"start": start, "peak": int(words[3]), "heap": int(words[1]) + int(words[2]), "plies": len(lives),
-            "lives": lives}
+    pos = new_position(game)
+    geo = hands.geo
+    assert geo is not None
+    rng = Rand(7)
+    for ply in range(plies):
+        ms = pos.legal_moves()
+        if not ms or pos.outcome() is not None:
+            break
+        m = lasting_move(pos, ms, rng)
+        lifts, places = hand_moves(pos, m)
+        steps = [f"{verb} @{geo.phys(cell)}" for verb, cells in (("lift", lifts), ("place", places)) for cell in cells]
+        hands.play(*[x for step in steps for x in (step, "wait 50")], f"wait {wait_ms}")
+        pos.push(m)
+        lives.append((ply + 1, int(link.request("mem").split()[1])))
+        if ply % 20 == 0 and int(link.request("state").split()[3]) != ply + 1:
+            raise SystemExit(f"bench/pico.py: the board missed a move by ply {ply + 1} ({pos.move_str(m)})")
 
 
 def put_benches(port: str, tmp: Path) -> None:
@@ -203,7 +210,7 @@ def main() -> int:
                     continue
                 t0 = time.monotonic()
                 got = firmware_heap(pico, "lippo", plies, args.wait)
-                after = [live for ply, live in got["lives"] if ply >= 100]  # type: ignore[attr-defined]
+                after = [live for ply, live in got["lives"] if ply >= 100]
                 growth = f", live heap after ply 100 varies by {max(after) - min(after):,} B" if after else ""
                 row(
                     f"peak live heap, firmware alone, {got['plies']}-ply Lippo game, {layout}",

@@ -127,6 +127,7 @@ class Hardware:
     is_sim = False
     realtime = True
     default_brightness = 48
+    scan_ms = 5  # a lift is seen 0-5 ms after it happens, then held LIFT_SETTLE_MS
     # The journal has a folder of its own: each append commits to its folder's littlefs
     # log, which every path lookup in that folder reads through until littlefs compacts
     # it.  In the root, every power-up's append made every later lookup from the root

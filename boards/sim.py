@@ -111,6 +111,7 @@ class Hardware:
     name = "sim"
     is_sim = True
     default_brightness = 64
+    scan_ms = SCAN_MS  # a realtime virtual board's too
 
     def __init__(self, journal_path="journal.bin", realtime=False, switches_path=None):
         self.matrix = Matrix(switches_path)

@@ -21,8 +21,6 @@ from firmware.app import Board
 from firmware.common import MAX_LINE
 from firmware.debounce import ticks_diff
 
-SCAN_MS = 5  # a lift is seen 0-5 ms after it happens, then held LIFT_SETTLE_MS
-
 
 def make_hardware(argv):
     if sys.platform == "rp2":
@@ -112,7 +110,7 @@ def _serve(hw):
     next_scan = hw.clock.now()
     while True:
         # A virtual board with a virtual clock scans only inside "sim wait": it waits
-        # for the host.  Every other board scans every SCAN_MS and reads in between.
+        # for the host.  Every other board scans every hw.scan_ms and reads in between.
         wait = -1
         if hw.realtime:
             wait = max(0, ticks_diff(next_scan, hw.clock.now()))
@@ -130,7 +128,7 @@ def _serve(hw):
             now = hw.clock.now()
             if ticks_diff(now, next_scan) >= 0:
                 board.step(now)
-                next_scan = now + SCAN_MS
+                next_scan = now + hw.scan_ms
                 hw.feed_watchdog()
 
 
