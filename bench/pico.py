@@ -108,7 +108,8 @@ def firmware_heap(pico: emu.EmulatedPico, game: str, plies: int, wait_ms: int) -
             _heap_game(link, hands, game, plies, wait_ms, lives)
         except (BridgeTimeout, LinkError) as e:
             log = pico.log_path.read_text(errors="replace")[-3000:] if pico.log_path.exists() else ""
-            raise SystemExit(f"bench/pico.py: the heap game stopped after ply {len(lives)}: {e}\n{log}") from None
+            resets = pico.control("resets")[0] if pico.alive() else "the emulator is gone"
+            raise SystemExit(f"bench/pico.py: the heap game stopped after ply {len(lives)}: {e} ({resets})\n{log}") from None
         words = link.request("mem").split()
     return {"start": start, "peak": int(words[3]), "heap": int(words[1]) + int(words[2]), "plies": len(lives),
             "lives": lives}
