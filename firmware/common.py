@@ -10,6 +10,7 @@ from binascii import hexlify
 
 VERSION = "0.1.0"
 PROTOCOL = 2
+MAX_LINE = 256  # bytes in a request line, at most
 
 
 class Refused(Exception):

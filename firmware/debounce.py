@@ -22,8 +22,8 @@ except ImportError:  # CPython
 
 
 N = const(12)
-SETTLE_MS = 40  # a place must hold this long (>= 4 scans at 100 Hz)
-LIFT_SETTLE_MS = 30  # a lift this long (>= 3 scans at 100 Hz; lift read to LEDs < 50 ms)
+SETTLE_MS = 40  # a place must hold this long (8 scans on the Pico, 4 on the virtual board)
+LIFT_SETTLE_MS = 30  # a lift this long (6 scans at the Pico's 200 Hz; lift read to LEDs < 50 ms)
 LIFT = 0
 PLACE = 1
 

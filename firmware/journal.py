@@ -97,6 +97,11 @@ class Journal:
         count = 0
         for _ in self.records():
             count += 1
+        return self.verdict(count)
+
+    def verdict(self, count):
+        """After a pass of records() that read all count good records (the board's boot
+        reads the journal once, for its own checks and for this): check()'s answer."""
         self.size = self.end
         if self.bad is None:
             return None

@@ -7,12 +7,19 @@ On the Pico, the root main.py (written by flash.sh) calls run().
 
 import sys
 
-from firmware.app import Board
-from firmware.debounce import ticks_diff
-from firmware import protocol
-from firmware.protocol import MAX_LINE
+SYS_PATH = sys.path[:]  # as it was: given back when the firmware stops for the REPL
+if sys.platform == "rp2":
+    # MicroPython looks in every folder of sys.path before it takes a built-in module that
+    # a file may extend (`time`, `struct`, `os`, ...): each `import struct` cost two
+    # littlefs lookups (1.5 ms on the emulated Pico).  The firmware needs the folder it was
+    # loaded from and the frozen modules (rp2's), no more.
+    import firmware
 
-SCAN_MS = 10
+    sys.path[:] = [".frozen"] if str(getattr(firmware, "__path__", "")).startswith(".frozen") else ["", ".frozen"]
+
+from firmware.app import Board
+from firmware.common import MAX_LINE
+from firmware.debounce import ticks_diff
 
 
 def make_hardware(argv):
@@ -69,6 +76,7 @@ def run(argv=None):
         release = getattr(hw, "release_watchdog", None)
         if release:
             release()
+        sys.path[:] = SYS_PATH
         raise
 
 
@@ -90,6 +98,10 @@ def _serve(hw):
 
     def on_line(line):
         try:
+            # The protocol's module loads with the first request, after hello: a board on
+            # stock MicroPython reads every module from its filesystem, some 20 ms each.
+            from firmware import protocol
+
             protocol.handle(board, line, hw.clock.now())
         except Exception as e:  # our bug: report it, and keep the board alive
             sys.print_exception(e)
@@ -98,7 +110,7 @@ def _serve(hw):
     next_scan = hw.clock.now()
     while True:
         # A virtual board with a virtual clock scans only inside "sim wait": it waits
-        # for the host.  Every other board scans every SCAN_MS and reads in between.
+        # for the host.  Every other board scans every hw.scan_ms and reads in between.
         wait = -1
         if hw.realtime:
             wait = max(0, ticks_diff(next_scan, hw.clock.now()))
@@ -116,7 +128,7 @@ def _serve(hw):
             now = hw.clock.now()
             if ticks_diff(now, next_scan) >= 0:
                 board.step(now)
-                next_scan = now + SCAN_MS
+                next_scan = now + hw.scan_ms
                 hw.feed_watchdog()
 
 

@@ -7,9 +7,7 @@ sends starts with its sequence number.  A reply is "ok <command> ..." or "error 
 ever stops the loop.
 """
 
-from firmware.common import PROTOCOL, VERSION, Refused, check_args as _args, claim, whole as _int
-
-MAX_LINE = 256
+from firmware.common import MAX_LINE, PROTOCOL, VERSION, Refused, check_args as _args, claim, whole as _int
 
 
 def _words(line):
@@ -52,6 +50,15 @@ def c_ping(board, w, now):
 def c_version(board, w, now):
     _args(w, 0, 0, "version")
     return "ok version %d %s %s %s %d" % (PROTOCOL, VERSION, board.hw.name, board.hw.board_id(), board.boot_id)
+
+
+def c_mem(board, w, now):
+    _args(w, 0, 0, "mem")
+    live = board.collect()
+    import gc
+
+    free = gc.mem_free() if hasattr(gc, "mem_free") else 0
+    return "ok mem %d %d %d" % (live, free, board.heap_peak)
 
 
 def c_new(board, w, now):
@@ -199,6 +206,7 @@ def c_sim(board, w, now):
 COMMANDS = {
     "ping": c_ping,
     "version": c_version,
+    "mem": c_mem,
     "new": c_new,
     "position": c_position,
     "state": c_state,

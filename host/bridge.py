@@ -45,7 +45,7 @@ class Bridge:
         self.on_note = on_note  # a line in words for the person at the host
         self.game_id: int | None = None
         self.uid = ""  # the board's uid of the game being filed
-        self.boot: int | None = None  # the board's power-up number, from its version line
+        self.boot: int | None = None  # the board's power-up id (random), from its version line
         self.reconnects = 0
         self._rehello = False  # the board said hello: catch up again
         self._next_try = 0.0

@@ -63,7 +63,7 @@ class BoardLink:
         self.on_noise = on_noise
         self.last_seq = 0
         self.board_id = ""  # from the version line (hello())
-        self.boot: int | None = None  # the board's power-up number (protocol 2)
+        self.boot: int | None = None  # the board's power-up id (random; protocol 2)
         self._buf = b""
         self._skipping = False  # dropping the rest of an over-long line
         try:
@@ -197,7 +197,7 @@ class BoardLink:
     def hello(self, timeout_s: float = 3.0) -> str:
         """Check that a board of our protocol answers; returns its version line
         ("version 2 <firmware> <profile> <board id> <boot>"), and keeps its board id and
-        power-up number in board_id and boot."""
+        power-up id in board_id and boot."""
         # A newline first ends whatever half line another program (mpremote, a reset)
         # left in the board's buffer; the error it may earn is not our reply.
         self.ser.write(b"\nversion\n")

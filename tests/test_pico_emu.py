@@ -120,6 +120,7 @@ def test_power_cut_in_journal_write(pico):
     moves = [("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"), ("f1", "c4")]
     cuts = {1: "1 0.5", 2: "2 0.3", 3: "1 0.95"}  # move index -> cut K F
     cut_seen = 0
+    boots = set()  # the power-ups' ids, as the board says them
     for i, (a, b) in enumerate(moves):
         if i in cuts:
             pico.control("cut " + cuts[i])
@@ -133,6 +134,7 @@ def test_power_cut_in_journal_write(pico):
             wait_firmware(pico.port)
         with BoardLink(pico.port, timeout_s=30) as link:
             link.hello(timeout_s=20)
+            boots.add(link.boot)
             history = _history(link)
         assert history in (accepted, accepted + [a + b]), f"after move {a}{b}: {history}, accepted {accepted}"
         if history == accepted:  # not taken before the cut: the player makes it again
@@ -144,6 +146,7 @@ def test_power_cut_in_journal_write(pico):
         accepted.append(a + b)
         assert history == accepted
     assert cut_seen >= 2  # the planted cuts did come in journal writes
+    assert len(boots) == cut_seen + 1  # a new random id at every power-up
 
 
 def _mpremote(port: str, code: str, timeout_s: float = 120) -> str:

@@ -147,6 +147,7 @@ let flashOps = 0;
 let resets = { total: 0, watchdog: 0 };
 let resetPending = false;
 let helloAt = -1;
+let idleToHello = 0; // emulated ns the core slept between the reset and the hello
 let lineBuf = '';
 let pioDebt = 0;
 const serialIn = []; // bytes from the host not yet read by the Pico
@@ -222,6 +223,7 @@ function boot() {
   flashOp = null;
   bootAt = now();
   helloAt = -1;
+  idleToHello = 0;
   lineBuf = '';
   world.chain = [];
   // The boot ROM's reset path waits for the second core, which rp2040js does not run:
@@ -463,7 +465,7 @@ function handle(words) {
     case 'time':
       return `ok time ${Math.round(now() / 1000)}`;
     case 'hello':
-      return `ok hello ${helloAt < 0 ? -1 : Math.round(helloAt / 1000)}`;
+      return `ok hello ${helloAt < 0 ? -1 : Math.round(helloAt / 1000)} ${Math.round(idleToHello / 1000)}`;
     case 'resets':
       return `ok resets ${resets.total} ${resets.watchdog}`;
     case 'cut': {
@@ -607,7 +609,9 @@ function run() {
           paced = !freeRun;
           break;
         }
+        const asleep = now();
         idle(dt);
+        if (helloAt < 0) idleToHello += now() - asleep;
         if (waitUntil >= 0 && now() >= waitUntil) runQueue();
         continue;
       }
