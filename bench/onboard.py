@@ -76,8 +76,12 @@ def main() -> int:
         s.bridge.on_change = changed
         asked = s.bridge.request
         move_ms = []  # the board's `move` request alone: journal, position, frame, reply
+        chip = []  # --pico: emulated us when each `move` request went to the chip
+        chip_ms = []  # --pico: emulated ms from that to the LED frame showing the move
 
         def request(line: str) -> str:
+            if args.pico and line.startswith("move "):
+                chip.append(int(vb.control("time")[0].split()[2]))
             t = time.perf_counter()
             reply = asked(line)
             if line.startswith("move "):
@@ -121,6 +125,8 @@ def main() -> int:
             assert "f" in frame, frame
             engine_ms = (thought.ended - thought.started) * 1000 if thought else float("nan")
             rows.append(((t1 - heard[ply]) * 1000, engine_ms))
+            if args.pico and chip:  # the frame last written is the one just read back
+                chip_ms.append((int(vb.control("frame")[0].split()[3]) - chip[-1]) / 1000)
             s.command("make")
             s.bridge.poll(0.05)
         s.bridge.close()
@@ -140,6 +146,10 @@ def main() -> int:
           f"(target: within one scan, {SCAN_MS} ms)")
     print(f"  of it, the board's `move` request (journal, position, LED frame, reply): median "
           f"{statistics.median(move_ms):.1f} ms, max {max(move_ms):.1f} ms")
+    if chip_ms:
+        print(f"  on the chip, in emulated time (a lower bound; the wall times above are the emulator's, slower than "
+              f"a Pico): `move` request sent -> its LED frame written: median {statistics.median(chip_ms):.1f} ms, "
+              f"max {max(chip_ms):.1f} ms")
     return 0
 
 

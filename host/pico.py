@@ -432,9 +432,16 @@ def board(workdir: Path, uf2: Path | None = None) -> EmulatedPico:
     $EBOARD_PICO_CACHE."""
     cache = Path(os.environ.get("EBOARD_PICO_CACHE", ROOT / "build")) / f"pico-emu-{firmware_key(uf2)}.flash"
     if not cache.exists():
+        import fcntl
+
         cache.parent.mkdir(parents=True, exist_ok=True)
-        print("preparing the emulated Pico's flash (once, about a minute) ...", file=sys.stderr)
-        make_flash(cache, uf2, log=cache.with_suffix(".log"))
+        with open(cache.with_suffix(".lock"), "w") as lock:
+            # Another process preparing the same flash (both would run ./flash.sh into
+            # build/pico at once): wait for it, then use what it made.
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not cache.exists():
+                print("preparing the emulated Pico's flash (once, about a minute) ...", file=sys.stderr)
+                make_flash(cache, uf2, log=cache.with_suffix(".log"))
     flash = workdir / "pico.flash"
     shutil.copy(cache, flash)
     pico = EmulatedPico(flash, log_path=workdir / "pico.log")
