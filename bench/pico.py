@@ -133,7 +133,7 @@ def _heap_game(link: BoardLink, hands: emu.Hands, game: str, plies: int, wait_ms
         m = lasting_move(pos, ms, rng)
         lifts, places = hand_moves(pos, m)
         steps = [f"{verb} @{geo.phys(cell)}" for verb, cells in (("lift", lifts), ("place", places)) for cell in cells]
-        hands.play(*[x for step in steps for x in (step, "wait 50")], f"wait {wait_ms}")
+        hands.play(*[x for step in steps for x in (step, "wait 100")], f"wait {wait_ms}")
         pos.push(m)
         lives.append((ply + 1, int(link.request("mem").split()[1])))
         if ply % 20 == 0 and int(link.request("state").split()[3]) != ply + 1:
