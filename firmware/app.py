@@ -572,6 +572,14 @@ class Board:
             m = self.pos.parse_move(text)
         except MoveError as e:
             raise Refused("illegal-move", str(e))
+        if self.krieg is None and self.arranging is None and self.testing is None:
+            # The player waits on the LEDs: the move is lit first, at once; journaled, said,
+            # and looked at (the game's end, the next turn's moves) after.  Lit, it is not
+            # yet accepted: a power cut now loses a move the host was never told was made.
+            self.pos.push(m)
+            if self.tracker.preview():
+                self._render()
+            self.pos.pop()
         self.moved(m)
         self.tracker.resync(now_ms, shown=True)
         return text
