@@ -45,7 +45,6 @@ KRIEG_PROMO_MS = 3000  # a Kriegspiel board (no takebacks) takes the piece shown
 # it holds no enemy man whose lift could say that play goes on; elsewhere no time limit
 
 _BLANK = bytes(N * N)
-_UNTOUCHED = array("H", _BLANK + _BLANK)
 
 
 class Tracker:
@@ -122,8 +121,8 @@ class Tracker:
             self.state = IDLE
 
     def _expect(self):
-        # The occupancy the position means, and no square touched yet.  (Inline, no call a
-        # square: this runs before the host's move is lit.)
+        # The occupancy the position means (no call a square: this runs before the host's
+        # move is lit), and no square touched yet.
         cells = self.pos.cells
         off = self.geo.off
         exp = self.expected
@@ -132,7 +131,8 @@ class Tracker:
             if cells[c] != EMPTY:
                 exp[c // STRIDE * N + c % STRIDE + off] = 1  # geo.phys(c)
         self.diff_ok = False
-        self.touched[:] = _UNTOUCHED
+        for p in range(N * N):
+            self.touched[p] = 0
         self.ev = 0
 
     def preview(self):
