@@ -392,19 +392,23 @@ class Board:
 
     # ---- what the tracker reports (its sink) ------------------------------------------------
 
-    def moved(self, m):
+    def moved(self, m, lit=False):
         """A move is made on the board: journal it, then tell the host (in that order).
         A Kriegspiel player's move is an attempt: made on the view, sent, not journaled
-        until the umpire's verdict brings the view that follows."""
+        until the umpire's verdict brings the view that follows.  lit: the host's move,
+        which the player waits to see: lit first, at once; journaled, said and looked at
+        (the game's end, the next turn's moves) after.  Lit, it is not yet accepted: a
+        power cut then loses a move the host was never told was made."""
         text = self.pos.move_str(m)
+        self.pos.push(m)
         if self.krieg is not None:
-            self.pos.push(m)
             self.krieg.pending = m
             self._send("attempt %s" % text)
             return
+        if lit and self.arranging is None and self.testing is None and self.tracker.preview():
+            self._render()
         seq = self.outbox.seq + 1
         self._journal("M %d %s" % (seq, text))
-        self.pos.push(m)
         self.ply += 1
         self._send("move %d %s" % (self.ply, text))
         self.pos.trim()
@@ -572,7 +576,7 @@ class Board:
             m = self.pos.parse_move(text)
         except MoveError as e:
             raise Refused("illegal-move", str(e))
-        self.moved(m)
+        self.moved(m, lit=True)
         self.tracker.resync(now_ms, shown=True)
         return text
 

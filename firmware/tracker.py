@@ -108,16 +108,7 @@ class Tracker:
 
     def _new_turn(self):
         pos = self.pos
-        geo = self.geo
-        exp = self.expected
-        exp[:] = _BLANK
-        for p in geo.game_squares:
-            if pos.cells[geo.cell(p)] != EMPTY:
-                exp[p] = 1
-        self.diff_ok = False
-        for p in range(N * N):
-            self.touched[p] = 0
-        self.ev = 0
+        self._expect()
         self.tentative = None
         self.pending = None
         self.choices = []
@@ -128,6 +119,35 @@ class Tracker:
             self.state = OVER
         elif self.state != SETUP:
             self.state = IDLE
+
+    def _expect(self):
+        # The occupancy the position means (no call a square: this runs before the host's
+        # move is lit), and no square touched yet.
+        cells = self.pos.cells
+        off = self.geo.off
+        exp = self.expected
+        exp[:] = _BLANK
+        for c in self.pos.game.layout.squares:
+            if cells[c] != EMPTY:
+                exp[c // STRIDE * N + c % STRIDE + off] = 1  # geo.phys(c)
+        self.diff_ok = False
+        for p in range(N * N):
+            self.touched[p] = 0
+        self.ev = 0
+
+    def preview(self):
+        """The host's move, just made on pos: ready render() to draw at once the frame that
+        resync(now_ms, shown=True) will draw, before the slow parts (the journal, the end
+        of the game, the next turn's legal moves).  False if resync may draw another (the
+        pieces stand as after the move already).  resync must follow."""
+        self._expect()
+        self._find_diff()
+        if not self.n_diff:
+            return False
+        self.state = SETUP
+        self.showing = pos_last(self.pos)
+        self.dirty = True
+        return True
 
     def resync(self, now_ms, shown=False):
         """The position changed from outside (host move, undo, set position): the board
@@ -228,20 +248,25 @@ class Tracker:
 
     # ---- the heart: what does the board show? ----------------------------------------------
 
-    def _evaluate(self, now_ms):
-        self.dirty = True
-        geo = self.geo
-        act = self.actual
-        diff = self.diff
+    def _find_diff(self):
         if not self.diff_ok:
+            act = self.actual
             exp = self.expected
+            diff = self.diff
             n = 0
-            for p in geo.game_squares:
+            for p in self.geo.game_squares:
                 if act[p] != exp[p]:
                     diff[n] = p
                     n += 1
             self.n_diff = n
             self.diff_ok = True
+
+    def _evaluate(self, now_ms):
+        self.dirty = True
+        geo = self.geo
+        act = self.actual
+        diff = self.diff
+        self._find_diff()
         n = self.n_diff
         del self.hint[:]
         self.hint_from = -1

@@ -66,6 +66,36 @@ expect reply ok computer -
 # ---- the clock: events with their own timestamps, no real time ------------------------------
 
 
+def test_the_hosts_move_is_lit_first_then_journaled_said_and_answered(tmp_path):
+    # The board lights the computer's move at once and does its slower work after: the
+    # journal, the `move` event, the end of the game, the reply.  One LED frame is
+    # written, before any of them, and it is the frame the board then keeps.
+    sys.path.insert(0, str(Path(__file__).parent / "mpy"))
+    from scriptrun import Runner
+
+    r = Runner(str(tmp_path / "journal.bin"))
+    r.step("game chess 3r2k1/5ppp/8/8/8/P7/5PPP/6K1 b - - 0 1")
+    leds = r.hw.leds
+    shown = leds.show
+    writes = []
+
+    def show(frame, brightness):
+        writes.append((bytes(frame), r.board.journal.load()[-1], r.out[len(said):]))
+        return shown(frame, brightness)
+
+    said = list(r.out)
+    leds.show = show
+    r.step("send move d8d1")
+    r.expect("leds", "d:d1 f:d8")
+    assert len(writes) == 1
+    frame, last_record, said_then = writes[0]
+    assert frame == bytes(r.board.frame)
+    assert last_record[0] != "M" and said_then == []
+    words = [line.split(" ", 1)[1] for line in r.out[len(said):]]
+    assert words == ["move 1 d8d1", "end checkmate 0-1", "ok move d8d1"]
+    assert [rec.split(" ", 2)[::2] for rec in r.board.journal.load()[-2:]] == [["M", "d8d1"], ["E", "checkmate 0-1"]]
+
+
 def test_clock_runs_the_side_to_move_adds_the_increment_and_flags():
     c = Clock.parse("5+3")
     assert (c.base_ms, c.inc_ms, c.pgn_time_control()) == (300_000, 3000, "300+3")
