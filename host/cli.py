@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -736,6 +737,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        # Started in the background by a script's shell (`eboard serve &`), which leaves
+        # Ctrl-C ignored: `kill -INT` still stops serve, play and web as Ctrl-C does.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         if not argv:  # eboard alone: what it can do
             sys.stdout.write(build_parser().format_help())

@@ -147,3 +147,23 @@ def test_replay_sensors_says_when_the_board_ends_out_of_step(tmp_path):
     r = run("replay-sensors", str(script), "--game", "chess")
     assert r.returncode == 0 and r.stdout == "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
     assert r.stderr.count("\n") == 1 and "ends correcting, not idle" in r.stderr
+
+
+def test_a_backgrounded_serve_still_stops_on_sigint(tmp_path):
+    # A script's `eboard serve &` inherits Ctrl-C ignored: kill -INT must stop it cleanly.
+    import signal
+    import time
+
+    p = subprocess.Popen([EBOARD, "serve", "--sim", "1", "--archive", str(tmp_path / "a.sqlite")],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        time.sleep(3)
+        p.send_signal(signal.SIGINT)
+        out, _ = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 0, out[-2000:]
+    assert "Traceback" not in out
