@@ -134,10 +134,18 @@ def _heap_game(link: BoardLink, hands: emu.Hands, game: str, plies: int, wait_ms
         lifts, places = hand_moves(pos, m)
         steps = [f"{verb} @{geo.phys(cell)}" for verb, cells in (("lift", lifts), ("place", places)) for cell in cells]
         hands.play(*[x for step in steps for x in (step, "wait 100")], f"wait {wait_ms}")
+        text = pos.move_str(m)
         pos.push(m)
+        st = link.request("state").split(" ", 4)
+        if st[2] != "idle":
+            # A man the rules add (Lippo's Soldiers of a Fougasse's conversion, section 11)
+            # is lit for the player to put down; the hands put the position's men as lit.
+            hands.setup(game, st[4])
+            hands.play("wait 300")
+            st = link.request("state").split(" ", 4)
+        if int(st[3]) != ply + 1 or st[2] != "idle":
+            raise SystemExit(f"bench/pico.py: the board missed a move by ply {ply + 1} ({text}): {' '.join(st[1:4])}")
         lives.append((ply + 1, int(link.request("mem").split()[1])))
-        if ply % 20 == 0 and int(link.request("state").split()[3]) != ply + 1:
-            raise SystemExit(f"bench/pico.py: the board missed a move by ply {ply + 1} ({pos.move_str(m)})")
 
 
 def put_benches(port: str, tmp: Path) -> None:
