@@ -524,7 +524,16 @@ class Board:
         uid = new_uid(self.urandom)
         kind, rest = head.split(" ", 1)
         try:
-            pos = build()
+            try:
+                pos = build()
+            except MemoryError:
+                # Loading a game's module leaves garbage in pieces (on a virtual board, the
+                # compiler's): the heap may hold enough, but not in one block.  Once more,
+                # from a heap without it.
+                self.pos = self.tracker.pos = None
+                forget_games(gid)
+                self.collect()
+                pos = build()
             self._start_journal("%s %d %s %s" % (kind, self.outbox.seq + 1, uid, rest))
         except (Refused, FenError, JournalFull, MemoryError) as e:
             if self.pos is None:  # back to the game the journal still holds

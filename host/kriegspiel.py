@@ -592,8 +592,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     boards = []
     if sim:
         for _ in range(2):
-            # The virtual boards compile the firmware from source: more heap than .mpy needs.
-            vb = TemporaryBoard(prefix="eboard-krieg-", realtime=False, heap="512K")
+            vb = TemporaryBoard(prefix="eboard-krieg-", realtime=False)
             boards.append(vb)
         white_port, black_port = (vb.start() for vb in boards)
     assert white_port and black_port

@@ -27,6 +27,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 EXIT_REBOOT = 75
 EXIT_RAW = 76
+EXIT_CRASH = 1  # MicroPython's exit code for an exception nobody caught
+WATCHDOG_S = 4.0  # boards/pico.py's WDT: a Pico whose main.py ended resets this much later
 
 
 def _die_with_parent() -> None:
@@ -84,13 +86,16 @@ class VirtualBoard:
         board_dir: str | os.PathLike[str],
         source: Path | None = ROOT,
         realtime: bool = True,
-        heap: str = "256K",
+        heap: str | None = None,
     ) -> None:
         self.board_dir = Path(board_dir)
         self.board_dir.mkdir(parents=True, exist_ok=True)
         self.source = source
         self.realtime = realtime
-        self.heap = heap
+        # A board that runs firmware/ from source compiles it on its own heap, and the unix
+        # port's objects are twice a Pico's: twice the heap of a flashed (.mpy) board, or a
+        # game's module may not find a block for its tables (lippo, on a new game).
+        self.heap = heap or ("512K" if source is not None else "256K")
         self.micropython = find_micropython()
         self.port = ""
         self.proc: subprocess.Popen[bytes] | None = None
@@ -162,11 +167,35 @@ class VirtualBoard:
                     self._launch()
                     continue
                 self.exit_code = code
+                crashed = code == EXIT_CRASH and self._runs_firmware()
+            if crashed and self._watchdog(proc):
+                continue
             # dead (killed, or crashed): wait for restart() or stop()
             while not self._stop and self.proc is proc:
                 time.sleep(0.02)
             if self._stop:
                 return
+
+    def _runs_firmware(self) -> bool:
+        return self.source is not None or (self.board_dir / "main.py").exists()
+
+    def _watchdog(self, proc: subprocess.Popen[bytes]) -> bool:
+        """The firmware ended on an uncaught exception (its traceback is in the log): as a
+        Pico's watchdog does, power the board up again WATCHDOG_S later, and it resumes its
+        journaled game.  False if the board was stopped (or restarted) meanwhile."""
+        deadline = time.monotonic() + WATCHDOG_S
+        while time.monotonic() < deadline:
+            if self._stop or self.proc is not proc:
+                return False
+            time.sleep(0.02)
+        with self._lock:
+            if self._stop or self.proc is not proc:
+                return False
+            with open(self.log_path, "ab") as log:
+                log.write(b"-- the watchdog reset the board\n")
+            self.restarts += 1
+            self._launch()
+        return True
 
     def kill(self) -> None:
         """Cut the power: the process dies at once, wherever it is."""

@@ -86,3 +86,30 @@ def test_a_full_flash_is_reported_and_the_journal_stays_whole(tmp_path, monkeypa
     assert any("alert journal-full" in line for line in out)
     assert any(line.endswith("move 1 e2e4") for line in out)  # the game goes on
     assert path.read_bytes() == good
+
+
+def test_a_new_game_short_of_one_block_is_built_again_after_a_collection(tmp_path, monkeypatch):
+    # A game's module loads in pieces and its garbage may leave no block for its tables:
+    # the board collects and builds once more.  Twice short, it says so, keeps its game and
+    # journals nothing.
+    from firmware import app
+
+    path = tmp_path / "journal.bin"
+    b, hw, out = boot(path)
+    real, failures = app.new_position, [1]
+
+    def short(gid, fen=None):
+        if failures[0]:
+            failures[0] -= 1
+            raise MemoryError("memory allocation failed, allocating 4096 bytes")
+        return real(gid, fen)
+
+    monkeypatch.setattr(app, "new_position", short)
+    protocol.handle(b, b"new lippo", 0)
+    assert out[-1].endswith("ok new lippo") and b.pos.game.id == "lippo"
+    kept = path.read_bytes()
+    failures[0] = 2
+    protocol.handle(b, b"new hundred", 0)
+    assert "error no-memory" in out[-1]
+    assert b.game == "lippo" and b.pos.game.id == "lippo" and b.tracker.pos is b.pos
+    assert path.read_bytes() == kept

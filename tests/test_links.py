@@ -112,7 +112,7 @@ def test_kriegspiel_on_two_real_ports_hears_the_boards_and_keeps_secrets(tmp_pat
     # Two virtual boards in real time behind ptys, the umpire as a subprocess holding both
     # ports, the players' hands on their boards: no `sim wait` drains a port here.
     db, wv, bv = tmp_path / "k.sqlite", tmp_path / "white.txt", tmp_path / "black.txt"
-    boards = [VirtualBoard(tmp_path / side, realtime=True, heap="512K") for side in ("w", "b")]
+    boards = [VirtualBoard(tmp_path / side, realtime=True) for side in ("w", "b")]
     w, b = boards
     try:
         for vb in boards:

@@ -181,3 +181,31 @@ def test_every_message_is_printable_ascii(board):
     assert b"bad-claim" in raw and b"ok pong" in raw
     for b in raw:
         assert b in (10, 13) or 32 <= b <= 126, raw
+
+
+def test_a_firmware_that_crashes_is_reset_by_the_watchdog_and_resumes(tmp_path):
+    # As on a Pico: main.py ends on an exception nobody caught, the watchdog is no longer
+    # fed, and 4 s later the board powers up again and resumes its journaled game.
+    root = Path(__file__).resolve().parent.parent
+    d = tmp_path / "board"
+    d.mkdir()
+    (d / "main.py").write_text(
+        "import os, sys\n"
+        f"sys.path.append({str(root)!r})\n"
+        "try:\n"
+        "    os.stat('crashed')\n"
+        "except OSError:\n"
+        "    open('crashed', 'w').close()\n"
+        "    raise RuntimeError('a bug in the firmware')\n"
+        "from firmware.main import run\n"
+        "run()\n"
+    )
+    with VirtualBoard(d, source=None, realtime=True, heap="512K") as vb:
+        deadline = time.monotonic() + 15
+        while vb.restarts == 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert vb.restarts == 1
+        with BoardLink(vb.port) as link:
+            assert link.hello().startswith("version 2 ")
+            assert link.request("state").startswith("state chess setup 0 ")
+    assert "the watchdog reset the board" in vb.log_path.read_text()
