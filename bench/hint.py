@@ -4,9 +4,11 @@ machine's scheduling does not pass for the firmware's time).  Every lift starts 
 position as set up, nothing touched before it (the board of a player about to move).
 Run under the MicroPython unix port:
 
-    MICROPYPATH=.:bench:tests/mpy micropython -X heapsize=512K bench/hint.py [-n N | N] [GAME ...]
+    MICROPYPATH=.:bench:tests/mpy micropython -X heapsize=512K bench/hint.py [--once] [--fens FILE] [-n N | N] [GAME ...]
 
-(CPython works too, for comparison.)  An RP2040 runs MicroPython some 50-100 times slower
+(CPython works too, for comparison.)  --fens FILE: the positions from FILE ("<game> <fen>"
+a line, as --write-fens FILE writes them) instead of playing the random games here; --once:
+each lift timed once (on an emulated chip, whose time is its own: bench/pico.py).  An RP2040 runs MicroPython some 50-100 times slower
 than this machine's unix port: multiply the figures accordingly.
 """
 
@@ -40,7 +42,18 @@ def positions(gid, n, rng):
     return out
 
 
-def measure(gid, fens, times):
+def positions_from(path, gid, n):
+    """The first n positions of gid in a file of "<game> <fen>" lines."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            g, _, fen = line.strip().partition(" ")
+            if g == gid and len(out) < n:
+                out.append(fen)
+    return out
+
+
+def measure(gid, fens, times, tries=3):
     hw = sim.Hardware(journal_path=JOURNAL)
     board = Board(hw, lambda line: None)
     board.boot(0)
@@ -56,7 +69,7 @@ def measure(gid, fens, times):
         for p in geo.game_squares:
             if pos.cells[geo.cell(p)] & pos.us:
                 best = 1 << 30
-                for _ in range(3):  # the best of 3: the machine's own hiccups left out
+                for _ in range(tries):  # the best of 3: the machine's own hiccups left out
                     hw.matrix.set(p, False)
                     gc.collect()
                     t0 = now_us()
@@ -87,13 +100,13 @@ def encode_us():
     return best
 
 
-def main(games=("lippo", "chess"), n=100):
+def main(games=("lippo", "chess"), n=100, fens_from=None, tries=3):
     times = array("I", range(5000))  # room for every lift, allocated before anything else
     rng = Rand(2026)
     for gid in games:
-        fens = positions(gid, n, rng)
+        fens = positions_from(fens_from, gid, n) if fens_from else positions(gid, n, rng)
         gc.collect()
-        got = measure(gid, fens, times)
+        got = measure(gid, fens, times, tries)
         print(
             "%-6s %d lifts in %d positions: median %d us, max %d us"
             % (gid, len(got), len(fens), median(got), max(got))
@@ -101,13 +114,38 @@ def main(games=("lippo", "chess"), n=100):
     print("LED frame encode %d us" % encode_us())
 
 
-# bench/hint.py [-n N | N] [GAME ...]: the games to time (default: lippo and chess, 100
-# positions each; games named, 20 positions each unless N says)
+def write_fens(path, games, n):
+    """The positions main() would play out, into path, for --fens (bench/pico.py: the
+    host plays the random games, the chip only times the lifts)."""
+    rng = Rand(2026)
+    with open(path, "w") as f:
+        for gid in games:
+            for fen in positions(gid, n, rng):
+                f.write("%s %s\n" % (gid, fen))
+
+
+# bench/hint.py [--once] [--fens FILE | --write-fens FILE] [-n N | N] [GAME ...]: the games
+# to time (default: lippo and chess, 100 positions each; games named, 20 positions each
+# unless N says)
 _args = ARGV[1:]
 _n = 0
+_tries = 3
+_fens = _write = None
+while _args and _args[0] in ("--once", "--fens", "--write-fens"):
+    _flag = _args.pop(0)
+    if _flag == "--once":
+        _tries = 1
+    elif _flag == "--fens":
+        _fens = _args.pop(0)
+    else:
+        _write = _args.pop(0)
 if _args and _args[0] == "-n":
     _n = int(_args[1])
     _args = _args[2:]
 elif _args and _args[0].isdigit():
     _n = int(_args.pop(0))
-main(tuple(_args) if _args else ("lippo", "chess"), _n or (20 if _args else 100))
+_games = tuple(_args) if _args else ("lippo", "chess")
+if _write:
+    write_fens(_write, _games, _n or (20 if _args else 100))
+else:
+    main(_games, _n or (20 if _args else 100), _fens, _tries)

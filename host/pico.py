@@ -73,6 +73,9 @@ class EmulatedPico:
         self._ctl_lock = threading.Lock()
         self._stop = False
         self._uf2_once = self.uf2
+        # bytes over the pseudo-terminal since start(): from the host to the Pico, from the
+        # Pico to the host, and from the Pico dropped because no program read the port
+        self.traffic = {"to_pico": 0, "from_pico": 0, "dropped": 0}
 
     # ---- life cycle ----------------------------------------------------------------------
 
@@ -131,6 +134,9 @@ class EmulatedPico:
                 # drops what no program takes (and the emulator is never held up).
                 if select.select([], [self._master], [], 2)[1]:
                     os.write(self._master, data)
+                    self.traffic["from_pico"] += len(data)
+                else:
+                    self.traffic["dropped"] += len(data)
             except (OSError, ValueError):
                 return
 
@@ -151,6 +157,7 @@ class EmulatedPico:
             try:
                 proc.stdin.write(data)
                 proc.stdin.flush()
+                self.traffic["to_pico"] += len(data)
             except (BrokenPipeError, ValueError, OSError):
                 pass
 

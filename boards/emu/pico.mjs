@@ -153,6 +153,9 @@ let pioDebt = 0;
 const serialIn = []; // bytes from the host not yet read by the Pico
 let pendingRead = -1; // the size of an OUT read the Pico waits on (gap 1)
 let connected = false;
+// bytes handed to the device's OUT endpoint and taken from its IN endpoint since power-on,
+// and the emulated ns of the last of each (control `serial`: where a lost line was lost)
+const serialStats = { in: 0, out: 0, inAt: 0, outAt: 0 };
 
 function now() {
   return epoch + mcu.clock.nanos;
@@ -211,6 +214,8 @@ function boot() {
     connected = true;
   };
   cdc.onSerialData = (buf) => {
+    serialStats.out += buf.length;
+    serialStats.outAt = now();
     process.stdout.write(Buffer.from(buf));
     noteOutput(buf);
   };
@@ -244,6 +249,8 @@ function feedSerial() {
   const n = Math.min(pendingRead, serialIn.length);
   const chunk = Uint8Array.from(serialIn.splice(0, n));
   pendingRead = -1;
+  serialStats.in += n;
+  serialStats.inAt = now();
   mcu.usbCtrl.endpointReadDone(cdc.outEndpoint, chunk);
 }
 
@@ -462,6 +469,9 @@ function handle(words) {
       return `ok hold ${held ? 1 : 0}`;
     case 'usb':
       return `ok usb ${connected ? 1 : 0}`;
+    case 'serial':
+      return `ok serial in ${serialStats.in} queued ${serialIn.length} pending ${pendingRead} out ${serialStats.out}` +
+        ` at ${Math.round(serialStats.inAt / 1000)} ${Math.round(serialStats.outAt / 1000)} now ${Math.round(now() / 1000)}`;
     case 'time':
       return `ok time ${Math.round(now() / 1000)}`;
     case 'hello':
@@ -525,15 +535,20 @@ let paceOffset = 0; // wall ns - emulated ns at which an idle core may go on
 // under way).
 let held = false;
 
-function usbNext() {
-  // the clock's next alarm is one of a USB transfer or a DMA transfer
-  const next = mcu.clock.nextAlarm;
-  if (!next) return false;
+function transferDue() {
+  // ns until the first USB or DMA transfer under way finishes (-1: none).  Not only the
+  // clock's next alarm: a timer alarm (the firmware's own poll timeout) may come a few us
+  // before a USB transfer's end, and a held core must still get there, or the request
+  // that transfer carries waits for the hands' next wait (a lost reply, 1 in some 2,000).
   const usb = mcu.usbCtrl;
-  for (const a of usb.endpointReadAlarms) if (a.alarm === next) return true;
-  for (const a of usb.endpointWriteAlarms) if (a.alarm === next) return true;
-  for (const ch of mcu.dma.channels) if (ch.transferAlarm === next) return true;
-  return false;
+  const transfers = new Set();
+  for (const a of usb.endpointReadAlarms) transfers.add(a.alarm);
+  for (const a of usb.endpointWriteAlarms) transfers.add(a.alarm);
+  for (const ch of mcu.dma.channels) transfers.add(ch.transferAlarm);
+  for (let a = mcu.clock.nextAlarm; a; a = a.next) {
+    if (transfers.has(a)) return Math.max(1, a.nanos - mcu.clock.nanos);
+  }
+  return -1;
 }
 
 function wallNs() {
@@ -602,7 +617,7 @@ function run() {
         if (held && !freeRun) {
           // a frame going out on the LED chain, a USB or DMA transfer: they finish
           if (pioBusy()) limit = 20e3;
-          else limit = usbNext() ? dt : 0;
+          else limit = transferDue();
         }
         if (!dt || dt > limit) dt = limit; // gap 2: no alarm (or a far one): let time pass
         if (dt <= 0) {
