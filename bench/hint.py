@@ -15,7 +15,7 @@ than this machine's unix port: multiply the figures accordingly.
 import gc
 from array import array
 
-from common import ARGV, TMP, Rand, median, now_us, since_us
+from common import ARGV, MICRO, TMP, Rand, median, now_us, since_us
 
 from boards import sim
 from firmware import protocol
@@ -69,15 +69,24 @@ def measure(gid, fens, times, tries=3):
         for p in geo.game_squares:
             if pos.cells[geo.cell(p)] & pos.us:
                 best = 1 << 30
-                for _ in range(tries):  # the best of 3: the machine's own hiccups left out
+                left = tries  # the best of 3: the machine's own hiccups left out
+                while left:
                     hw.matrix.set(p, False)
-                    gc.collect()
+                    if not MICRO:
+                        gc.collect()
+                    free = gc.mem_free() if MICRO else 0
                     t0 = now_us()
                     board._on_switch(LIFT, p, 0)  # the debounced lift: tracker, hints, frame
-                    best = min(best, since_us(t0))
+                    us = since_us(t0)
+                    # MicroPython collects when its heap runs short (a Pico's collection
+                    # takes ~20 ms): a lift a collection fell in is timed again.
+                    collected = MICRO and gc.mem_free() > free
                     hw.matrix.set(p, True)
                     board._on_switch(PLACE, p, 0)
                     tracker.resync(0)  # the next lift starts a clean turn: nothing touched
+                    if not collected:
+                        best = min(best, us)
+                        left -= 1
                 times[n] = best
                 n += 1
     return times[:n]

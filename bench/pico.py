@@ -238,6 +238,8 @@ def main() -> int:
                 got = firmware_heap(pico, "lippo", plies, args.wait)
                 after = [live for ply, live in got["lives"] if ply >= 100]
                 growth = f", live heap after ply 100 varies by {max(after) - min(after):,} B" if after else ""
+                if len(after) >= 200:  # growth: the largest of plies 100-199 beside that of the last 100
+                    growth += f" (largest {max(after[:100]):,} B in plies 100-199, {max(after[-100:]):,} B in the last 100)"
                 row(
                     f"peak live heap, firmware alone, {got['plies']}-ply Lippo game, {layout}",
                     f"{got['peak']:,} B (at the start {got['start']:,} B, heap {got['heap']:,} B{growth}; "
