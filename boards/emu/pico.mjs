@@ -539,7 +539,7 @@ function transferDue() {
   // ns until the first USB or DMA transfer under way finishes (-1: none).  Not only the
   // clock's next alarm: a timer alarm (the firmware's own poll timeout) may come a few us
   // before a USB transfer's end, and a held core must still get there, or the request
-  // that transfer carries waits for the hands' next wait (a lost reply, 1 in some 2,000).
+  // that transfer carries waits for the hands' next wait (the long runs' lost replies).
   const usb = mcu.usbCtrl;
   const transfers = new Set();
   for (const a of usb.endpointReadAlarms) transfers.add(a.alarm);
