@@ -27,6 +27,7 @@ AFTER_OPENING = {
 SEQ_BLOCK = 256  # sequence numbers reserved in the journal at a time
 COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
 DEFAULT_GAME = "chess"
+BOOT_GARBAGE_RECORDS = 32  # a journal read at power-up with more records is collected after
 STUCK_MS = 10000  # a lone square wrong this long is reported as a stuck switch
 FIXING = -2  # stuck_p while a takeback is put right
 
@@ -167,19 +168,22 @@ class Board:
         if start < 0:
             return None  # an empty journal: a new board
         try:
-            self._replay(start, numbers=True)
+            # At power-up the heap holds little but the modules: the records the check pass
+            # read are its garbage, worth a collection (~20 ms on a stock Pico) only when many.
+            self._replay(start, numbers=True, collect=i > BOOT_GARBAGE_RECORDS)
         except (ValueError, IndexError, KeyError) as e:
             self.pos = None
             return "a record that does not apply (%s)" % e
         return None
 
-    def _replay(self, start, numbers=False):
+    def _replay(self, start, numbers=False, collect=True):
         # Rebuild the game from the journal's records from number start (the last N or
         # K); numbers: also take up the message numbering where it was (at boot only).
         # ValueError (FenError, MoveError) or IndexError if a record does not apply.
         # A collection first: the game's tables need the heap in one piece, not the
         # scraps that compiling and reading the journal left (lippo did not fit without).
-        self.collect()
+        if collect:
+            self.collect()
         pos = None
         seq = 0
         ply = 0
@@ -198,14 +202,14 @@ class Board:
                 uid, gid, fen = words[2].split(" ", 2)
                 fen = None if fen == "-" else fen
                 pos = None
-                pos = new_position(gid, fen)
+                pos = self._build(gid, lambda: new_position(gid, fen))
                 self.game, self.uid, self.start_fen, self.krieg = gid, uid, fen, None
                 ply = 0
                 ended = None
             elif kind == "K":  # K seq uid game side view-FEN
                 uid, gid, side, fen = words[2].split(" ", 3)
                 pos = None
-                pos = view(gid, fen)
+                pos = self._build(gid, lambda: view(gid, fen))
                 self.game, self.uid, self.start_fen, self.krieg = gid, uid, fen, player(side)
                 ply = 0
             elif kind == "M":
@@ -237,6 +241,18 @@ class Board:
         self.pos = pos
         self.ply = ply
         self.ended = ended
+
+    def _build(self, gid, build):
+        """build() a position of game gid.  Loading a game's module leaves garbage in pieces
+        (on a virtual board, the compiler's), and the heap may hold enough for its tables
+        but not in one block: then once more, from a collected heap and no other game."""
+        try:
+            return build()
+        except MemoryError:
+            self.pos = self.tracker.pos = None
+            forget_games(gid)
+            self.collect()
+            return build()
 
     def _last_head(self):
         # The number of the journal's last N or K record: where the game being played
@@ -524,16 +540,7 @@ class Board:
         uid = new_uid(self.urandom)
         kind, rest = head.split(" ", 1)
         try:
-            try:
-                pos = build()
-            except MemoryError:
-                # Loading a game's module leaves garbage in pieces (on a virtual board, the
-                # compiler's): the heap may hold enough, but not in one block.  Once more,
-                # from a heap without it.
-                self.pos = self.tracker.pos = None
-                forget_games(gid)
-                self.collect()
-                pos = build()
+            pos = self._build(gid, build)
             self._start_journal("%s %d %s %s" % (kind, self.outbox.seq + 1, uid, rest))
         except (Refused, FenError, JournalFull, MemoryError) as e:
             if self.pos is None:  # back to the game the journal still holds

@@ -120,7 +120,7 @@ def cmd_bestmove(args: argparse.Namespace) -> int:
     why = engine.engine_problem(spec)
     if why is not None:
         raise CliError(why)
-    if not pos.legal_moves():
+    if not pos.has_legal_move():
         o = pos.outcome()
         over = f" ({o.reason.replace('-', ' ')}, {o.result()})" if o is not None else ""
         raise CliError(f"no move to choose: the game is over in this position{over}")

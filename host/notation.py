@@ -59,7 +59,7 @@ def _check_mark(pos: Any, m: int) -> str:
     try:
         if not pos.is_check():
             return ""
-        return "#" if not pos.legal_moves() else "+"
+        return "#" if not pos.has_legal_move() else "+"
     finally:
         pos.pop()
 

@@ -74,7 +74,7 @@ def render(s: Snapshot, colour: bool = False) -> str:
     turn = "White" if pos.turn == WHITE else "Black"
     head = f"{s.game} on {s.port or 'the board'}  |  {turn} to move  |  ply {len(s.moves)}  |  board: {s.state}"
     if pos.game.check_rules and pos.is_check():
-        head += f"  |  {turn} is in check" + ("mate" if not pos.legal_moves() else "")
+        head += f"  |  {turn} is in check" + ("mate" if not pos.has_legal_move() else "")
     if s.game == "lippo":
         w, b = pos.points()  # type: ignore[attr-defined]
         head += f"  |  points White {w}, Black {b}"

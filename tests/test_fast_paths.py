@@ -67,3 +67,30 @@ def test_a_lifted_piece_has_the_same_moves_among_the_turns(gid):
         if not ms:
             break
         pos.push(rnd.choice(ms))
+
+
+@pytest.mark.parametrize("gid", ["chess", "courier", "gardner", "chess-t1", "hundred", "lippo", "checkers12"])
+def test_has_legal_move_says_what_the_list_of_moves_says(gid):
+    # An outcome asks whether a move exists; the search stops at the first piece that has
+    # one.  Along random games played to their end (mates and stalemates included), and in
+    # positions with one man left to move.
+    rnd = random.Random(5)
+    seen = {True: 0, False: 0}
+    for _ in range(4):
+        pos = new_position(gid)
+        for _ in range(300):
+            ms = pos.legal_moves()
+            assert pos.has_legal_move() == bool(ms)
+            seen[bool(ms)] += 1
+            if not ms or pos.outcome() is not None:
+                break
+            pos.push(rnd.choice(ms))
+    if gid == "chess":
+        for fen, moves in [
+            ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", False),  # stalemate
+            ("6rk/6pp/8/8/8/8/8/R5K1 w - - 0 1", True),
+            ("k7/8/1QK5/8/8/8/8/8 b - - 0 1", False),  # stalemate
+            ("k7/1Q6/2K5/8/8/8/8/8 b - - 0 1", False),  # mate
+        ]:
+            assert new_position("chess", fen).has_legal_move() is moves
+    assert seen[True]

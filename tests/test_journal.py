@@ -113,3 +113,25 @@ def test_a_new_game_short_of_one_block_is_built_again_after_a_collection(tmp_pat
     assert "error no-memory" in out[-1]
     assert b.game == "lippo" and b.pos.game.id == "lippo" and b.tracker.pos is b.pos
     assert path.read_bytes() == kept
+
+
+def test_a_power_up_short_of_one_block_for_the_game_resumes_it_after_a_collection(tmp_path, monkeypatch):
+    from firmware import app
+
+    path = tmp_path / "journal.bin"
+    b, hw, out = boot(path)
+    for line in ("new chess", "sim setup", "sim wait 100"):
+        protocol.handle(b, line.encode(), 0)
+    play(b, hw, "e2e4", "e7e5")
+    real, failures = app.new_position, [1]
+
+    def short(gid, fen=None):
+        if failures[0]:
+            failures[0] -= 1
+            raise MemoryError("memory allocation failed, allocating 4096 bytes")
+        return real(gid, fen)
+
+    monkeypatch.setattr(app, "new_position", short)
+    b, hw, out = boot(path, hw.matrix.occ)
+    assert failures == [0] and b.history() == ["e2e4", "e7e5"]
+    assert " hello eboard 2 chess idle " in out[0]

@@ -344,6 +344,17 @@ class Position:
 
     def legal_moves(self):
         """Every legal move of the side to move (a list of move ints)."""
+        return self._legal_list(False)
+
+    def has_legal_move(self):
+        """Whether the side to move has a legal move: what a game's end asks, found without
+        making the list of them all (the first piece that can move ends the search)."""
+        if type(self).legal_moves is not Position.legal_moves:  # a game's own move rules
+            return bool(self.legal_moves())
+        return bool(self._legal_list(True))
+
+    def _legal_list(self, first):
+        # The legal moves; first: stop after the first piece that has any.
         if not self.game.check_rules:
             return self.pseudo_moves()
         us = self.us
@@ -357,6 +368,8 @@ class Position:
             c = cells[sq]
             if c & us:
                 self._legal_from(sq, c & 31, ms, k, pins, them, in_check)
+                if first and ms:
+                    break
         return ms
 
     def _legal_from(self, sq, t, ms, k, pins, them, in_check):
@@ -780,7 +793,7 @@ class Position:
 
     def outcome(self, claim=False):
         """None while the game goes on, else an Outcome."""
-        if self.legal_moves():
+        if self.has_legal_move():
             return None
         return Outcome("no-moves", None)
 

@@ -135,7 +135,7 @@ class ChessPosition(Position):
     def outcome(self, claim=False):
         """The end of the game, if any: mate, stalemate, dead position, 75 moves, fivefold;
         with claim=True also the 50-move rule and threefold repetition."""
-        if not self.legal_moves():
+        if not self.has_legal_move():
             if self.is_check():
                 return Outcome("checkmate", self.us ^ (WHITE | BLACK))
             return Outcome("stalemate", None)

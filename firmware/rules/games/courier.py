@@ -50,7 +50,7 @@ class CourierPosition(ChessPosition):
 
     def outcome(self, claim=False):
         them = self.us ^ (WHITE | BLACK)
-        if not self.legal_moves():
+        if not self.has_legal_move():
             return Outcome("checkmate" if self.is_check() else "stalemate", them)
         men = 0
         for sq in self.game.layout.squares:
