@@ -27,13 +27,19 @@ def play(b, hw, *moves):
         protocol.handle(b, b"sim wait 500", 0)
 
 
+def chess_played(path, *moves):
+    """A board with a new chess game set up and moves played on it."""
+    b, hw, out = boot(path)
+    for line in ("new chess", "sim setup", "sim wait 100"):
+        protocol.handle(b, line.encode(), 0)
+    play(b, hw, *moves)
+    return b, hw, out
+
+
 @pytest.mark.parametrize("cut", [1, 2, 5, 9])
 def test_a_torn_last_record_is_dropped(tmp_path, cut):
     path = tmp_path / "journal.bin"
-    b, hw, _ = boot(path)
-    for line in ("new chess", "sim setup", "sim wait 100"):
-        protocol.handle(b, line.encode(), 0)
-    play(b, hw, "e2e4", "e7e5")
+    b, hw, _ = chess_played(path, "e2e4", "e7e5")
     size_before = path.stat().st_size
     play(b, hw, "g1f3")
     data = path.read_bytes()
@@ -88,15 +94,12 @@ def test_a_full_flash_is_reported_and_the_journal_stays_whole(tmp_path, monkeypa
     assert path.read_bytes() == good
 
 
-def test_a_new_game_short_of_one_block_is_built_again_after_a_collection(tmp_path, monkeypatch):
-    # A game's module loads in pieces and its garbage may leave no block for its tables:
-    # the board collects and builds once more.  Twice short, it says so, keeps its game and
-    # journals nothing.
+def short_of_memory(monkeypatch, times):
+    """The board's next `times` positions built find no block in the heap (MemoryError);
+    returns the list holding how many failures are left."""
     from firmware import app
 
-    path = tmp_path / "journal.bin"
-    b, hw, out = boot(path)
-    real, failures = app.new_position, [1]
+    real, failures = app.new_position, [times]
 
     def short(gid, fen=None):
         if failures[0]:
@@ -105,6 +108,16 @@ def test_a_new_game_short_of_one_block_is_built_again_after_a_collection(tmp_pat
         return real(gid, fen)
 
     monkeypatch.setattr(app, "new_position", short)
+    return failures
+
+
+def test_a_new_game_short_of_one_block_is_built_again_after_a_collection(tmp_path, monkeypatch):
+    # A game's module loads in pieces and its garbage may leave no block for its tables:
+    # the board collects and builds once more.  Twice short, it says so, keeps its game and
+    # journals nothing.
+    path = tmp_path / "journal.bin"
+    b, hw, out = boot(path)
+    failures = short_of_memory(monkeypatch, 1)
     protocol.handle(b, b"new lippo", 0)
     assert out[-1].endswith("ok new lippo") and b.pos.game.id == "lippo"
     kept = path.read_bytes()
@@ -116,22 +129,9 @@ def test_a_new_game_short_of_one_block_is_built_again_after_a_collection(tmp_pat
 
 
 def test_a_power_up_short_of_one_block_for_the_game_resumes_it_after_a_collection(tmp_path, monkeypatch):
-    from firmware import app
-
     path = tmp_path / "journal.bin"
-    b, hw, out = boot(path)
-    for line in ("new chess", "sim setup", "sim wait 100"):
-        protocol.handle(b, line.encode(), 0)
-    play(b, hw, "e2e4", "e7e5")
-    real, failures = app.new_position, [1]
-
-    def short(gid, fen=None):
-        if failures[0]:
-            failures[0] -= 1
-            raise MemoryError("memory allocation failed, allocating 4096 bytes")
-        return real(gid, fen)
-
-    monkeypatch.setattr(app, "new_position", short)
+    b, hw, out = chess_played(path, "e2e4", "e7e5")
+    failures = short_of_memory(monkeypatch, 1)
     b, hw, out = boot(path, hw.matrix.occ)
     assert failures == [0] and b.history() == ["e2e4", "e7e5"]
     assert " hello eboard 2 chess idle " in out[0]
