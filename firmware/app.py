@@ -18,7 +18,7 @@ import gc
 
 from firmware.rules import FenError, MoveError, GAMES, fen_shape_ok, forget_games, new_position
 from firmware.debounce import ticks_diff
-from firmware.tracker import Tracker, CORRECTING, OVER, SETUP, STATES, pos_last
+from firmware.tracker import Tracker, CORRECTING, IDLE, OVER, SETUP, STATES, pos_last
 
 LED_LETTERS = leds.CODES.encode()
 AFTER_OPENING = {
@@ -28,6 +28,8 @@ SEQ_BLOCK = 256  # sequence numbers reserved in the journal at a time
 COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
 DEFAULT_GAME = "chess"
 BOOT_GARBAGE_RECORDS = 32  # a journal read at power-up with more records is collected after
+QUIET_ROOM = 24 * 1024  # free heap below which a board left idle collects (a lift's work fits)
+_mem_free = getattr(gc, "mem_free", None)  # MicroPython's; CPython has no heap of its own
 STUCK_MS = 10000  # a lone square wrong this long is reported as a stuck switch
 FIXING = -2  # stuck_p while a takeback is put right
 
@@ -69,6 +71,7 @@ class Board:
         self.ended = None  # the host's end of the game (`end time ...`), an Outcome, or None
         self.held_lift = None  # a lift's square, said once its hints are lit (_on_switch)
         self.heap_peak = 0  # the largest live heap after the firmware's own collections
+        self.last_state = -1  # the tracker's state at the last scan
 
     # ---- memory -----------------------------------------------------------------------
 
@@ -190,7 +193,9 @@ class Board:
         self._fresh = True
         ended = None
         i = 0
+        feed = self.hw.feed_watchdog  # a long game's replay outlasts the watchdog's 4 s
         for rec in self.journal.records():
+            feed()
             words = rec.split(" ", 2)
             if numbers:
                 seq = max(seq, int(words[1]))
@@ -322,6 +327,15 @@ class Board:
             self.tracker.dirty = True
         self._watch_stuck(now_ms)
         self._render()
+        state = self.tracker.state
+        if state != self.last_state:
+            self.last_state = state
+            if state == IDLE and _mem_free is not None and _mem_free() < QUIET_ROOM:
+                # MicroPython collects when an allocation finds no room: inside a lift's
+                # hints, 10-20 ms more before its LEDs on stock MicroPython (its modules'
+                # bytecode is in RAM, for the collector to read through).  A board left
+                # idle, the hands away, collects before the heap runs that short.
+                self.collect()
 
     def _watch_stuck(self, now_ms):
         # One square alone off for STUCK_MS, with the board waiting for it: its switch is

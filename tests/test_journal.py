@@ -135,3 +135,17 @@ def test_a_power_up_short_of_one_block_for_the_game_resumes_it_after_a_collectio
     b, hw, out = boot(path, hw.matrix.occ)
     assert failures == [0] and b.history() == ["e2e4", "e7e5"]
     assert " hello eboard 2 chess idle " in out[0]
+
+
+def test_a_power_up_feeds_the_watchdog_through_a_long_replay(tmp_path):
+    # A Pico's watchdog resets it 4 s after its last feed, and a long game's replay at
+    # power-up took longer on the chip: the board reset in a loop and never said hello.
+    path = tmp_path / "journal.bin"
+    b, hw, _ = chess_played(path, "e2e4", "e7e5", "g1f3", "b8c6")
+    fed = []
+    hw2 = sim.Hardware(journal_path=str(path))
+    hw2.matrix.occ[:] = hw.matrix.occ
+    hw2.feed_watchdog = lambda: fed.append(1)
+    out = []
+    Board(hw2, out.append).boot(0)
+    assert " hello eboard 2 chess idle " in out[0] and len(fed) >= 4
