@@ -117,11 +117,17 @@ def encode_us():
     return best
 
 
-def main(games=("lippo", "chess"), n=100, fens_from=None, tries=3):
-    times = array("I", range(5000))  # room for every lift, allocated before anything else
+def game_positions(games, n, fens_from=None):
+    """(game, its n FENs) for each game: from the file fens_from, or from random games
+    (one generator for them all, so that --write-fens writes what main() plays)."""
     rng = Rand(2026)
     for gid in games:
-        fens = positions_from(fens_from, gid, n) if fens_from else positions(gid, n, rng)
+        yield gid, positions_from(fens_from, gid, n) if fens_from else positions(gid, n, rng)
+
+
+def main(games=("lippo", "chess"), n=100, fens_from=None, tries=3):
+    times = array("I", range(5000))  # room for every lift, allocated before anything else
+    for gid, fens in game_positions(games, n, fens_from):
         gc.collect()
         got = measure(gid, fens, times, tries)
         print(
@@ -134,10 +140,9 @@ def main(games=("lippo", "chess"), n=100, fens_from=None, tries=3):
 def write_fens(path, games, n):
     """The positions main() would play out, into path, for --fens (bench/pico.py: the
     host plays the random games, the chip only times the lifts)."""
-    rng = Rand(2026)
     with open(path, "w") as f:
-        for gid in games:
-            for fen in positions(gid, n, rng):
+        for gid, fens in game_positions(games, n):
+            for fen in fens:
                 f.write("%s %s\n" % (gid, fen))
 
 
