@@ -763,10 +763,9 @@ class Position:
             raise MoveError("%s: %s" % (text, e))
         if len(sqs) < 2:
             raise MoveError("%r is not a move: it needs a from and a to square" % text)
-        # A move's string begins with its from square: only that piece's moves are made
-        # (a journal's replay at power-up parses every move of the game).
-        for m in self.moves_from(sqs[0]):
-            if self.move_str(m) == text:
+        frm = sqs[0]  # a move's string begins with its from square: only those are named
+        for m in self.legal_moves():
+            if self.move_from(m) == frm and self.move_str(m) == text:
                 return m
         raise MoveError("illegal move %s" % text)
 
