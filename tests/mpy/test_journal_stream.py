@@ -7,7 +7,8 @@ import os
 
 from mpytest import boot_board, check, said
 
-from firmware import protocol
+from boards import sim  # noqa: F401 (the board's code, loaded at power-up before any journal is read)
+from firmware import app, protocol  # noqa: F401
 from firmware.journal import Journal
 
 DIR = os.getenv("EBOARD_TMP") or "/tmp"
