@@ -36,13 +36,18 @@ class FakeBoard:
             os.unlink(self.port)
         os.symlink(os.ttyname(slave), self.port)
         self.fds = (master, slave)
-        threading.Thread(target=self._run, args=(master,), daemon=True).start()
+        self.reader = threading.Thread(target=self._run, args=(master,), daemon=True)
+        self.reader.start()
 
     def drop(self):
         """Pull the cable: the port goes away."""
         fds, self.fds = self.fds, None
         if os.path.lexists(self.port):
             os.unlink(self.port)
+        # The reader stops before its descriptor is closed: a number closed under its select
+        # is the next file the test opens, and its read took that file's bytes.
+        if threading.current_thread() is not self.reader:
+            self.reader.join()
         for fd in fds or ():
             os.close(fd)
 
