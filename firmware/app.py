@@ -218,7 +218,7 @@ class Board:
                 self.game, self.uid, self.start_fen, self.krieg = gid, uid, fen, player(side)
                 ply = 0
             elif kind == "M":
-                pos.push_str(words[2])
+                pos.push(pos.replay_move(words[2]))
                 pos.trim()
                 self._fresh = False
                 ply += 1

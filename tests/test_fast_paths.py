@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from firmware.rules import new_position
+from firmware.rules import MoveError, new_position
 
 
 def _slow_legal(pos):
@@ -94,3 +94,28 @@ def test_has_legal_move_says_what_the_list_of_moves_says(gid):
         ]:
             assert new_position("chess", fen).has_legal_move() is moves
     assert seen[True]
+
+
+@pytest.mark.parametrize("gid", ["chess", "lippo", "checkers12", "courier", "gardner", "hundred", "grosschess", "chess-t1"])
+def test_a_journaled_move_is_found_again_among_its_pieces_powers(gid):
+    # A power-up replays the journal with replay_move: every legal move's string names
+    # that move among its piece's moves by their powers (no other move there has it),
+    # along random games played to their end, checks and lippo's claims included.
+    rnd = random.Random(7)
+    seen = 0
+    for _ in range(3):
+        pos = new_position(gid)
+        for _ in range(200):
+            ms = pos.legal_moves()
+            for m in ms:
+                assert pos.replay_move(pos.move_str(m)) == m, (pos.fen(), pos.move_str(m))
+            seen += len(ms)
+            if not ms or pos.outcome() is not None:
+                break
+            pos.push(rnd.choice(ms))
+    assert seen > 2000
+    pos = new_position(gid)
+    lay = pos.game.layout
+    empty = next(sq for sq in lay.squares if not pos.cells[sq])
+    with pytest.raises(MoveError):
+        pos.replay_move(lay.name(empty) + lay.name(empty))

@@ -147,6 +147,9 @@ def view_class(base):
                         self.moves_from(sq, ms)
             return ms
 
+        def _powers_from(self, sq):
+            return None  # (a view's attempts: parsed among them)
+
         def moves_from(self, sq, out=None):
             ms = [] if out is None else out
             c = self.cells[sq]

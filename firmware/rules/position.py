@@ -754,20 +754,47 @@ class Position:
     def _move_suffix(self, m):
         return ""
 
-    def parse_move(self, text):
-        """A move string -> the legal move it names; MoveError if malformed or illegal."""
-        lay = self.game.layout
+    def _from_square(self, text):
+        # A move string's from square (its first); MoveError if it names no move.
         try:
-            sqs, rest = lay.parse_squares(text)
+            sqs, rest = self.game.layout.parse_squares(text)
         except ValueError as e:
             raise MoveError("%s: %s" % (text, e))
         if len(sqs) < 2:
             raise MoveError("%r is not a move: it needs a from and a to square" % text)
-        frm = sqs[0]  # a move's string begins with its from square: only those are named
+        return sqs[0]
+
+    def parse_move(self, text):
+        """A move string -> the legal move it names; MoveError if malformed or illegal."""
+        frm = self._from_square(text)  # a move's string begins with its from square
         for m in self.legal_moves():
             if self.move_from(m) == frm and self.move_str(m) == text:
                 return m
         raise MoveError("illegal move %s" % text)
+
+    def replay_move(self, text):
+        """A move read back from the board's own journal -> the move int.  It was legal
+        when it was journaled (every record carries its CRC), so it is looked for among
+        its piece's moves by their powers alone: a long game's power-up does not make every
+        turn's legal moves again.  MoveError if the piece has no such move."""
+        frm = self._from_square(text)
+        ms = self._powers_from(frm)
+        if ms is None:
+            return self.parse_move(text)
+        for m in ms:
+            if self.move_str(m) == text:
+                return m
+        raise MoveError("illegal move %s" % text)
+
+    def _powers_from(self, sq):
+        # The moves of the side to move's piece on sq by its powers: every legal move of it,
+        # no two with one string (tests/test_fast_paths.py).  None where a game's legal
+        # moves are not its pieces' moves filtered (it parses among the legal moves).
+        ms = []
+        c = self.cells[sq]
+        if c & self.us:
+            self._gen_piece(sq, c & 31, ms)
+        return ms
 
     def push_str(self, text):
         """Parse and make a move; returns the move int."""

@@ -121,6 +121,9 @@ class CheckersPosition(Position):
     def pseudo_moves(self):
         return self.legal_moves()
 
+    def _powers_from(self, sq):
+        return None  # the captures of every man decide (compulsory, longest chains)
+
     def moves_from(self, sq, out=None):
         ms = [] if out is None else out
         for m in self.legal_moves():

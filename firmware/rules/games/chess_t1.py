@@ -185,6 +185,9 @@ class T1Position(Position):
     def pseudo_moves(self):
         return self.legal_moves()
 
+    def _powers_from(self, sq):
+        return None
+
     def legal_moves(self):
         """Every move of the side to move; none once the game is over (§10)."""
         if self._won() is not None:

@@ -374,6 +374,9 @@ class HundredPosition(ChessPosition):
             ms = [m for m in ms if m & 0x3FFFF not in takers] + eps
         return ms
 
+    def _powers_from(self, sq):
+        return None  # (castling is made in legal_moves)
+
     def legal_moves(self, only=0):
         """The legal moves (only: those of the unit on that square)."""
         us = self.us
