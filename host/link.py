@@ -7,6 +7,7 @@ diagnostics (a traceback, a REPL banner) and are passed to on_noise.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 
@@ -197,23 +198,32 @@ class BoardLink:
     def hello(self, timeout_s: float = 3.0) -> str:
         """Check that a board of our protocol answers; returns its version line
         ("version 2 <firmware> <profile> <board id> <boot>"), and keeps its board id and
-        power-up id in board_id and boot."""
+        power-up id in board_id and boot.  Replies owed to another program's lines (one
+        that gave up on a board too busy to answer) are passed over: the version asked
+        for is followed by `since` a number no board reaches, and the link is ours once
+        that number comes back (docs/protocol.md, Framing)."""
         # A newline first ends whatever half line another program (mpremote, a reset)
         # left in the board's buffer; the error it may earn is not our reply.
-        self.ser.write(b"\nversion\n")
+        token = random.randrange(SEQ_MAX >> 1, SEQ_MAX)
+        self.ser.write(b"\nversion\nsince %d\n" % token)
         deadline = time.monotonic() + timeout_s
+        mine = "ok since %d " % token
+        text = None
         while True:
             got = self._next(deadline)
             if got is None or time.monotonic() > deadline + timeout_s:
                 raise LinkError(f"{self.port}: no answer: not an eboard, or not running its firmware")
-            seq, text = got
-            if text.startswith("ok version"):
+            seq, line = got
+            if line.startswith("ok version"):
+                words = line.split()
+                if len(words) < 3 or words[2] != str(PROTOCOL):
+                    raise LinkError(f"{self.port}: the board speaks protocol {words[2:3]}, this host {PROTOCOL}")
+                text = line  # the last before our number's reply is the answer to ours
+            elif line.startswith(mine) and text is not None:
                 break
-            if not text.startswith(("ok", "error")) and self.on_event:
-                self.on_event(seq, text)
+            elif not line.startswith(("ok", "error")) and self.on_event:
+                self.on_event(seq, line)
         words = text.split()
-        if len(words) < 3 or words[2] != str(PROTOCOL):
-            raise LinkError(f"{self.port}: the board speaks protocol {words[2:3]}, this host {PROTOCOL}")
         self.board_id = words[5] if len(words) > 5 else ""
         self.boot = int(words[6]) if len(words) > 6 and words[6].isdigit() else None
         return text[3:]

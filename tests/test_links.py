@@ -252,6 +252,33 @@ def test_a_malformed_array_is_set_up_again(tmp_path):
 # ---- #11.7, #11.10, #15: serve's followers --------------------------------------------------------
 
 
+def test_a_link_passes_over_the_replies_owed_to_a_program_that_gave_up(tmp_path):
+    # A program asks a busy board (resuming a long game) for its version and gives up; the
+    # board answers later, to the next program.  Replies go by order: that program's link
+    # must not take the late ones for its own (a `state` read `error empty` once).
+    from host.link import BoardLink, LinkError
+
+    b = FakeBoard(tmp_path, "board")
+    try:
+        b.script["version"] = [None]
+        b.script["since"] = [None]
+        with BoardLink(b.port, timeout_s=2) as link:
+            with pytest.raises(LinkError, match="no answer"):
+                link.hello(timeout_s=0.3)
+        seen = len(b.got)
+        with BoardLink(b.port, timeout_s=2) as link:
+            b.say("error empty an empty line")  # the late answers to the first program
+            b.say(f"ok version {PROTOCOL} 0.1.0 fake stale 7")
+            b.say("ok since 777777777 0")
+            b.fen = "8/8/8/8/8/8/8/K6k w - - 0 1"
+            assert link.hello().split()[4] == "board"
+            assert b.got[seen:seen + 2] == ["version", b.got[seen + 1]] and b.got[seen + 1].startswith("since ")
+            assert link.request("state") == "state chess idle 0 8/8/8/8/8/8/8/K6k w - - 0 1"
+            assert link.request("ping") == "pong"
+    finally:
+        b.close()
+
+
 def test_serve_waits_for_a_missing_port_and_skips_what_no_board_says(tmp_path):
     db = tmp_path / "club.sqlite"
     port = tmp_path / "board"
