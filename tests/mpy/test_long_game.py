@@ -13,7 +13,11 @@ board, hw = fresh_board("long")
 
 
 def do(line):
-    protocol.handle(board, line.encode(), hw.clock.now())
+    # Every request answered ok: a `new lippo` refused for memory once left this test
+    # playing chess, and its heap figures were a chess game's.
+    r = protocol.reply_to(board, line.encode(), hw.clock.now())
+    board.answer(r, hw.clock.now())
+    check(r.startswith("ok"), "%s: %s" % (line, r))
 
 
 do("new lippo")
