@@ -7,7 +7,8 @@ Without --uf2: stock MicroPython with the firmware's .mpy files put on by ./flas
 flash image prepared once in build/); with --uf2: an image with the firmware frozen in.
 The reset, lift and heap figures come from the whole firmware running main.py, the hands
 and the LED pin worked and watched by the emulator; the heap is the firmware's own, as it
-says it (protocol `mem`, after every move; the hands wait --wait ms after each).
+says it (protocol `mem`, after every move; the hands wait --wait ms after each).  After
+each heap game the board is reset twice: a power-up that resumes that game from its journal.
 bench/hint.py runs on the chip itself (copied to its filesystem as .mpy files, with the
 sim profile it drives).
 
@@ -244,6 +245,13 @@ def main() -> int:
                     f"peak live heap, firmware alone, {got['plies']}-ply Lippo game, {layout}",
                     f"{got['peak']:,} B (at the start {got['start']:,} B, heap {got['heap']:,} B{growth}; "
                     f"{time.monotonic() - t0:.0f} s wall)",
+                )
+                # A power cut now: the board resumes the game from its journal (every move replayed).
+                ms, slept = reset_to_hello(pico, 2)
+                row(
+                    f"reset to hello, resuming that {got['plies']}-ply game",
+                    f"{min(ms):.0f}-{max(ms):.0f} ms over {len(ms)} resets, the core busy "
+                    f"{min(a - b for a, b in zip(ms, slept)):.0f}-{max(a - b for a, b in zip(ms, slept)):.0f} ms {LOWER}",
                 )
             if "hint" not in skip:
                 mpremote(pico.port, "exec", "pass")  # Ctrl-C: the firmware stops for the REPL
