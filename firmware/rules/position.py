@@ -754,19 +754,19 @@ class Position:
     def _move_suffix(self, m):
         return ""
 
-    def _from_square(self, text):
-        # A move string's from square (its first); MoveError if it names no move.
+    def _squares(self, text):
+        # A move string's squares (its from and to first); MoveError if it names no move.
         try:
             sqs, rest = self.game.layout.parse_squares(text)
         except ValueError as e:
             raise MoveError("%s: %s" % (text, e))
         if len(sqs) < 2:
             raise MoveError("%r is not a move: it needs a from and a to square" % text)
-        return sqs[0]
+        return sqs
 
     def parse_move(self, text):
         """A move string -> the legal move it names; MoveError if malformed or illegal."""
-        frm = self._from_square(text)  # a move's string begins with its from square
+        frm = self._squares(text)[0]  # a move's string begins with its from square
         for m in self.legal_moves():
             if self.move_from(m) == frm and self.move_str(m) == text:
                 return m
@@ -777,12 +777,13 @@ class Position:
         when it was journaled (every record carries its CRC), so it is looked for among
         its piece's moves by their powers alone: a long game's power-up does not make every
         turn's legal moves again.  MoveError if the piece has no such move."""
-        frm = self._from_square(text)
-        ms = self._powers_from(frm)
+        sqs = self._squares(text)
+        ms = self._powers_from(sqs[0])
         if ms is None:
             return self.parse_move(text)
+        to = sqs[1]  # (a string is made only for the moves to its square: 9 ms a move on the chip, else)
         for m in ms:
-            if self.move_str(m) == text:
+            if m >> 9 & _SQ == to and self.move_str(m) == text:
                 return m
         raise MoveError("illegal move %s" % text)
 
