@@ -766,9 +766,11 @@ class Position:
 
     def parse_move(self, text):
         """A move string -> the legal move it names; MoveError if malformed or illegal."""
-        frm = self._squares(text)[0]  # a move's string begins with its from square
-        for m in self.legal_moves():
-            if self.move_from(m) == frm and self.move_str(m) == text:
+        sqs = self._squares(text)
+        # A move's string begins with its from square: only that piece's legal moves are
+        # made (moves_from: the turn's that start there, tests/test_fast_paths.py).
+        for m in self.moves_from(sqs[0]):
+            if self.move_str(m) == text:
                 return m
         raise MoveError("illegal move %s" % text)
 
