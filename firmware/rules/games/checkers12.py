@@ -13,7 +13,7 @@ bit 1 up, and bit 0 set for a capture.  A chain of more than three squares needs
 int on a 32-bit board; it is made only when such a capture exists.
 """
 
-from ..board import WHITE, BLACK, EMPTY, DIAG, delta, rank_of, file_of
+from ..board import WHITE, BLACK, EMPTY, DIAG, STRIDE, delta, rank_of, file_of
 from ..game import Game
 from ..position import Position, Outcome, FenError
 
@@ -36,8 +36,9 @@ class CheckersPosition(Position):
     PLAIN_KINDS = 0  # moves are paths, not from/to/kind ints
 
     def moves_among(self, ms, sq, out):
-        for m in ms:  # moves_from's filter, on the list already made
-            if self.move_from(m) == sq:
+        key = self.game.layout.number[sq] + 1  # moves_from's filter, on the list already made
+        for m in ms:
+            if m >> 1 & 255 == key:  # (move_from(m) == sq, without a call a move: 30 moves, 1 ms on the chip)
                 out.append(m)
         return out
 
@@ -93,18 +94,20 @@ class CheckersPosition(Position):
             buf[2 * n] = p[i]
             buf[2 * n + 1] = piece if i == last else EMPTY
             n += 1
-        for sq in self.captured(m):
-            buf[2 * n] = sq
-            buf[2 * n + 1] = EMPTY
-            n += 1
+        if m & 1:
+            for sq in self._taken(p):  # (the path decoded once: a king's lift lights every chain)
+                buf[2 * n] = sq
+                buf[2 * n + 1] = EMPTY
+                n += 1
         return n
 
     def captured(self, m):
         """The cells of the pieces a move takes, in order."""
-        if not m & 1:
-            return []
+        return self._taken(self.path(m)) if m & 1 else []
+
+    def _taken(self, p):
+        # The cells of the pieces taken along the path p.
         cells = self.cells
-        p = self.path(m)
         out = []
         for i in range(len(p) - 1):
             a, b = p[i], p[i + 1]
@@ -262,9 +265,8 @@ def _crowned(pos, path):
 
 
 def _step(a, b):
-    dx = file_of(b) - file_of(a)
-    dy = rank_of(b) - rank_of(a)
-    return delta(1 if dx > 0 else -1, 1 if dy > 0 else -1)
+    # The diagonal step from a toward b (a rank up is a higher cell: delta(dx, dy)).
+    return (STRIDE if b > a else -STRIDE) + (1 if b % STRIDE > a % STRIDE else -1)
 
 
 def new(fen=None):
