@@ -1,7 +1,8 @@
 # heapsize=288K (every game in turn, in one process, on a 64-bit port)
-# Each script's firmware is compiled from source into this same 64-bit heap, beside the
-# last script's leftovers: 256K no longer left room for a fresh lippo.  A board's own memory
-# is held to its bound by test_lippo_memory.py, and measured by bench/port32.py and bench/pico.py.
+# Each script's firmware is loaded into this same 64-bit heap, beside the last script's
+# leftovers (compiled from source, 256K no longer left room for a fresh lippo).  A board's
+# own memory is held to its bound by test_lippo_memory.py, and measured by bench/port32.py
+# and bench/pico.py.
 """Every event script of tests/scripts, on the real interpreter (the same Board as CPython's)."""
 
 import gc

@@ -1,4 +1,4 @@
-# heapsize=256K (the firmware compiled from source, on a 64-bit port)
+# heapsize=256K (the firmware's .mpy files and the fuzzer, on a 64-bit port)
 """10,000 generated bad lines at the board's protocol, under MicroPython: each gets one
 reply, an error unless it came out a harmless request, and the game never changes."""
 

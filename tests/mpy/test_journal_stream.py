@@ -7,9 +7,11 @@ import os
 
 from mpytest import boot_board, check, said
 
-from boards import sim  # noqa: F401 (the board's code, loaded at power-up before any journal is read)
-from firmware import app, protocol  # noqa: F401
+from firmware import protocol
 from firmware.journal import Journal
+
+for name in ("boards.sim", "firmware.app"):  # a board's code is loaded before it reads a journal
+    __import__(name)
 
 DIR = os.getenv("EBOARD_TMP") or "/tmp"
 PATH = DIR + "/stream.journal"

@@ -1,4 +1,4 @@
-# heapsize=256K (the firmware compiled from source, and the test, on a 64-bit port)
+# heapsize=256K (the firmware's .mpy files and the test, on a 64-bit port)
 """A 1,000-ply Lippo session on the board: no MemoryError, and no heap growth between
 ply 100 and ply 1,000 (the position keeps a bounded history; the game is on flash)."""
 

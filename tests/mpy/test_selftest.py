@@ -1,4 +1,4 @@
-# heapsize=256K (the firmware compiled from source on a 64-bit port)
+# heapsize=256K (the firmware's .mpy files on a 64-bit port)
 """The bring-up self-test on the real interpreter (tests/test_selftest.py has the rest),
 and proof that a board playing a game never loads it."""
 
