@@ -128,11 +128,7 @@ class CheckersPosition(Position):
         return None  # the captures of every man decide (compulsory, longest chains)
 
     def moves_from(self, sq, out=None):
-        ms = [] if out is None else out
-        for m in self.legal_moves():
-            if self.move_from(m) == sq:
-                ms.append(m)
-        return ms
+        return self.moves_among(self.legal_moves(), sq, [] if out is None else out)
 
     def legal_moves(self):
         """Every legal move: the captures if there is one (compulsory), else the plain moves."""
