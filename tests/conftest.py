@@ -1,6 +1,5 @@
 """Shared paths and helpers for the test suite."""
 
-import os
 import shutil
 import sys
 from pathlib import Path
@@ -17,10 +16,6 @@ def micropython_cmd():
     if here.exists():
         return str(here)
     return shutil.which("micropython")
-
-
-def mpy_env():
-    return dict(os.environ, MICROPYPATH=str(ROOT) + ":" + str(ROOT / "tests" / "mpy"))
 
 
 def random_positions(new, rnd, games, plies, pick=None):

@@ -3,13 +3,14 @@ board holds it: compiled by mpy-cross (./flash.sh does the same for a Pico), not
 Compiling from source on the 64-bit port left the heap in pieces that a board never sees:
 whether a 4 KB table then fitted depended on where the clone lay."""
 
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, micropython_cmd, mpy_env
+from conftest import ROOT, micropython_cmd
 
 MICROPYTHON = micropython_cmd()
 MPY_DIR = ROOT / "tests" / "mpy"
@@ -40,7 +41,7 @@ def test_script_passes_on_micropython(script, tmp_path, compiled):
     heap = first.split("=", 1)[1].split()[0] if first.startswith("# heapsize=") else "192K"
     r = subprocess.run(
         [MICROPYTHON, "-X", "heapsize=" + heap, str(script)],
-        env=dict(mpy_env(), MICROPYPATH=str(compiled) + ":" + str(MPY_DIR), EBOARD_TMP=str(tmp_path)),
+        env=dict(os.environ, MICROPYPATH=str(compiled) + ":" + str(MPY_DIR), EBOARD_TMP=str(tmp_path)),
         cwd=str(ROOT),
         capture_output=True,
         text=True,
