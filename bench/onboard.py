@@ -29,9 +29,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from firmware.rules import new_position
 from firmware.squares import Geometry
 from firmware.tracker import hand_moves
-from host import play
-from host.archive import Archive
-from host.opponent import Opponent
+from host.commands import play
+from host.record.archive import Archive
+from host.commands.opponent import Opponent
 
 SCAN_MS = 10
 
@@ -48,15 +48,14 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="eboard-bench-"))
     hands = None
     if args.pico:
-        from host import pico as emu
-
+        from host.link import pico as emu
         vb = emu.board(tmp, None)
         port = vb.port
 
         def hands(request):  # type: ignore[no-untyped-def]
             return emu.SimCommands(vb, request, hold=False)
     else:
-        from host.vboard import TemporaryBoard
+        from host.link.virtual import TemporaryBoard
 
         vb = TemporaryBoard(prefix="eboard-bench-", realtime=True)
         port = vb.start()

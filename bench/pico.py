@@ -31,7 +31,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from host import pico as emu  # noqa: E402
+from host.link import pico as emu  # noqa: E402
 from host.link import BoardLink, BridgeTimeout, LinkError  # noqa: E402
 
 LOWER = "(emulated time: a lower bound)"

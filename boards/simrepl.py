@@ -9,7 +9,7 @@ Supported: the friendly REPL (one line at a time), the raw REPL (Ctrl-A; code en
 Ctrl-D, answered "OK", its output, Ctrl-D, its error, Ctrl-D), raw-paste refused ("R\\x00",
 mpremote then falls back), Ctrl-B back to the friendly REPL, Ctrl-D soft reboot, and
 machine.reset().  A reboot ends the process with EXIT_REBOOT (run main.py again) or
-EXIT_RAW (come back in the raw REPL); host/vboard.py restarts it on the same port.
+EXIT_RAW (come back in the raw REPL); host/link/virtual.py restarts it on the same port.
 """
 
 import sys

@@ -10,7 +10,7 @@ from array import array
 from os import urandom as _urandom
 
 from firmware import leds
-from firmware.common import PROTOCOL, Refused, claim, is_uid, new_uid, player, view
+from firmware.common import PROTOCOL, Refused, claim, host_end, is_uid, new_uid, player, view
 from firmware.debounce import Debouncer, LIFT
 from firmware.journal import Journal, JournalFull
 from firmware.outbox import Outbox
@@ -718,21 +718,6 @@ def _malformed(rec):
     if need >= 4 and words[0] in "NKP" and not is_uid(words[2]):
         return "has no game uid"
     return None
-
-
-HOST_ENDS = ("time",)  # the reasons of `end`: the host's, not the rules'
-
-
-def host_end(text):
-    """An `end` record's "reason result" -> the Outcome the host declared, or None for
-    the rules' own ends (the position says those again)."""
-    words = text.split(" ")
-    if words[0] not in HOST_ENDS or len(words) < 2:
-        return None
-    from firmware.rules.position import Outcome
-    from firmware.rules.board import WHITE, BLACK
-
-    return Outcome(words[0], WHITE if words[1] == "1-0" else BLACK if words[1] == "0-1" else None)
 
 
 def _base(path):

@@ -76,3 +76,18 @@ def claim(pos, what):
         pos.demand_president_move(pos.us ^ (WHITE | BLACK))
     else:
         raise MoveError("no claim %r" % what)
+
+
+HOST_ENDS = ("time",)  # the reasons of `end`: the host's, not the rules'
+
+
+def host_end(text):
+    """An `end` record's "reason result" -> the Outcome the host declared, or None for
+    the rules' own ends (the position says those again)."""
+    words = text.split(" ")
+    if words[0] not in HOST_ENDS or len(words) < 2:
+        return None
+    from firmware.rules.position import Outcome
+    from firmware.rules.board import WHITE, BLACK
+
+    return Outcome(words[0], WHITE if words[1] == "1-0" else BLACK if words[1] == "0-1" else None)

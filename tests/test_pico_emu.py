@@ -21,8 +21,8 @@ from conftest import ROOT
 from pico_util import run_pico, run_virtual
 
 from host.link import BoardLink
-from host.pico import EmulatedPico, Hands, PicoError, firmware_key, make_flash, missing, wait_firmware
-from host.vboard import VirtualBoard
+from host.link.pico import EmulatedPico, Hands, PicoError, firmware_key, make_flash, missing, wait_firmware
+from host.link.virtual import VirtualBoard
 
 WHY = missing()
 pytestmark = pytest.mark.skipif(WHY is not None, reason=f"no emulated Pico: {WHY}")

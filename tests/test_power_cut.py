@@ -10,9 +10,9 @@ import time
 import pytest
 from test_host import BIN, hands_for, needs_mpy, random_game, timed_script
 
-from host.archive import Archive
+from host.record.archive import Archive
 from host.link import BoardLink
-from host.vboard import VirtualBoard
+from host.link.virtual import VirtualBoard
 
 
 class CutBoard:

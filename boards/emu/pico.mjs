@@ -3,7 +3,7 @@
 //
 //   node pico.mjs --flash FILE [--uf2 UF2] [--bootrom ROM] [--control FD]
 //
-// fd 0/1: the Pico's USB CDC serial, raw bytes (host/pico.py puts a pseudo-terminal on it).
+// fd 0/1: the Pico's USB CDC serial, raw bytes (host/link/pico.py puts a pseudo-terminal on it).
 // FD:     a socket, the control channel, one line a request, one line a reply, in order
 //         (boards/emu/README.md lists the requests: the hands, the LED frames, faults).
 // FILE:   the 2 MB flash; made from the UF2 when it does not exist, and written through

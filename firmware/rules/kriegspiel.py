@@ -3,7 +3,7 @@ the core with a royal piece (chess, courier, gardner, lippo).
 
 The umpire holds the true position and judges each attempt; what it says is a list of
 announcements, dicts in the format of kriegspiel_cases.json.  It is the trusted party:
-it runs on the host (host/kriegspiel.py), never on a player's device.
+it runs on the host (host/commands/kriegspiel.py), never on a player's device.
 
 A player's view is a position holding only that player's men, with no en-passant square
 and a zero half-move clock; its legal_moves() are the well-formed attempts (§2): the moves

@@ -2,7 +2,7 @@
 
 hub.py is the one door the other commands use (no web framework imported there);
 server.py serves the pages (aiohttp), render.py draws them (the board's SVG from
-host/diagram.py), templates/ and static/ are all the files a page ever fetches.
+host/web/diagram.py), templates/ and static/ are all the files a page ever fetches.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class WebUnavailable(Exception):
 
 def start(archive_path: str | None, host: str, port: int, out: TextIO = sys.stderr) -> WebServer:
     """The web server, started in its own thread; its address printed on out."""
-    from host.archive import ArchiveError
+    from host.record import ArchiveError
 
     try:
         from host.web.server import WebServer

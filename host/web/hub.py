@@ -150,7 +150,7 @@ class KriegFeed:
     announcements, and the umpire's full record once the game is over.
 
     A player's board is drawn from the lines the host sends that player's board (`krieg`,
-    `view`, `verdict legal`: built from that player's knowledge alone, host/kriegspiel.py)
+    `view`, `verdict legal`: built from that player's knowledge alone, host/commands/kriegspiel.py)
     and its LED frame; nothing is drawn before `krieg`.  Each player's topic is reached
     only through a random secret (`links()`)."""
 

@@ -18,8 +18,8 @@ from firmware import leds as led_codes
 from firmware.rules import FenError, new_position
 from firmware.rules.board import WHITE
 from firmware.squares import Geometry
-from host import diagram
-from host.kriegspiel import words
+from host.web import diagram
+from host.record import words
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 _templates: dict[str, string.Template] = {}

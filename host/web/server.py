@@ -24,7 +24,7 @@ from typing import Any
 
 from aiohttp import web
 
-from host.archive import Archive, ArchiveError
+from host.record import Archive, ArchiveError
 from host.web import render
 from host.web.hub import HUB, Hub, slug
 
@@ -383,7 +383,7 @@ class WebServer:
         return web.Response(text=self._ply_svg(g, int(request.match_info["ply"])), content_type="image/svg+xml")
 
     async def pgn(self, request: web.Request) -> web.Response:
-        from host.pgn import export
+        from host.record import export
 
         assert self.archive is not None
         g = self._visible(int(request.match_info["gid"]))

@@ -23,7 +23,7 @@ def words(game: str, fen: str, move: str) -> str:
         m = pos.parse_move(move)
     except MoveError:
         return f"take back {move}: set the pieces as the board shows"
-    from host.notation import san
+    from host.record import san
 
     move = san(pos, m, pos.legal_moves(), marks=False)
     lay = pos.game.layout

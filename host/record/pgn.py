@@ -1,7 +1,7 @@
 """PGN export of an archived game, in the PGN standard's export format: the Seven Tag
 Roster; Variant, FEN and SetUp for any game or start that is not orthodox chess's;
 Termination (the standard's values; the rules' own reason as a comment before the result);
-movetext in SAN (host/notation.py: chess as the standard has it, the other games in the same
+movetext in SAN (host/record/notation.py: chess as the standard has it, the other games in the same
 SAN-like form, checkers12 in coordinates), with `_` for notation.md's comma (PGN symbols
 have no comma); for lippo the points; for Kriegspiel the umpire's announcements as comments.
 `read_moves` reads such movetext back through the rules core.
@@ -14,9 +14,9 @@ from typing import Any
 
 from firmware.rules import MoveError, new_position
 from firmware.rules.board import WHITE
-from host.archive import GameRow
-from host.clock import pgn_clk
-from host.notation import parse, san_list
+from host.record.archive import GameRow
+from host.record.clock import pgn_clk
+from host.record.notation import parse, san_list
 
 VARIANTS = {
     "chess": "Standard",
@@ -119,7 +119,7 @@ def export(g: GameRow, moves: list[str], record: dict[str, Any] | None = None,
 def kriegspiel_comments(record: dict[str, Any]) -> dict[int, list[str]]:
     """The umpire's record as comments: after ply i, the attempts and announcements made
     until the next move (tries that were impossible, questions, their answers)."""
-    from host.kriegspiel import words
+    from host.record.announce import words
 
     out: dict[int, list[str]] = {}
     ply = 0
@@ -140,7 +140,7 @@ def kriegspiel_comments(record: dict[str, Any]) -> dict[int, list[str]]:
 def scoresheet(record: dict[str, Any], side: str) -> str:
     """One player's own scoresheet of a Kriegspiel game: what they tried and what they
     were told, one line each, as the umpire said it."""
-    from host.kriegspiel import words
+    from host.record.announce import words
 
     sheet = record.get(f"{side}_sheet")
     if not isinstance(sheet, list):

@@ -24,7 +24,7 @@ import tty
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXIT_REBOOT = 75
 EXIT_RAW = 76
 EXIT_CRASH = 1  # MicroPython's exit code for an exception nobody caught

@@ -8,7 +8,7 @@ from typing import Any, TextIO
 
 from firmware.rules import new_position
 from firmware.squares import Geometry
-from host.view import LED_NAMES
+from host.commands.view import LED_NAMES
 
 
 def _field(board: str, files: int) -> list[list[str]]:
@@ -106,7 +106,7 @@ def adjourn(archive: Any, board: str, match: Any) -> int | None:
 def record_text(archive: Any, gid: int) -> str:
     """The umpire's record of an archived Kriegspiel game, readable: its PGN, the true moves
     with every announcement as a comment (`eboard export ID --pgn`; --json for the JSON)."""
-    from host.pgn import export
+    from host.record import export
 
     g = archive.game(str(gid))
     return export(g, archive.moves(gid), archive.kriegspiel_record(gid)).rstrip("\n")

@@ -1,6 +1,6 @@
 """An SVG picture of the board: the 12 x 12 squares, the pieces, and what the LEDs show.
 
-    python -m host.diagram docs/board.svg    # the README's picture: Lippo, a Gas lifted
+    python -m host.web.diagram docs/board.svg    # the README's picture: Lippo, a Gas lifted
 
 The frame comes from the real firmware (a Board with the sim profile, in this process).
 """

@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from host.archive import Archive, ArchiveError
-from host.vboard import TemporaryBoard, VirtualBoard
+from host.record import Archive, ArchiveError
+from host.link import TemporaryBoard, VirtualBoard
 
 
 class HomeBoard(VirtualBoard):
@@ -45,7 +45,7 @@ def own_board(archive: Archive, **kw: Any) -> VirtualBoard:
     return HomeBoard(folder, fd, **kw)
 
 
-def resume_game(bridge: Any, archive: Archive, ref: str, sim: bool = False) -> str:  # Bridge; host.play's Session holds it
+def resume_game(bridge: Any, archive: Archive, ref: str, sim: bool = False) -> str:  # Bridge; host.commands.play's Session holds it
     """Go on with an archived, unfinished game on the bridge's board: the game the board
     still holds, or else the board starts it again from its start position and the host
     replays its moves (`move`; on a virtual board its hands then set the pieces up, on a

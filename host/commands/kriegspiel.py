@@ -22,6 +22,7 @@ from typing import Any, Protocol, TextIO
 from firmware.rules.board import BLACK, WHITE
 from firmware.rules.kriegspiel import SIDES, Umpire
 from host.link import BoardError, BoardLink, BridgeTimeout, LinkError, printable
+from host.record import words
 
 OTHER = {WHITE: BLACK, BLACK: WHITE}
 
@@ -51,79 +52,6 @@ def led_line(a: dict[str, object]) -> str | None:
         winner = a.get("winner") or a.get("result")
         return f"announce end {winner if winner in ('white', 'black') else 'draw'}"
     return None
-
-
-RU = {"white": "Белые", "black": "Чёрные"}
-EN_DIR = {
-    "rank": "along a rank", "file": "along a file", "long_diagonal": "on the long diagonal",
-    "short_diagonal": "on the short diagonal", "diagonal": "on a diagonal", "knight": "by a knight's move",
-}
-RU_DIR = {
-    "rank": "по горизонтали", "file": "по вертикали", "long_diagonal": "по большой диагонали",
-    "short_diagonal": "по малой диагонали", "diagonal": "по диагонали", "knight": "конём",
-}
-
-
-# kriegspiel.md §4's reason codes of a refusal by the mover's own board, in words
-REJECTED = {
-    "not_possible_on_own_board": "no man of yours can move so",
-    "promotion_piece_required": "say which piece the pawn becomes (e8=Q)",
-    "already_refused_this_turn": "the umpire already refused that move this turn",
-    "must_try_pawn_capture": "you asked and were told yes: try a pawn capture first",
-    "already_asked_this_turn": "you already asked this turn",
-    "no_pawns": "you have no pawn that could capture",
-    "game_over": "the game is over",
-}
-REJECTED_RU = {
-    "not_possible_on_own_board": "так не ходит ни одна ваша фигура",
-    "promotion_piece_required": "назовите фигуру превращения (e8=Q)",
-    "already_refused_this_turn": "этот ход уже был невозможен",
-    "must_try_pawn_capture": "вам ответили «да»: попробуйте взять пешкой",
-    "already_asked_this_turn": "вы уже спрашивали в этот ход",
-    "no_pawns": "у вас нет пешки, которая могла бы бить",
-    "game_over": "партия окончена",
-}
-
-def words(a: dict[str, object], lang: str = "en") -> str:
-    """An announcement as the umpire says it (§5: seed wording in Russian, or English)."""
-    t = a["type"]
-    side = str(a.get("side", ""))
-    ru = lang == "ru"
-    who = RU.get(side, side) if ru else side.capitalize()
-    if t == "attempt":
-        return ("Вы пробуете " if ru else "You try ") + str(a["move"])
-    if t == "moved":
-        return f"{who} сделали ход." if ru else f"{who} has moved."
-    if t in ("move_impossible", "illegal_move"):
-        return "Ход невозможен." if ru else "Move impossible."
-    if t == "capture":
-        return f"{who} бьют на поле {a['square']}." if ru else f"{who} captures on {a['square']}."
-    if t == "promotion":
-        return f"Превращение на поле {a['square']}." if ru else f"Promotion on {a['square']}."
-    if t == "check":
-        d = str(a["direction"])
-        return f"{who} шахуют {RU_DIR.get(d, d)}." if ru else f"{who} checks {EN_DIR.get(d, d)}."
-    if t == "pawn_capture_question":
-        return "Могу ли бить?" if ru else "Can I capture?"
-    if t == "pawn_capture_answer":
-        return ("Да." if a["answer"] else "Нет.") if ru else ("Yes." if a["answer"] else "No.")
-    if t == "checkmate":
-        w = str(a["winner"])
-        return f"Мат. {RU[w]} выиграли." if ru else f"Checkmate. {w.capitalize()} wins."
-    if t == "stalemate":
-        return "Пат. Ничья." if ru and a["result"] == "draw" else "Stalemate: " + str(a["result"]) + "."
-    if t == "draw":
-        return "Ничья." if ru else f"Draw ({a['reason']})."
-    if t == "rejected":
-        why = (REJECTED_RU if ru else REJECTED).get(str(a["reason"]), str(a["reason"]).replace("_", " "))
-        return ("Отказ: " if ru else "Refused by your board: ") + why
-    if t == "resigned":
-        return f"{who} сдались." if ru else f"{who} resigns."
-    if t == "opening_played":
-        return "Дебют сыгран." if ru else "The traditional opening is played."
-    if t == "setup_conflict":
-        return "Расстановка недопустима." if ru else "Setup conflict: set up again."
-    return json.dumps(a, ensure_ascii=False)
 
 
 class Match:
@@ -549,7 +477,7 @@ def _views(white_view: str | None, black_view: str | None, sim: bool, out: TextI
             try:
                 files[side] = open(path, "a", encoding="utf-8", buffering=1)
             except OSError as e:
-                from host.archive import ArchiveError
+                from host.record import ArchiveError
 
                 raise ArchiveError(f"cannot write {SIDES[side]}'s view to {path}: {e.strerror}") from None
         elif sim:
@@ -571,18 +499,18 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     view (white_view, black_view: a file or a terminal); the screen shows what both hear.
     web(game, ends, out): a feed to publish each player's lines (player(side, text)), the
     public ones (public(text)) and the end.  With sim, the side to move's own board is
-    drawn (host/kview.py); the record at the end prints as a scoresheet, or as JSON
+    drawn (host/commands/kview.py); the record at the end prints as a scoresheet, or as JSON
     (json_record)."""
     import time
 
     from firmware.rules import new_position
     from firmware.squares import Geometry
     from firmware.tracker import hand_moves
-    from host.archive import Archive, ArchiveError
-    from host.console import LineInput
-    from host.notation import MoveError, parse
-    from host.kview import HELP, adjourn, confirm_prompt, kview_shower, record_text
-    from host.vboard import TemporaryBoard
+    from host.record import Archive, ArchiveError
+    from host.commands.console import LineInput
+    from host.record import MoveError, parse
+    from host.commands.kview import HELP, adjourn, confirm_prompt, kview_shower, record_text
+    from host.link import TemporaryBoard
 
     def show(text: str) -> None:
         print(text, file=out, flush=True)

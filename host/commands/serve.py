@@ -21,8 +21,8 @@ import threading
 import time
 from pathlib import Path
 
-from host.archive import Archive, ArchiveError
-from host.bridge import Bridge
+from host.record import Archive, ArchiveError
+from host.record import Bridge
 from host.link import printable
 from host.web import board_feed
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from host.archive import Archive, ArchiveError, malformed
+from host.record.archive import Archive, ArchiveError, malformed
 from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
 
 RECONNECT_S = 0.3

@@ -2,7 +2,7 @@
 serial behind a pseudo-terminal, so that pyserial, mpremote and flash.sh talk to it as to
 /dev/ttyACM0; and its world (reed switches, hands, LED frames, faults) on a control socket.
 
-Shaped like host/vboard.py's VirtualBoard: start() -> port, kill() (a power cut, at any
+Shaped like host/link/virtual.py's VirtualBoard: start() -> port, kill() (a power cut, at any
 instant), restart(), stop().  The flash is a file (flash_path) that outlives the process.
 """
 
@@ -22,9 +22,9 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
-from host.vboard import _die_with_parent, close_quietly, end_process
+from host.link.virtual import _die_with_parent, close_quietly, end_process
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EMU_DIR = ROOT / "boards" / "emu"
 SHARED = ROOT.parent / "shared" / "pico"
 STOCK_UF2 = SHARED / "micropython-RPI_PICO.uf2"
@@ -420,7 +420,7 @@ def make_flash(flash: Path, uf2: Path | None = None, log: Path | None = None) ->
 def wait_firmware(port: str, timeout_s: float = 120) -> str:
     """Wait until the firmware answers on port (it boots in a few emulated tenths of a
     second, some wall seconds); its version line.  PicoError if it does not."""
-    from host.link import BoardLink, LinkError
+    from host.link.wire import BoardLink, LinkError
 
     deadline = time.monotonic() + timeout_s
     while True:

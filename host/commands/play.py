@@ -35,15 +35,15 @@ from firmware.rules import MoveError, new_position
 from firmware.rules.board import BLACK, WHITE
 from firmware.squares import Geometry
 from firmware.tracker import hand_moves
-from host.archive import Archive
-from host.bridge import Bridge
+from host.record import Archive
+from host.record import Bridge
 from host.link import BoardError, BridgeTimeout, LinkError
-from host.clock import Clock
-from host.notation import parse_line, san, san_list
-from host.opponent import Job, Opponent, OpponentError, flag_result
-from host.start import check
-from host.takeback import note as takeback_note
-from host.view import Snapshot, render
+from host.record import Clock
+from host.record import parse_line, san, san_list
+from host.commands.opponent import Job, Opponent, OpponentError, flag_result
+from host.commands.start import check
+from host.commands.takeback import note as takeback_note
+from host.commands.view import Snapshot, render
 from host.web import board_feed
 
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
@@ -272,7 +272,7 @@ class Session:
         if word == "synced":
             self.shown = None
             self._publish()
-        if word == "undo" and len(text.split()) == 3:  # said in words by refresh (host/takeback.py)
+        if word == "undo" and len(text.split()) == 3:  # said in words by refresh (host/commands/takeback.py)
             self.undone.append(text.split()[2])
         elif word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
             self.snap.notes.append(text)
@@ -347,7 +347,7 @@ class Session:
             if cmd in ("quit", "exit", "q"):
                 return False
             if cmd == "help" and words[1:] == ["pieces"]:
-                from host.pieces import text
+                from host.commands.pieces import text
 
                 self.snap.notes.append(text(self.snap.game))
             elif cmd == "help":
@@ -453,7 +453,7 @@ class Session:
 
     def battle(self, seed: int = 0) -> None:
         """Battle chess: each side's army set up man by man as the board asks."""
-        from host.kriegspiel import ArmyHands
+        from host.commands.kriegspiel import ArmyHands
 
         self.bridge.request("battle both")
         if not self.sim:
@@ -529,8 +529,8 @@ def run(
 ) -> int:
     """pico: an emulated Pico instead (True: stock MicroPython + flash.sh; or the Path
     of a UF2 with the firmware in it), its hands doing what --sim's do."""
-    from host.console import LineInput
-    from host.resume import own_board, resume_game
+    from host.commands.console import LineInput
+    from host.commands.resume import own_board, resume_game
 
     archive = Archive(archive_path, create=resume is None)  # --resume of no archive makes none
     vb = hands = None
@@ -541,17 +541,16 @@ def run(
         import tempfile
         from pathlib import Path
 
-        from host import pico as emu
-
+        from host.link import PicoError, SimCommands, emulated_board
         scratch = tempfile.mkdtemp(prefix="eboard-play-")
         try:
-            vb = emu.board(Path(scratch), None if pico is True else pico)
-        except emu.PicoError as e:
+            vb = emulated_board(Path(scratch), None if pico is True else pico)
+        except PicoError as e:
             raise PlayError(f"emulated Pico: {e}") from None
         port, sim = vb.port, True
 
         def hands(request):
-            return emu.SimCommands(vb, request, hold=False)  # the board's clock runs on
+            return SimCommands(vb, request, hold=False)  # the board's clock runs on
 
     elif sim:
         vb = own_board(archive, realtime=True)  # the same virtual board (its id) every time

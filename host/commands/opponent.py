@@ -13,7 +13,7 @@ import time
 
 from firmware.rules import new_position
 from firmware.rules.board import BLACK, WHITE
-from host.clock import Clock
+from host.record import Clock
 
 SIDE_BITS = {"white": WHITE, "black": BLACK}
 

@@ -57,7 +57,7 @@ def _position(game: str, fen: str | None):  # type: ignore[no-untyped-def]
 
 def _start(game: str | None, fen: str | None) -> None:
     """Check a game and FEN given on the command line before any board hears of them."""
-    from host.start import check
+    from host.commands.start import check
 
     if game is None:
         return
@@ -158,10 +158,10 @@ def cmd_umpire(args: argparse.Namespace) -> int:
 def cmd_kriegspiel(args: argparse.Namespace) -> int:
     from functools import partial
 
-    from host.archive import ArchiveError
-    from host.kriegspiel import run
+    from host.record import ArchiveError
+    from host.commands.kriegspiel import run
     from host.link import BoardError, BridgeTimeout, LinkError
-    from host.vboard import VirtualBoardError
+    from host.link import VirtualBoardError
     from host.web import kriegspiel_feed
 
     if not args.sim and not (args.white and args.black):
@@ -195,7 +195,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     import time
 
     from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
-    from host.vboard import ROOT, TemporaryBoard, VirtualBoard, VirtualBoardError
+    from host.link import ROOT, TemporaryBoard, VirtualBoard, VirtualBoardError
 
     _start(args.game, args.fen)
     if args.fen and not args.game:
@@ -238,7 +238,7 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
     import tempfile
 
     from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
-    from host.vboard import VirtualBoardError
+    from host.link import VirtualBoardError
 
     _check_uf2(args)
     try:
@@ -305,17 +305,16 @@ def _board(args: argparse.Namespace, tmp: str, realtime: bool):
     neither can run)."""
     from pathlib import Path
 
-    from host.vboard import VirtualBoard, VirtualBoardError
+    from host.link import VirtualBoard, VirtualBoardError
 
     if not getattr(args, "pico", False):
         vb = VirtualBoard(tmp + "/board", realtime=realtime)
         vb.start()
         return vb
-    from host import pico
-
+    from host.link import PicoError, emulated_board
     try:
-        return pico.board(Path(tmp), Path(args.uf2) if args.uf2 else None)
-    except pico.PicoError as e:
+        return emulated_board(Path(tmp), Path(args.uf2) if args.uf2 else None)
+    except PicoError as e:
         raise VirtualBoardError(f"emulated Pico: {e}") from None
 
 
@@ -333,7 +332,7 @@ def _hands(args: argparse.Namespace, board, request):
     """The `sim` hand commands: the virtual board's own, or the emulated Pico's hands."""
     if not getattr(args, "pico", False):
         return request
-    from host.pico import SimCommands
+    from host.link import SimCommands
 
     return SimCommands(board, request)
 
@@ -341,10 +340,10 @@ def _hands(args: argparse.Namespace, board, request):
 def cmd_play(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from host import play
-    from host.archive import ArchiveError
+    from host.commands import play
+    from host.record import ArchiveError
     from host.link import BoardError, BridgeTimeout, LinkError
-    from host.vboard import VirtualBoardError
+    from host.link import VirtualBoardError
 
     if not args.sim and not args.port and not args.pico:
         raise CliError("play needs --port PORT (a board on USB), --sim (a virtual board) or --pico (an emulated one)")
@@ -353,7 +352,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError("--resume goes on with an archived game: it takes no --game, --fen or --battle")
     if args.fen and args.battle:
         raise CliError("--battle starts from the screened set-up: it takes no --fen")
-    from host.archive import pgn_date, tag_value_ok
+    from host.record import pgn_date, tag_value_ok
 
     for t in TAG_OPTIONS:
         if getattr(args, t) and not tag_value_ok(getattr(args, t)):
@@ -379,8 +378,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _opponent(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """play's --engine, --side, --level, --engine-time and --clock, checked: (Opponent or
     None, the clock's control or None); CliError in words."""
-    from host.clock import Clock, ClockError
-    from host.opponent import Opponent, OpponentError
+    from host.record import Clock, ClockError
+    from host.commands.opponent import Opponent, OpponentError
 
     if args.engine is None and (args.side or args.level is not None or args.engine_time is not None):
         raise CliError("--side, --level and --engine-time go with --engine (play against the computer)")
@@ -411,7 +410,7 @@ def _opponent(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def _archive(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """The archive of games, show, export, tag and delete: one that is not there is not made."""
-    from host.archive import Archive, ArchiveError
+    from host.record import Archive, ArchiveError
 
     try:
         return Archive(args.archive, create=False)
@@ -435,7 +434,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def _get_game(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from host.archive import ArchiveError
+    from host.record import ArchiveError
 
     a = _archive(args)
     try:
@@ -448,8 +447,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     import time
 
     from firmware.rules import MoveError, new_position
-    from host.notation import san_list
-    from host.view import Snapshot, render
+    from host.record import san_list
+    from host.commands.view import Snapshot, render
 
     if not 0 <= args.delay <= 3600:
         raise CliError(f"bad delay {args.delay}: seconds, from 0 to 3600")
@@ -476,7 +475,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from host.pgn import export, scoresheet
+    from host.record import export, scoresheet
 
     if not args.pgn and not args.sheet:
         raise CliError("export needs a format: --pgn, or --sheet white|black (a Kriegspiel player's scoresheet)")
@@ -503,7 +502,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_tag(args: argparse.Namespace) -> int:
-    from host.archive import ArchiveError
+    from host.record import ArchiveError
 
     a, g = _get_game(args)
     try:
@@ -514,7 +513,7 @@ def cmd_tag(args: argparse.Namespace) -> int:
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
-    from host.archive import ArchiveError
+    from host.record import ArchiveError
 
     a, g = _get_game(args)
     try:
@@ -526,7 +525,7 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from host.serve import serve
+    from host.commands.serve import serve
 
     if not args.port and args.sim is None:
         raise CliError("serve needs --port PORT (once per board) or --sim N (N virtual boards playing random games)")
@@ -537,8 +536,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     with _web(args) as server:  # a port in use is said before any virtual board starts
         try:
             if args.sim:
-                from host.club import sim_room
-                from host.vboard import VirtualBoardError
+                from host.commands.club import sim_room
+                from host.link import VirtualBoardError
 
                 print(f"starting {args.sim} virtual boards; their hands play random games ...", flush=True)
                 try:

@@ -10,7 +10,7 @@ from firmware.rules import new_position
 from firmware.rules.position import BLAST, BONUS, kind_of
 from firmware.squares import Geometry
 from firmware.tracker import hand_moves
-from host.vboard import TemporaryBoard
+from host.link import TemporaryBoard
 
 GAMES = ("chess", "lippo", "checkers12", "courier")  # what the boards of a sim room play, in turn
 GAMES_PER_BOARD = 20

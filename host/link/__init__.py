@@ -1,0 +1,27 @@
+"""The board's link: the first room a move reaches on the host.
+
+A board's line comes in here, whatever the board is: a real one on USB, the virtual board
+(the real firmware under the MicroPython unix port, behind a pseudo-terminal) or the
+emulated Pico (MicroPython's own Pico firmware on rp2040js).  All three look like a board
+on USB, so one BoardLink (pyserial, docs/protocol.md) talks to each.
+
+  wire.py     BoardLink: the protocol's framing, requests and replies, events, `hello`
+  virtual.py  VirtualBoard, TemporaryBoard: the firmware behind a pty (eboard sim, play --sim)
+  pico.py     EmulatedPico: the emulated RP2040 behind a pty, its hands and its flash
+
+This package is the room's one door: the rooms above (record, web, commands) import from
+`host.link`, never from its modules.  It imports nothing of the host; the virtual boards
+run the firmware in processes of their own.
+"""
+
+from host.link.pico import EmulatedPico, Hands, PicoError, SimCommands, firmware_key, frame_colours, make_flash, wait_firmware
+from host.link.pico import board as emulated_board
+from host.link.pico import missing as pico_missing
+from host.link.virtual import ROOT, TemporaryBoard, VirtualBoard, VirtualBoardError
+from host.link.wire import PROTOCOL, BoardError, BoardLink, BridgeTimeout, LinkError, printable
+
+__all__ = [
+    "PROTOCOL", "ROOT", "BoardError", "BoardLink", "BridgeTimeout", "EmulatedPico", "Hands", "LinkError", "PicoError",
+    "SimCommands", "TemporaryBoard", "VirtualBoard", "VirtualBoardError", "emulated_board", "firmware_key",
+    "frame_colours", "make_flash", "pico_missing", "printable", "wait_firmware",
+]

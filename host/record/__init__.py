@@ -1,0 +1,29 @@
+"""The record: what a game leaves behind, the second room a move reaches.
+
+The bridge follows a board over its link (host.link) and files every message and every
+move in the archive as it happens; the rest of the room reads and writes that record in
+the forms people use.
+
+  bridge.py    Bridge: one board's messages -> the archive, across reconnects and resets
+  archive.py   Archive: SQLite (WAL), the one file on disk every command shares
+  notation.py  SAN and coordinates, over the rules core's own move list
+  pgn.py       PGN export and import; a Kriegspiel player's scoresheet
+  clock.py     Clock: base + increment, fed by timestamped events; PGN's [%clk]
+  announce.py  a Kriegspiel announcement in words (English or the seed's Russian)
+
+This package is the room's one door: the rooms above (engine, web, commands) import from
+`host.record`, never from its modules.  It imports the rules core and host.link only.
+"""
+
+from host.record.announce import words
+from host.record.archive import Archive, ArchiveError, GameRow, malformed, pgn_date, tag_value_ok
+from host.record.bridge import Bridge
+from host.record.clock import Clock, ClockError, fmt, pgn_clk
+from host.record.notation import MoveError, parse, parse_line, san, san_list
+from host.record.pgn import export, read_moves, scoresheet
+
+__all__ = [
+    "Archive", "ArchiveError", "Bridge", "Clock", "ClockError", "GameRow", "MoveError", "export", "fmt", "malformed",
+    "parse", "parse_line", "pgn_clk", "pgn_date", "read_moves", "san", "san_list", "scoresheet", "tag_value_ok",
+    "words",
+]
