@@ -24,6 +24,7 @@ LED_LETTERS = leds.CODES.encode()
 AFTER_OPENING = {
     "courier": "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1",
 }
+PIECE = 200  # bytes of a long reply's words on one line (the line's cap is 256: docs/protocol.md)
 SEQ_BLOCK = 256  # sequence numbers reserved in the journal at a time
 COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
 DEFAULT_GAME = "chess"
@@ -637,17 +638,60 @@ class Board:
         return "%s %s %d %s" % (self.game, state, self.ply, self.pos.fen())
 
     def history(self):
-        """The move strings of the game so far, read back from the journal."""
-        moves = []
+        """The move strings of the game so far, read back from the journal (a list)."""
+        return list(self.played())
+
+    def played(self):
+        """Yields the move strings of the game so far, read back from the journal.  Two
+        passes, so that a long game's moves are never all in RAM: the first counts the
+        moves made at each ply (takebacks undo some), the second yields, for each ply the
+        game still has, the last move made there (the one no takeback undid)."""
+        made = array("H")  # moves made at ply i+1 of the game, takebacks or not
+        ply = starts = 0
         for rec in self.journal.records():
             kind = rec[0]
             if kind == "N" or kind == "K" or kind == "P":
-                moves = []
+                made = array("H")
+                ply = 0
+                starts += 1
             elif kind == "M":
-                moves.append(rec.split(" ", 2)[2])
-            elif kind == "U" and moves:
-                moves.pop()
-        return moves
+                if ply == len(made):
+                    made.append(0)
+                made[ply] += 1
+                ply += 1
+            elif kind == "U" and ply:
+                ply -= 1
+        plies = ply
+        ply = 0
+        for rec in self.journal.records():
+            kind = rec[0]
+            if kind == "N" or kind == "K" or kind == "P":
+                starts -= 1
+            elif starts == 0:  # the game being played
+                if kind == "M":
+                    made[ply] -= 1
+                    if not made[ply] and ply < plies:
+                        yield rec.split(" ", 2)[2]
+                    ply += 1
+                elif kind == "U" and ply:
+                    ply -= 1
+
+    def long_reply(self, head, words):
+        """head + words as one reply, however many the words: those that do not fit on
+        the reply's line go before it, PIECE bytes of them a line, as continuation lines
+        "+ <words>" (docs/protocol.md, Long replies).  Returns the reply's own line."""
+        if self.held_lift is not None:  # nothing comes between the pieces and their reply
+            self._say_lift()
+        piece = []
+        size = 0
+        for word in words:
+            if size + len(word) > PIECE and piece:
+                self.outbox.write("+ " + " ".join(piece))
+                piece = []
+                size = 0
+            piece.append(word)
+            size += len(word) + 1
+        return head + " ".join(piece)
 
     def since(self, n):
         """Re-send the events said after number n: those kept in RAM, and before them

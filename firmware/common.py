@@ -9,7 +9,7 @@ import os
 from binascii import hexlify
 
 VERSION = "0.1.0"
-PROTOCOL = 2
+PROTOCOL = 3
 MAX_LINE = 256  # bytes in a request line, at most
 
 

@@ -88,12 +88,12 @@ def c_game(board, w, now):
 def c_moves(board, w, now):
     _args(w, 0, 0, "moves")
     pos = board.pos
-    return "ok moves " + " ".join(pos.move_str(m) for m in pos.legal_moves())
+    return board.long_reply("ok moves ", (pos.move_str(m) for m in pos.legal_moves()))
 
 
 def c_history(board, w, now):
     _args(w, 0, 0, "history")
-    return "ok history " + " ".join(board.history())
+    return board.long_reply("ok history ", board.played())
 
 
 def c_move(board, w, now):

@@ -11,7 +11,7 @@ from conftest import ROOT, micropython_cmd
 def test_flash_a_fresh_virtual_board():
     r = subprocess.run([str(ROOT / "flash.sh"), "--sim"], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "verified" in r.stderr and "board answers: version 2" in r.stderr
+    assert "verified" in r.stderr and "board answers: version 3" in r.stderr
 
 
 def test_build_only_compiles_every_module():

@@ -134,7 +134,7 @@ def test_a_power_up_short_of_one_block_for_the_game_resumes_it_after_a_collectio
     failures = short_of_memory(monkeypatch, 1)
     b, hw, out = boot(path, hw.matrix.occ)
     assert failures == [0] and b.history() == ["e2e4", "e7e5"]
-    assert " hello eboard 2 chess idle " in out[0]
+    assert " hello eboard 3 chess idle " in out[0]
 
 
 def test_a_power_up_feeds_the_watchdog_through_a_long_replay(tmp_path):
@@ -148,4 +148,4 @@ def test_a_power_up_feeds_the_watchdog_through_a_long_replay(tmp_path):
     hw2.feed_watchdog = lambda: fed.append(1)
     out = []
     Board(hw2, out.append).boot(0)
-    assert " hello eboard 2 chess idle " in out[0] and len(fed) >= 4
+    assert " hello eboard 3 chess idle " in out[0] and len(fed) >= 4

@@ -70,7 +70,7 @@ def test_four_corner_magnets_at_power_up_start_it_without_a_pc(tmp_path):
         p.must("sim place @%d" % sq)
     p.board = bringup.Board(p.hw, p.hear)  # the power comes back
     p.board.boot(p.hw.clock.now())
-    assert p.said[-2].startswith("hello eboard 2 lippo setup ")
+    assert p.said[-2].startswith("hello eboard 3 lippo setup ")
     assert p.said[-1] == "selftest clear"
     assert p.must("state").split()[3] == "selftest"
     for sq in (0, 11, 132, 143):  # the corners come off; then the walk, no fault

@@ -125,7 +125,7 @@ def test_a_power_cut_over_the_link_loses_no_move(board):
     board.restart()
     with BoardLink(board.port) as link:
         events = link.poll(2.0)
-        assert any(text.startswith("hello eboard 2 chess") for _, text in events)
+        assert any(text.startswith("hello eboard 3 chess") for _, text in events)
         assert link.request("history") == "history e2e4"
         link.request(f"since {last - 10}")
         assert link.request("state").split()[3] == "1"  # state GAME STATE PLY FEN
@@ -206,6 +206,6 @@ def test_a_firmware_that_crashes_is_reset_by_the_watchdog_and_resumes(tmp_path):
             time.sleep(0.1)
         assert vb.restarts == 1
         with BoardLink(vb.port) as link:
-            assert link.hello().startswith("version 2 ")
+            assert link.hello().startswith("version 3 ")
             assert link.request("state").startswith("state chess setup 0 ")
     assert "the watchdog reset the board" in vb.log_path.read_text()

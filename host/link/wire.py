@@ -1,8 +1,10 @@
 """The host side of the serial link (docs/protocol.md), over pyserial.
 
 Every board line is "<seq> <text>".  A reply to a request is "ok ..." or "error ...";
-anything else is an event.  Lines that do not start with a number are the board's
-diagnostics (a traceback, a REPL banner) and are passed to on_noise.
+anything else is an event.  A reply too long for one line comes in pieces: continuation
+lines "+ <words>" right before it, put back in place here.  Other lines that do not start
+with a number are the board's diagnostics (a traceback, a REPL banner) and are passed to
+on_noise.
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ from collections.abc import Callable
 
 import serial
 
-PROTOCOL = 2
+PROTOCOL = 3
 MAX_LINE = 256  # docs/protocol.md: a board's line has at most 256 bytes
 SEQ_MAX = 1 << 30  # the largest number a board says (and `since` takes)
 BURST = 512  # lines handled by one poll: a board that floods cannot hold the host
+MAX_PIECES = 512  # continuation lines before one reply (docs/protocol.md, Long replies)
 
 # Bytes a board says are shown as text: control characters (an ANSI escape could fake a
 # line on the terminal) become \xNN; the protocol allows printable ASCII only.
@@ -67,6 +70,8 @@ class BoardLink:
         self.boot: int | None = None  # the board's power-up id (random; protocol 2)
         self._buf = b""
         self._skipping = False  # dropping the rest of an over-long line
+        self._pieces: list[str] = []  # continuation lines of the reply to come
+        self._pieces_over = 0  # continuation lines past MAX_PIECES, dropped
         try:
             self.ser = serial.Serial(port, 115200, timeout=0.05, exclusive=True)
         except serial.SerialException as e:
@@ -135,6 +140,12 @@ class BoardLink:
 
     def _dispatch(self, line: str) -> tuple[int, str] | None:
         seq_text, _, text = line.partition(" ")
+        if seq_text == "+":  # a piece of the reply to come
+            if len(self._pieces) < MAX_PIECES:
+                self._pieces.append(text)
+            else:
+                self._pieces_over += 1
+            return None
         if not seq_text.isdigit():
             if line and self.on_noise:
                 self.on_noise(line)
@@ -145,7 +156,25 @@ class BoardLink:
                 self.on_noise(f"(a message number out of range, skipped: {line[:40]})")
             return None
         self.last_seq = max(self.last_seq, seq)
+        if self._pieces or self._pieces_over:
+            text = self._whole(text)
         return seq, text
+
+    def _whole(self, text: str) -> str:
+        """A numbered line after continuation lines: the whole reply, its pieces put back
+        after "ok <command>"; an error or an event takes none (they were a broken reply's)."""
+        pieces, over = self._pieces, self._pieces_over
+        self._pieces, self._pieces_over = [], 0
+        word, cmd, rest = (text.split(" ", 2) + ["", ""])[:3]
+        if word != "ok":
+            if word != "error" and self.on_noise:
+                self.on_noise(f"({len(pieces) + over} continuation lines with no reply after them, dropped)")
+            return text
+        if over:
+            if self.on_noise:
+                self.on_noise(f"(a reply of over {MAX_PIECES} continuation lines, dropped)")
+            return f"error too-long the board's reply 'ok {cmd}' ran over {MAX_PIECES} lines: dropped"
+        return " ".join(["ok", cmd, *pieces, rest]).rstrip(" ")
 
     def _next(self, deadline: float) -> tuple[int, str] | None:
         """The next numbered message before the deadline (diagnostics go to on_noise)."""
@@ -197,7 +226,7 @@ class BoardLink:
 
     def hello(self, timeout_s: float = 3.0) -> str:
         """Check that a board of our protocol answers; returns its version line
-        ("version 2 <firmware> <profile> <board id> <boot>"), and keeps its board id and
+        ("version 3 <firmware> <profile> <board id> <boot>"), and keeps its board id and
         power-up id in board_id and boot.  Replies owed to another program's lines (one
         that gave up on a board too busy to answer) are passed over: the version asked
         for is followed by `since` a number no board reaches, and the link is ours once

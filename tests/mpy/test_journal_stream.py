@@ -39,7 +39,7 @@ for kib in (64, 1024):
             f.write(os.urandom(1024))
     gc.collect()
     board, out = boot()
-    check(said(out, "hello eboard 2 chess setup"), "%d KiB of noise: no hello: %r" % (kib, out))
+    check(said(out, "hello eboard 3 chess setup"), "%d KiB of noise: no hello: %r" % (kib, out))
     check(said(out, "alert journal-damaged"), "%d KiB of noise: not reported: %r" % (kib, out))
     check(os.stat(PATH + ".bad")[6] == kib * 1024, "the noise was not set aside whole")
     protocol.handle(board, b"game", 0)
