@@ -6,7 +6,6 @@ a reset, `serve` after a reconnect, and a 1,000-ply Lippo game on the virtual bo
 import os
 import pty
 import sys
-import time
 from pathlib import Path
 
 import pytest
