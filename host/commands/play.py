@@ -266,6 +266,9 @@ class Session:
             self.shown = None
             self.thought = ""
             self._publish()
+        elif word == "undo":  # a position searched before may come again: it is searched again
+            self.shown = None
+            self.thought = ""
         elif word == "end" and c is not None:
             c.run(None, self.now())
             self._publish()

