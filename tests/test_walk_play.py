@@ -103,7 +103,7 @@ def test_new_game_in_the_middle_of_one_adjourns_it_in_words(tmp_path):
     p.type("e4 e5", until="moves: 1. e4 e5")
     said = p.type("new chess", until="ply 0")
     p.wait("> ")
-    assert "game 1 adjourned: eboard play --resume 1 --sim goes on with it" in p.text()
+    assert "game 1 adjourned (a new game): eboard play --resume 1 --sim goes on with it" in p.text()
     p.quit()
     (first,) = [g for g in games(tmp_path) if g.split()[0] == "1"]
     assert "2 plies" in first and "adjourned" in first, said

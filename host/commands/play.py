@@ -83,6 +83,7 @@ class Session:
         self.fen_now: str | None = None  # the board's position as its events tell it (the view's may lag)
         self.told: tuple[int | None, str] = (None, "-")  # (the board's boot, the side it was told: `computer`)
         self.now = lambda: time.monotonic() * 1000  # ms; tests give their own
+        self.pico = False  # an emulated Pico (its games go on with --resume ID --pico)
         self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s)
         try:
             self.bridge.connect()
@@ -338,6 +339,32 @@ class Session:
                 self.hand("sim setup")  # the virtual hands set the pieces up
                 self.hand("sim wait 100")
 
+    def leave(self) -> None:
+        """Quitting: a move of the computer's lit and not made yet is taken back (after a
+        reset the board would read the unmoved men as a takeback; the game is adjourned at
+        the player's move, and the computer thinks again when it goes on)."""
+        if self.shown is None or self.computer is None:
+            return
+        st = self.bridge.request("state").split(" ", 4)
+        if len(st) < 5 or st[2] == "over" or st[4].split()[1:2] == [self.computer.side[0]]:
+            return
+        pos = new_position(st[1], self.shown[0])
+        text = f"{san(pos, pos.parse_move(self.shown[1]))} ({self.shown[1]})"
+        self.bridge.request("undo")
+        self.shown = None
+        self.out.write(f"the computer's {text}: its move, not made yet, was taken back; "
+                       "it thinks again when the game goes on\n")
+
+    def adjourn(self, why: str) -> None:
+        """The board's game, unfinished and with moves, adjourned before another takes the
+        board (`new`, `battle`), said in words: it is never lost."""
+        gid = self.bridge.game_id
+        if gid is not None and self.archive.adjourn(gid):
+            self.snap.notes.append(f"game {gid} adjourned ({why}): {self.resume_hint(gid)}")
+
+    def resume_hint(self, gid: int) -> str:
+        return f"eboard play --resume {gid}" + (" --pico" if self.pico else " --sim" if self.sim else "") + " goes on with it"
+
     # ---- commands ------------------------------------------------------------------------
 
     def command(self, line: str) -> bool:
@@ -368,6 +395,7 @@ class Session:
                     check(words[1], " ".join(words[2:]) or None)
                 except ValueError as e:
                     raise PlayError(str(e)) from None
+                self.adjourn("a new game")
                 self.start(words[1], " ".join(words[2:]) or None, again=True)
             elif cmd == "hint" and len(words) == 1:
                 self.hint()
@@ -458,17 +486,34 @@ class Session:
         """Battle chess: each side's army set up man by man as the board asks."""
         from host.commands.kriegspiel import ArmyHands
 
-        self.bridge.request("battle both")
+        self.adjourn("battle chess")
         if not self.sim:
+            self.bridge.request("battle both")
             self.snap.notes.append("set up White's army, then Black's, as the board asks (" + self.asked + ")")
             return
         army = ArmyHands(seed)
-        army.clear(self.hand)  # the hands clear the board first
-        self.hand("sim wait 100")
+        chess = Geometry(new_position("chess").game.layout)
+
+        def hand(line: str) -> str:
+            # The armies' squares are chess's: sent as physical squares (@N), which the
+            # board reads alike whatever game it showed before (a Lippo game's names differ).
+            w = line.split()
+            if w[:2] == ["sim", "place"] and not w[2].startswith("@"):
+                line = f"sim place @{chess.parse(w[2])}"
+            return self.hand(line)
+
+        # The hands clear the board before the setup begins, a chess game set up (no move
+        # is read meanwhile): a man lifted off the margin of a Lippo board once the setup
+        # has begun would be taken for a man of a finished army.
+        if self.bridge.request("state").split()[1:3] != ["chess", "setup"]:
+            self.bridge.request("new chess")
+        army.clear(hand)
+        hand("sim wait 100")
+        self.bridge.request("battle both")
         for side in (WHITE, BLACK):
             while army.left(side):
-                army.place(self.hand, side, self.asked.split()[-1], 60)
-        self.hand("sim wait 500")
+                army.place(hand, side, self.asked.split()[-1], 60)
+        hand("sim wait 500")
 
     def _need_sim(self, what: str) -> None:
         if not self.sim:
@@ -564,6 +609,7 @@ def run(
         # an emulated chip runs at a third of a real one's speed: its replies take longer
         session = Session(port, archive, sim, out, colour, hands, timeout_s=60 if pico else 5.0)
         session.tags = tags or {}
+        session.pico = bool(pico)
         if opponent is not None or control is not None:
             session.versus(opponent, control)
         if resume is not None:
@@ -616,9 +662,10 @@ def run(
                     down = str(e)
                     out.write(f"board: {down}: waiting for it (quit to stop)\n")
                     out.flush()
+        session.leave()
         adjourned = session.bridge.game_id
         if adjourned is not None and archive.adjourn(adjourned):
-            out.write(f"game {adjourned} adjourned: eboard play --resume {adjourned}" + (" --sim" if sim else "") + " goes on with it\n")
+            out.write(f"game {adjourned} adjourned: {session.resume_hint(adjourned)}\n")
     finally:
         archive.close()
         if vb is not None:
