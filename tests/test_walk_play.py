@@ -122,3 +122,39 @@ def test_quitting_with_the_computers_move_unmade_leaves_no_stray_game(tmp_path):
     assert "take back" not in out
     listed = games(tmp_path)
     assert len(listed) == 1 and "1 plies" in listed[0] and "adjourned" in listed[0], listed
+
+
+# ---- 11: a UCI engine that never answers `go` ----------------------------------------------
+
+HANGING_ENGINE = """#!{python}
+import sys
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "uci":
+        print("id name Hangs", flush=True)
+        print("uciok", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    # go, stop, quit: never a word back
+"""
+
+
+def hanging_engine(tmp_path: Path) -> Path:
+    path = tmp_path / "hangs"
+    path.write_text(HANGING_ENGINE.format(python=sys.executable))
+    path.chmod(0o755)
+    return path
+
+
+def test_bestmove_with_an_engine_that_never_answers_go_returns_our_engines_move(tmp_path):
+    r = eboard(tmp_path, "bestmove", "chess", "--movetime", "200", "--engine", f"uci:{hanging_engine(tmp_path)}")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert re.fullmatch(r"[a-h][1-8][a-h][1-8]\n", r.stdout)
+    assert "Hangs gave no move within 3.2 s; our engine plays instead" in r.stderr
+
+
+def test_play_against_an_engine_that_never_answers_go_goes_on_with_ours(tmp_path):
+    p = play(tmp_path, "--game", "chess", "--engine", f"uci:{hanging_engine(tmp_path)}")
+    said = p.type("e2e4", until="the computer plays .*make it on the board")
+    assert "Hangs gave no move within" in said and "our engine plays instead" in said
+    p.quit()
