@@ -158,3 +158,47 @@ def test_play_against_an_engine_that_never_answers_go_goes_on_with_ours(tmp_path
     said = p.type("e2e4", until="the computer plays .*make it on the board")
     assert "Hangs gave no move within" in said and "our engine plays instead" in said
     p.quit()
+
+
+# ---- 7: promotion typed as squares; no protocol text in the view ---------------------------
+
+LIPPO_SOLDIER_ON_E11 = "12/4S7/12/12/12/s11/S11/12/12/12/12/p5P5 w - - 0 1"
+RAW = re.compile(r"^(promote [a-z-]( [a-z-])*|choice [a-z]|synced \w+|start \w+|array \w+ \S+|end \S+ \S+.*|"
+                 r"board: \S+-\S+.*|.*bad-square.*|.*illegal-move.*|undo \d+ \S+)$", re.M)
+
+
+def test_a_chess_promotion_typed_as_squares_asks_which_piece(tmp_path):
+    p = play(tmp_path, "--game", "chess", "--fen", "8/4P3/8/8/8/8/8/K6k w - - 0 1")
+    said = p.type("e7e8", until="> ")
+    assert "e7e8 promotes: which piece? e7e8q (queen), e7e8r (rook), e7e8b (bishop), e7e8n (knight)" in said
+    p.type("e8", until="e8 promotes: which piece. e8=Q")
+    p.type("e7e8n", until=r"moves: 1\. e8=N")
+    out = p.quit()
+    assert "cannot move there" not in out and not RAW.search(out), RAW.findall(out)
+
+
+def test_a_lippo_promotion_is_never_declined_by_accident(tmp_path):
+    p = play(tmp_path, "--game", "lippo", "--fen", LIPPO_SOLDIER_ON_E11)
+    said = p.type("e11e12", until="> ")
+    assert "e11e12 promotes: which piece? e11e12g (gas), e11e12l (machine-gun), or e11e12s (it stays a soldier)" in said
+    p.type("e11e12l", until=r"moves: 1\. e12=L")
+    out = p.quit()
+    assert not RAW.search(out), RAW.findall(out)
+    # declined, as said: typed as the Soldier it stays
+    p = play(tmp_path, "--game", "lippo", "--fen", LIPPO_SOLDIER_ON_E11)
+    p.type("e12=S", until=r"moves: 1\. e12")
+    p.quit()
+
+
+def test_the_hands_promotion_and_refusals_are_said_in_words(tmp_path):
+    p = play(tmp_path, "--game", "lippo", "--fen", LIPPO_SOLDIER_ON_E11)
+    p.type("lift z9", until="lift z9: z9 is not a square of lippo")
+    p.type("lift e5", until="lift e5: there is no man on e5")
+    p.type("place a6", until="place a6: a man stands on a6 already")
+    p.type("lift e11")
+    said = p.type("place e12", until=r"for the next\)")
+    assert "a promotion: which piece? promote g (gas), promote l (machine-gun), promote - (it stays as it is)" in said
+    p.type("promote x", until="promote: the board refuses: no promotion waits for that piece")
+    p.type("promote l", until=r"moves: 1\. e12=L")
+    out = p.quit()
+    assert not RAW.search(out), RAW.findall(out)

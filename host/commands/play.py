@@ -279,7 +279,7 @@ class Session:
         if word == "undo" and len(text.split()) == 3:  # said in words by refresh (host/commands/takeback.py)
             self.undone.append(text.split()[2])
         elif word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
-            self.snap.notes.append(text)
+            self.snap.notes.append(said(self.snap.game, text))
         if word == "arrange":
             self.asked = text
 
@@ -386,6 +386,8 @@ class Session:
                 raise PlayError(f"{cmd} needs one " + ("number of milliseconds: wait 500" if cmd == "wait" else f"square: {cmd} e2"))
             elif cmd in ("lift", "place", "wait"):
                 self._need_sim(cmd)
+                if cmd != "wait":
+                    self._hand_square(cmd, words[1])
                 self.hand(f"sim {cmd} {words[1]}")
                 if cmd != "wait":
                     self.hand("sim wait 60")
@@ -429,7 +431,7 @@ class Session:
             else:
                 self._moves(line)
         except BoardError as e:
-            self.snap.notes.append(f"board: {e}")
+            self.snap.notes.append(refused(cmd, e))
         except (PlayError, MoveError) as e:
             self.snap.notes.append(str(e))
         self.dirty = True
@@ -515,6 +517,21 @@ class Session:
                 army.place(hand, side, self.asked.split()[-1], 60)
         hand("sim wait 500")
 
+    def _hand_square(self, cmd: str, name: str) -> None:
+        """lift/place SQ checked before the hands move: PlayError in words."""
+        if name.startswith("@"):
+            return
+        geo = Geometry(new_position(self.snap.game).game.layout)
+        try:
+            p = geo.parse(name)
+        except ValueError:
+            raise PlayError(f"{cmd} {name}: {name} is not a square of {self.snap.game}") from None
+        full = self.hand("sim occupancy").split()[-1][p] == "1"
+        if cmd == "lift" and not full:
+            raise PlayError(f"lift {name}: there is no man on {name}")
+        if cmd == "place" and full:
+            raise PlayError(f"place {name}: a man stands on {name} already")
+
     def _need_sim(self, what: str) -> None:
         if not self.sim:
             raise PlayError(f"{what}: only on a virtual board; on a real one, use your hands")
@@ -557,6 +574,71 @@ class Session:
             letter = pos.move_str(m)[-1]
             self.bridge.request("promote " + (letter if letter.isalpha() else "-"))
         self.hand(f"sim wait {COMMIT_WAIT_MS}")
+
+
+REFUSED = {  # the board's error words (docs/protocol.md), as a person reads them
+    "illegal-move": "that move is not legal now",
+    "game-over": "the game has ended",
+    "nothing-to-undo": "there is no move to take back",
+    "no-promotion": "no promotion waits for that piece",
+    "bad-claim": "that claim cannot be made now",
+    "bad-square": "no such square, or the square is not as that needs (lift: a man there; place: an empty square)",
+    "journal-full": "the board's memory for games is full",
+    "no-memory": "the board has not the memory for that",
+    "unknown-game": "no such game",
+    "bad-fen": "not a position of that game",
+    "internal": "a fault of the board's program (it goes on)",
+}
+ENDS = {"time": "on time", "surrender": "by surrender", "claim": "by a claim"}
+ALERTS = {
+    "setup-conflict": "the two arrays put Black's king in check: both are set up again",
+    "journal-full": "the board's memory for moves is full: moves are no longer saved on the board (the archive keeps them)",
+    "journal": "the board could not save to its memory",
+    "journal-damaged": "the board's memory of its game was damaged: it began a new game (the archive keeps the old one)",
+    "stuck-switch": "a square's switch seems stuck",
+}
+
+
+def _piece(game: str, letter: str) -> str:
+    from firmware.rules import game_module
+
+    g = game_module(game).GAME
+    t = g.letter.find(letter.upper())
+    return g.names[t].lower() if t > 0 else letter
+
+
+def said(game: str, text: str) -> str:
+    """A board's event (docs/protocol.md) in words, for the view."""
+    w = text.split()
+    if w[0] == "start":
+        return "the men stand where they should: play may begin"
+    if w[0] == "synced":
+        return "the men stand as the board shows: play goes on"
+    if w[0] == "promote":
+        choices = [f"promote {x} ({'it stays as it is' if x == '-' else _piece(game, x)})" for x in w[1:]]
+        return ("a promotion: which piece? " + ", ".join(choices)
+                + " (on the board: lift the new piece and put it back for the next)")
+    if w[0] == "choice" and len(w) > 1:
+        return f"the board shows the {_piece(game, w[1])} as the promotion piece (promote {w[1]} takes it)"
+    if w[0] == "array" and len(w) > 1:
+        return f"{w[1].capitalize()}'s army stands"
+    if w[0] == "undo":
+        return f"move {w[1]} taken back" if len(w) > 1 else "a move taken back"
+    if w[0] == "end" and len(w) >= 3:
+        reason = ENDS.get(w[1], w[1].replace("-", " "))
+        points = f" (points: White {w[3]}, Black {w[4]})" if len(w) >= 5 else ""
+        return f"the game is over, {reason}: {w[2]}{points}"
+    if w[0] == "alert" and len(w) > 1:
+        return "the board warns: " + ALERTS.get(w[1], w[1].replace("-", " ")) + (
+            f" ({' '.join(w[2:])})" if len(w) > 2 else "")
+    return text
+
+
+def refused(cmd: str, e: BoardError) -> str:
+    """The board's refusal of a command, in words (its detail, which is for programs, kept
+    only where no words are known)."""
+    words = REFUSED.get(e.code)
+    return f"{cmd}: the board refuses: " + (words if words else str(e))
 
 
 def run(
