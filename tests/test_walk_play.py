@@ -202,3 +202,34 @@ def test_the_hands_promotion_and_refusals_are_said_in_words(tmp_path):
     p.type("promote l", until=r"moves: 1\. e12=L")
     out = p.quit()
     assert not RAW.search(out), RAW.findall(out)
+
+
+# ---- 9: the computer's time on a clock -----------------------------------------------------
+
+
+def test_on_a_clock_the_computer_takes_a_share_of_its_time_never_more_than_its_level():
+    from host.commands.opponent import Opponent
+    from host.record import Clock
+
+    clock = Clock.parse("5+3")  # 300 s each, 3 s a move: a 30th of it plus the increment ~12 s
+    assert Opponent("black").limits(clock, 0).movetime_ms == 1000  # no level: 1 s, as the README says
+    assert Opponent("black", level_no=3).limits(clock, 0).movetime_ms == 300  # the level's own
+    assert Opponent("black", level_no=8).limits(clock, 0).movetime_ms == 10_000
+    assert Opponent("black", movetime_ms=60_000).limits(clock, 0).movetime_ms == 12_400  # the share
+    clock = Clock.parse("1+0")  # 60 s: a 30th, 2 s, for a 3 s level
+    assert Opponent("white", level_no=7).limits(clock, 0).movetime_ms == 2000
+
+
+# ---- from 13: a move typed while the board waits for men to be put right ------------------
+
+
+def test_a_move_typed_while_the_board_waits_for_men_is_refused_in_words(tmp_path):
+    # (lippo's new Soldiers after §11 wait the same way: the board `correcting`, `m` lit)
+    p = play(tmp_path, "--game", "chess")
+    p.type("lift a1")
+    p.type("place a4", until="board: correcting")
+    p.type("e2e4", until="e2e4: not now: the board waits for the men to stand as it shows")
+    p.type("lift a4")
+    p.type("place a1", until="board: idle")
+    p.type("e2e4", until=r"moves: 1\. e4")
+    p.quit()

@@ -15,12 +15,14 @@ Commands, one a line:
   make            (virtual board) the hands make the computer's move lit on the board
   promote X       choose a promotion (or on the board: lift the new piece and put it back
                   for the next choice; the one shown when play goes on is taken; no time
-                  limit. A typed move like e8=Q chooses by itself)
+                  limit. A typed move like e8=Q or e7e8q chooses by itself; e7e8 asks which;
+                  lippo's e11e12s keeps the Soldier)
   battle          chess from a screened free setup (docs/rules/battle-setup.md): the board
                   asks for each man in turn; on the virtual board, the hands set up
                   random arrays
   claim perpetual|declare|demand   lippo's claims         moves   the legal moves
-  help            this text         quit    (or end of input)
+  help            this text         quit    (or end of input) adjourns the game (a new
+                  GAME or battle adjourns it too): --resume ID goes on with it
   help pieces     the key to the pieces: letters, names, points, how each moves
 """
 
@@ -49,6 +51,17 @@ from host.web import board_feed
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
 HINT_MS = 1000  # what a hint may take
 PLAYING = ("idle", "moving", "pending", "promoting", "correcting")  # board states of a game on
+
+
+WAITING = {  # why the board takes no move in a state of a game (docs/protocol.md's `state`)
+    "setup": "the board waits for the men to be set up as it shows",
+    "moving": "a man is lifted: put it down first (or make the move with it)",
+    "pending": "the move just made is not settled yet: type it again in a moment",
+    "promoting": "a promotion waits for its piece: promote X first",
+    "correcting": "the board waits for the men to stand as it shows (m: a man goes there, "
+                  "lippo's new Soldiers too; r: a man to take away)",
+    "over": "the game has ended",
+}
 
 
 class PlayError(Exception):
@@ -554,6 +567,8 @@ class Session:
             moves = parse_line(pos, line)
         except MoveError as e:
             raise PlayError(f"{e} (type help for the commands)") from None
+        if st[2] != "idle":  # a move typed now would be lost on the way: said, not made
+            raise PlayError(f"{line.strip()}: not now: {WAITING.get(st[2], 'the board is busy')}")
         if self.computer is not None and len(moves) > 1:
             raise PlayError("one move at a time against the computer")
         for m in moves:
