@@ -378,7 +378,7 @@ def test_play_starts_battle_chess_from_a_screened_setup(tmp_path):
     r = subprocess.run([EBOARD, "play", "--sim", "--battle", "--archive", str(db)], input="quit\n",
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    assert "array white" in r.stdout and "start chess" in r.stdout
+    assert "White's army stands" in r.stdout and "play may begin" in r.stdout
     game = Archive(db).games()[-1]
     assert game.fen == battle.start_fen(random_array(WHITE, 0), random_array(BLACK, 1))
 

@@ -684,7 +684,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play against the computer: our engine (a level 1-8), or a UCI engine for chess, courier, gardner")
     g.add_argument("--side", choices=("white", "black"), help="--engine: the side you play (default white)")
     g.add_argument("--level", help="--engine: the level, 1 (beginner) to 8")
-    g.add_argument("--engine-time", metavar="S", help="--engine: seconds a move for the computer (default: its level's, or its clock)")
+    g.add_argument("--engine-time", metavar="S", help="--engine: seconds a move for the computer (default: its level's, else 1); on a --clock, a share "
+                        "of its time left plus the increment, never more")
     g.add_argument("--clock", metavar="MIN+INC", help="a clock for both players: minutes each, seconds added a move (5+3)")
     for tag in TAG_OPTIONS:
         g.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")

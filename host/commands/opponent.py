@@ -16,6 +16,7 @@ from firmware.rules.board import BLACK, WHITE
 from host.record import Clock
 
 SIDE_BITS = {"white": WHITE, "black": BLACK}
+DEFAULT_MS = 1000  # the computer's time a move on a clock, without a level or --engine-time
 
 
 class OpponentError(ValueError):
@@ -90,8 +91,8 @@ class Opponent:
 
     def limits(self, clock: Clock | None, now_ms: float):  # type: ignore[no-untyped-def]
         """What the engine may spend on this move: its time a move (--engine-time, else the
-        level's own), never more than its clock allows; on a clock with neither, what the
-        clock allows (the engine's own time management); else 1 s."""
+        level's own, else DEFAULT_MS); on a clock, as engines manage their time, a share of
+        the time left plus most of the increment (Limits.budget's), never more than that."""
         from host.engine import Limits
 
         per_move = self.movetime_ms if self.movetime_ms is not None else self.lvl.movetime_ms if self.lvl else None
@@ -99,10 +100,8 @@ class Opponent:
             return Limits(movetime_ms=per_move)
         on_clock = Limits(white_ms=clock.left("white", now_ms), black_ms=clock.left("black", now_ms),
                           white_inc_ms=clock.inc_ms, black_inc_ms=clock.inc_ms)
-        if per_move is None:
-            return on_clock
-        hard, _ = on_clock.budget(self.side == "white")
-        return Limits(movetime_ms=max(10, min(per_move, int((hard or 0) * 1000))))
+        _, share = on_clock.budget(self.side == "white")
+        return Limits(movetime_ms=max(10, min(per_move or DEFAULT_MS, int((share or 0) * 1000))))
 
     def think(self, kind: str, game: str, fen: str, limits) -> Job:  # type: ignore[no-untyped-def]
         """A search of the position in a thread (kind "move": the computer's; "hint")."""

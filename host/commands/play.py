@@ -15,12 +15,14 @@ Commands, one a line:
   make            (virtual board) the hands make the computer's move lit on the board
   promote X       choose a promotion (or on the board: lift the new piece and put it back
                   for the next choice; the one shown when play goes on is taken; no time
-                  limit. A typed move like e8=Q chooses by itself)
+                  limit. A typed move like e8=Q or e7e8q chooses by itself; e7e8 asks which;
+                  lippo's e11e12s keeps the Soldier)
   battle          chess from a screened free setup (docs/rules/battle-setup.md): the board
                   asks for each man in turn; on the virtual board, the hands set up
                   random arrays
   claim perpetual|declare|demand   lippo's claims         moves   the legal moves
-  help            this text         quit    (or end of input)
+  help            this text         quit    (or end of input) adjourns the game (a new
+                  GAME or battle adjourns it too): --resume ID goes on with it
   help pieces     the key to the pieces: letters, names, points, how each moves
 """
 
@@ -49,6 +51,17 @@ from host.web import board_feed
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
 HINT_MS = 1000  # what a hint may take
 PLAYING = ("idle", "moving", "pending", "promoting", "correcting")  # board states of a game on
+
+
+WAITING = {  # why the board takes no move in a state of a game (docs/protocol.md's `state`)
+    "setup": "the board waits for the men to be set up as it shows",
+    "moving": "a man is lifted: put it down first (or make the move with it)",
+    "pending": "the move just made is not settled yet: type it again in a moment",
+    "promoting": "a promotion waits for its piece: promote X first",
+    "correcting": "the board waits for the men to stand as it shows (m: a man goes there, "
+                  "lippo's new Soldiers too; r: a man to take away)",
+    "over": "the game has ended",
+}
 
 
 class PlayError(Exception):
@@ -83,6 +96,7 @@ class Session:
         self.fen_now: str | None = None  # the board's position as its events tell it (the view's may lag)
         self.told: tuple[int | None, str] = (None, "-")  # (the board's boot, the side it was told: `computer`)
         self.now = lambda: time.monotonic() * 1000  # ms; tests give their own
+        self.pico = False  # an emulated Pico (its games go on with --resume ID --pico)
         self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s)
         try:
             self.bridge.connect()
@@ -266,6 +280,9 @@ class Session:
             self.shown = None
             self.thought = ""
             self._publish()
+        elif word == "undo":  # a position searched before may come again: it is searched again
+            self.shown = None
+            self.thought = ""
         elif word == "end" and c is not None:
             c.run(None, self.now())
             self._publish()
@@ -275,7 +292,7 @@ class Session:
         if word == "undo" and len(text.split()) == 3:  # said in words by refresh (host/commands/takeback.py)
             self.undone.append(text.split()[2])
         elif word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
-            self.snap.notes.append(text)
+            self.snap.notes.append(said(self.snap.game, text))
         if word == "arrange":
             self.asked = text
 
@@ -335,6 +352,32 @@ class Session:
                 self.hand("sim setup")  # the virtual hands set the pieces up
                 self.hand("sim wait 100")
 
+    def leave(self) -> None:
+        """Quitting: a move of the computer's lit and not made yet is taken back (after a
+        reset the board would read the unmoved men as a takeback; the game is adjourned at
+        the player's move, and the computer thinks again when it goes on)."""
+        if self.shown is None or self.computer is None:
+            return
+        st = self.bridge.request("state").split(" ", 4)
+        if len(st) < 5 or st[2] == "over" or st[4].split()[1:2] == [self.computer.side[0]]:
+            return
+        pos = new_position(st[1], self.shown[0])
+        text = f"{san(pos, pos.parse_move(self.shown[1]))} ({self.shown[1]})"
+        self.bridge.request("undo")
+        self.shown = None
+        self.out.write(f"the computer's {text}: its move, not made yet, was taken back; "
+                       "it thinks again when the game goes on\n")
+
+    def adjourn(self, why: str) -> None:
+        """The board's game, unfinished and with moves, adjourned before another takes the
+        board (`new`, `battle`), said in words: it is never lost."""
+        gid = self.bridge.game_id
+        if gid is not None and self.archive.adjourn(gid):
+            self.snap.notes.append(f"game {gid} adjourned ({why}): {self.resume_hint(gid)}")
+
+    def resume_hint(self, gid: int) -> str:
+        return f"eboard play --resume {gid}" + (" --pico" if self.pico else " --sim" if self.sim else "") + " goes on with it"
+
     # ---- commands ------------------------------------------------------------------------
 
     def command(self, line: str) -> bool:
@@ -356,6 +399,8 @@ class Session:
                 raise PlayError(f"{cmd} needs one " + ("number of milliseconds: wait 500" if cmd == "wait" else f"square: {cmd} e2"))
             elif cmd in ("lift", "place", "wait"):
                 self._need_sim(cmd)
+                if cmd != "wait":
+                    self._hand_square(cmd, words[1])
                 self.hand(f"sim {cmd} {words[1]}")
                 if cmd != "wait":
                     self.hand("sim wait 60")
@@ -365,6 +410,7 @@ class Session:
                     check(words[1], " ".join(words[2:]) or None)
                 except ValueError as e:
                     raise PlayError(str(e)) from None
+                self.adjourn("a new game")
                 self.start(words[1], " ".join(words[2:]) or None, again=True)
             elif cmd == "hint" and len(words) == 1:
                 self.hint()
@@ -398,7 +444,7 @@ class Session:
             else:
                 self._moves(line)
         except BoardError as e:
-            self.snap.notes.append(f"board: {e}")
+            self.snap.notes.append(refused(cmd, e))
         except (PlayError, MoveError) as e:
             self.snap.notes.append(str(e))
         self.dirty = True
@@ -455,17 +501,49 @@ class Session:
         """Battle chess: each side's army set up man by man as the board asks."""
         from host.commands.kriegspiel import ArmyHands
 
-        self.bridge.request("battle both")
+        self.adjourn("battle chess")
         if not self.sim:
+            self.bridge.request("battle both")
             self.snap.notes.append("set up White's army, then Black's, as the board asks (" + self.asked + ")")
             return
         army = ArmyHands(seed)
-        army.clear(self.hand)  # the hands clear the board first
-        self.hand("sim wait 100")
+        chess = Geometry(new_position("chess").game.layout)
+
+        def hand(line: str) -> str:
+            # The armies' squares are chess's: sent as physical squares (@N), which the
+            # board reads alike whatever game it showed before (a Lippo game's names differ).
+            w = line.split()
+            if w[:2] == ["sim", "place"] and not w[2].startswith("@"):
+                line = f"sim place @{chess.parse(w[2])}"
+            return self.hand(line)
+
+        # The hands clear the board before the setup begins, a chess game set up (no move
+        # is read meanwhile): a man lifted off the margin of a Lippo board once the setup
+        # has begun would be taken for a man of a finished army.
+        if self.bridge.request("state").split()[1:3] != ["chess", "setup"]:
+            self.bridge.request("new chess")
+        army.clear(hand)
+        hand("sim wait 100")
+        self.bridge.request("battle both")
         for side in (WHITE, BLACK):
             while army.left(side):
-                army.place(self.hand, side, self.asked.split()[-1], 60)
-        self.hand("sim wait 500")
+                army.place(hand, side, self.asked.split()[-1], 60)
+        hand("sim wait 500")
+
+    def _hand_square(self, cmd: str, name: str) -> None:
+        """lift/place SQ checked before the hands move: PlayError in words."""
+        if name.startswith("@"):
+            return
+        geo = Geometry(new_position(self.snap.game).game.layout)
+        try:
+            p = geo.parse(name)
+        except ValueError:
+            raise PlayError(f"{cmd} {name}: {name} is not a square of {self.snap.game}") from None
+        full = self.hand("sim occupancy").split()[-1][p] == "1"
+        if cmd == "lift" and not full:
+            raise PlayError(f"lift {name}: there is no man on {name}")
+        if cmd == "place" and full:
+            raise PlayError(f"place {name}: a man stands on {name} already")
 
     def _need_sim(self, what: str) -> None:
         if not self.sim:
@@ -489,6 +567,8 @@ class Session:
             moves = parse_line(pos, line)
         except MoveError as e:
             raise PlayError(f"{e} (type help for the commands)") from None
+        if st[2] != "idle":  # a move typed now would be lost on the way: said, not made
+            raise PlayError(f"{line.strip()}: not now: {WAITING.get(st[2], 'the board is busy')}")
         if self.computer is not None and len(moves) > 1:
             raise PlayError("one move at a time against the computer")
         for m in moves:
@@ -509,6 +589,71 @@ class Session:
             letter = pos.move_str(m)[-1]
             self.bridge.request("promote " + (letter if letter.isalpha() else "-"))
         self.hand(f"sim wait {COMMIT_WAIT_MS}")
+
+
+REFUSED = {  # the board's error words (docs/protocol.md), as a person reads them
+    "illegal-move": "that move is not legal now",
+    "game-over": "the game has ended",
+    "nothing-to-undo": "there is no move to take back",
+    "no-promotion": "no promotion waits for that piece",
+    "bad-claim": "that claim cannot be made now",
+    "bad-square": "no such square, or the square is not as that needs (lift: a man there; place: an empty square)",
+    "journal-full": "the board's memory for games is full",
+    "no-memory": "the board has not the memory for that",
+    "unknown-game": "no such game",
+    "bad-fen": "not a position of that game",
+    "internal": "a fault of the board's program (it goes on)",
+}
+ENDS = {"time": "on time", "surrender": "by surrender", "claim": "by a claim"}
+ALERTS = {
+    "setup-conflict": "the two arrays put Black's king in check: both are set up again",
+    "journal-full": "the board's memory for moves is full: moves are no longer saved on the board (the archive keeps them)",
+    "journal": "the board could not save to its memory",
+    "journal-damaged": "the board's memory of its game was damaged: it began a new game (the archive keeps the old one)",
+    "stuck-switch": "a square's switch seems stuck",
+}
+
+
+def _piece(game: str, letter: str) -> str:
+    from firmware.rules import game_module
+
+    g = game_module(game).GAME
+    t = g.letter.find(letter.upper())
+    return g.names[t].lower() if t > 0 else letter
+
+
+def said(game: str, text: str) -> str:
+    """A board's event (docs/protocol.md) in words, for the view."""
+    w = text.split()
+    if w[0] == "start":
+        return "the men stand where they should: play may begin"
+    if w[0] == "synced":
+        return "the men stand as the board shows: play goes on"
+    if w[0] == "promote":
+        choices = [f"promote {x} ({'it stays as it is' if x == '-' else _piece(game, x)})" for x in w[1:]]
+        return ("a promotion: which piece? " + ", ".join(choices)
+                + " (on the board: lift the new piece and put it back for the next)")
+    if w[0] == "choice" and len(w) > 1:
+        return f"the board shows the {_piece(game, w[1])} as the promotion piece (promote {w[1]} takes it)"
+    if w[0] == "array" and len(w) > 1:
+        return f"{w[1].capitalize()}'s army stands"
+    if w[0] == "undo":
+        return f"move {w[1]} taken back" if len(w) > 1 else "a move taken back"
+    if w[0] == "end" and len(w) >= 3:
+        reason = ENDS.get(w[1], w[1].replace("-", " "))
+        points = f" (points: White {w[3]}, Black {w[4]})" if len(w) >= 5 else ""
+        return f"the game is over, {reason}: {w[2]}{points}"
+    if w[0] == "alert" and len(w) > 1:
+        return "the board warns: " + ALERTS.get(w[1], w[1].replace("-", " ")) + (
+            f" ({' '.join(w[2:])})" if len(w) > 2 else "")
+    return text
+
+
+def refused(cmd: str, e: BoardError) -> str:
+    """The board's refusal of a command, in words (its detail, which is for programs, kept
+    only where no words are known)."""
+    words = REFUSED.get(e.code)
+    return f"{cmd}: the board refuses: " + (words if words else str(e))
 
 
 def run(
@@ -561,6 +706,7 @@ def run(
         # an emulated chip runs at a third of a real one's speed: its replies take longer
         session = Session(port, archive, sim, out, colour, hands, timeout_s=60 if pico else 5.0)
         session.tags = tags or {}
+        session.pico = bool(pico)
         if opponent is not None or control is not None:
             session.versus(opponent, control)
         if resume is not None:
@@ -613,9 +759,10 @@ def run(
                     down = str(e)
                     out.write(f"board: {down}: waiting for it (quit to stop)\n")
                     out.flush()
+        session.leave()
         adjourned = session.bridge.game_id
         if adjourned is not None and archive.adjourn(adjourned):
-            out.write(f"game {adjourned} adjourned: eboard play --resume {adjourned}" + (" --sim" if sim else "") + " goes on with it\n")
+            out.write(f"game {adjourned} adjourned: {session.resume_hint(adjourned)}\n")
     finally:
         archive.close()
         if vb is not None:

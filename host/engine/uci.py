@@ -20,12 +20,14 @@ plays instead, and the reply says why.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import subprocess
 
 import chess.engine
 
+from firmware.rules.board import WHITE
 from firmware.rules.position import MoveError, Position
 
 from .limits import Level, Limits, Reply
@@ -98,6 +100,20 @@ def go_line(pos: Position, limits: Limits, lvl: Level | None) -> str:
                 parts.append("%s %d" % (name, max(0, value)))
         return " ".join(parts)
     return "go movetime %d" % (lvl.movetime_ms if lvl and lvl.movetime_ms else 1000)
+
+
+GRACE_S = 3.0  # what an engine may take beyond its time before it counts as hung
+DEPTH_S = 60.0  # the deadline of a search to a depth, which has no time of its own
+
+
+def deadline_s(limits: Limits, lvl: Level | None, white: bool) -> float:
+    """How long a `go` may go unanswered: the time it was given (go_line's), plus a grace."""
+    if limits.movetime_ms is None and limits.white_ms is None and limits.black_ms is None:
+        if limits.depth is not None:
+            return DEPTH_S
+        return (lvl.movetime_ms if lvl and lvl.movetime_ms else 1000) / 1000 + GRACE_S
+    hard, _ = limits.budget(white)
+    return (hard or 0.0) + GRACE_S
 
 
 class _Go(chess.engine.BaseCommand[tuple[str, list[str]]]):
@@ -220,7 +236,12 @@ class Session:
                 self.engine.configure({"Skill Level": level_skill})
                 self.skill = level_skill
             lines = self.setup + ["ucinewgame", "position fen " + fen_for_engine(pos), go_line(pos, limits, lvl)]
-            best, info_lines = self.engine.communicate(lambda proto: _Go(proto, lines))
+            deadline = deadline_s(limits, lvl, pos.us == WHITE)
+            coro = asyncio.wait_for(self.engine.protocol.communicate(lambda proto: _Go(proto, lines)), deadline)
+            best, info_lines = asyncio.run_coroutine_threadsafe(coro, self.engine.protocol.loop).result()
+        except (asyncio.TimeoutError, TimeoutError):
+            self.engine.close()  # it hangs: stopped, not asked to quit
+            raise Unavailable("%s gave no move within %g s" % (self.name, deadline)) from None
         except chess.engine.EngineError as e:
             raise Unavailable("%s failed: %s" % (self.name, e)) from None
         text = from_engine(self.gid, best)

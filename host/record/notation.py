@@ -117,14 +117,18 @@ def _spellings(pos: Any, m: int) -> set[str]:
     return out
 
 
-def parse(pos: Any, text: str) -> int:
+def parse(pos: Any, text: str, ask: bool = False) -> int:
     """The legal move a typed move names (SAN or coordinates); MoveError with the reason in
-    words if it names none, or more than one."""
+    words if it names none, or more than one.  ask: a promotion typed without its piece is
+    asked about (a person typing), not read as the plain move (a record: lippo's decline)."""
     typed = text.strip()
     if not typed:
         raise MoveError("no move given")
     key = _norm(typed)
     legal = pos.legal_moves()
+    chosen = _promotion(pos, typed, key, legal) if ask else None
+    if chosen is not None:
+        return chosen
     pseudo = pos.pseudo_moves() if pos.game.check_rules else legal
     for same_case in (True, False):
         k = key if same_case else key.lower()
@@ -143,6 +147,39 @@ def parse(pos: Any, text: str) -> int:
         which = "short" if key.upper() == "OO" else "long"
         raise MoveError(f"{typed}: castling {which} is not possible now")
     raise MoveError(why(pos, typed))
+
+
+def _promotion(pos: Any, typed: str, key: str, legal: list[int]) -> int | None:
+    """A promotion typed without its piece (`e7e8`, `e8`; lippo's `e11e12`, which would
+    otherwise decline): MoveError asking which piece, never a choice made by accident.
+    Lippo's decline typed as the Soldier it stays (`e11e12s`, `e12=S`): the plain move.
+    None if the typed move names no promotion."""
+    low = key.lower()
+    promos = []
+    for m in legal:
+        frm, to, promo, extra = _parts(pos, m)
+        if promo and not extra and any(sp[:-1].lower() in (low, low[:-1]) for sp in _spellings(pos, m)):
+            promos.append(m)
+    stems = {sp[:-1].lower() for m in promos for sp in _spellings(pos, m)}
+    if low not in stems and low[:-1] not in stems:
+        return None
+    g = pos.game
+    mover = pos.cells[pos.move_from(promos[0])] & 31
+    frm, to, _, _ = _parts(pos, promos[0])
+    stays = [m for m in legal if pos.move_str(m) == frm + to]  # lippo: declining is the plain move
+    if low in stems:
+        coords = _SQUARE.fullmatch(low[len(frm):] or "-") is not None and low.startswith(frm)
+        plain = typed.strip().rstrip("=+#!?")
+        choices = [(f"{plain}{_parts(pos, m)[2].lower()}" if coords else f"{plain}={_parts(pos, m)[2]}",
+                    g.names[g.letter.find(_parts(pos, m)[2])]) for m in promos]
+        said = ", ".join(f"{t} ({name.lower()})" for t, name in choices)
+        if stays:
+            letter = g.letter[mover]
+            said += f", or {plain}{letter.lower() if coords else '=' + letter} (it stays a {g.names[mover].lower()})"
+        raise MoveError(f"{typed} promotes: which piece? {said}")
+    if stays and low[-1:] == g.letter[mover].lower():
+        return int(stays[0])
+    return None
 
 
 def why(pos: Any, text: str) -> str:
@@ -193,7 +230,8 @@ def san_list(gid: str, fen: str | None, moves: list[str]) -> list[str]:
 
 def parse_line(pos: Any, line: str) -> list[int]:
     """Several moves typed on one line (`e4 e5 Nf3`), all legal one after the other: the
-    move ints; MoveError (naming the move and why) if any is not, and pos is left as it was."""
+    move ints; MoveError (naming the move and why) if any is not, and pos is left as it was.
+    A promotion typed without its piece is asked about (parse's ask)."""
     done = 0
     out = []
     try:
@@ -201,7 +239,7 @@ def parse_line(pos: Any, line: str) -> list[int]:
             if re.fullmatch(r"\d+\.+", word):  # move numbers, as in `1. e4 e5`
                 continue
             try:
-                m = parse(pos, word)
+                m = parse(pos, word, ask=True)
             except MoveError as e:
                 if len(line.split()) == 1:
                     raise
