@@ -630,15 +630,27 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             shown(WHITE, force=True)
             shown(BLACK, force=True)  # each army as it stands
 
-        def sim_attempt(side: int, cmd: str) -> None:
-            """The virtual hands make the attempt on the mover's own board."""
-            end = ends[side]
+        def typed_attempt(side: int, cmd: str) -> None:
+            """A typed attempt, read on the mover's own view (squares or SAN; a pawn's
+            diagonal onto a square that looks empty is an attempt too): a typing error is
+            told the mover, and is no attempt.  On virtual boards the hands make it."""
             view = match.ump.view(side)
-            try:  # squares or SAN, read on the mover's own view
+            try:
                 m = parse(view, cmd)
             except MoveError as e:
                 say(side, str(e))
                 return
+            if not sim:
+                match.attempt(side, view.move_str(m))
+                return
+            try:
+                sim_attempt(side, view, m)
+            except (BoardError, BridgeTimeout, LinkError) as e:
+                show(f"the virtual hands could not make {printable(cmd)}: {e}")
+
+        def sim_attempt(side: int, view: Any, m: int) -> None:
+            """The virtual hands make the attempt on the mover's own board."""
+            end = ends[side]
             cmd = view.move_str(m)
             geo = Geometry(view.game.layout)
             lifts, places = hand_moves(view, m)
@@ -695,13 +707,8 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
                     match.ask(side)
                 elif cmd == "resign":
                     match.resign(side)
-                elif sim:
-                    try:
-                        sim_attempt(side, cmd)
-                    except (BoardError, BridgeTimeout, LinkError) as e:
-                        show(f"the virtual hands could not make {printable(cmd)}: {e}")
                 else:
-                    match.attempt(side, cmd)
+                    typed_attempt(side, cmd)
         if match.ump.over:
             rec = match.record()
             res, reason = match.result()
