@@ -71,3 +71,36 @@ def test_a_pawn_tries_a_capture_onto_a_square_its_own_board_shows_empty(tmp_path
     k.type("bxc6")
     k.expect(r"\[white\] Black captures on c6\.")
     k.quit()
+
+
+def _port(proc):
+    proc.expect(r"(/dev/pts/\d+|/tmp/\S+)")
+    return proc.match.group(1)
+
+
+def test_each_player_s_secret_page_goes_to_their_own_view_only(tmp_path):
+    env = dict(os.environ, EBOARD_DATA=str(tmp_path))
+    boards = [pexpect.spawn(EBOARD, ["sim"], env=env, encoding="utf-8", timeout=WAIT_S) for _ in range(2)]
+    try:
+        ports = [_port(b) for b in boards]
+        views = {side: tmp_path / f"{side}.txt" for side in ("white", "black")}
+        k = pexpect.spawn(EBOARD, ["kriegspiel", "--white", ports[0], "--black", ports[1], "--standard",
+                                   "--web", "0", "--white-view", str(views["white"])],
+                          env=env, encoding="utf-8", timeout=WAIT_S, dimensions=(50, 200))
+        k.expect("Type a move")
+        screen = k.before
+        assert "/k/" in screen and re.search(r"web, spectators: \S+/k/\w+/watch", screen)
+        assert not re.search(r"/k/\w+/(?!watch)\S+", screen)  # no player's secret on the shared screen
+        assert "give --black-view PATH" in screen
+        white = views["white"].read_text()
+        assert len(re.findall(r"/k/\w+/(?!watch)\S{43}", white)) == 1 and "web, white:" in white
+        k.sendline("quit")
+        k.expect(r"\[y/N\]")
+        k.sendline("y")
+        k.expect("kept")
+        k.sendeof()
+        k.expect(pexpect.EOF)
+    finally:
+        for b in boards:
+            b.kill(2)
+            b.close()

@@ -497,7 +497,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     boards, the umpire takes it up where it was (new=True abandons it and starts afresh).
     Each player's own lines (their attempts, their board's refusals) go only to their
     view (white_view, black_view: a file or a terminal); the screen shows what both hear.
-    web(game, ends, out): a feed to publish each player's lines (player(side, text)), the
+    web(game, ends, tell): a feed to publish each player's lines (player(side, text)), the
     public ones (public(text)) and the end.  With sim, the side to move's own board is
     drawn (host/commands/kview.py); the record at the end prints as a scoresheet, or as JSON
     (json_record)."""
@@ -531,7 +531,20 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     try:
         ends[WHITE] = LinkEnd(white_port)
         ends[BLACK] = LinkEnd(black_port)
-        feed = web(game, ends, out) if web is not None else None  # the web room's pages (host/web)
+        def hand_link(who: str, link: str) -> None:
+            # A player's secret page goes to that player's own view only, never the shared screen.
+            if who not in ("white", "black"):
+                show(f"web, {who}: {link}")
+                return
+            side = WHITE if who == "white" else BLACK
+            f = files.get(side)
+            if f is not None:
+                print(f"web, {who}: {link}", file=f, flush=True)
+            else:
+                show(f"web: {who.capitalize()}'s own page goes only to their own view: give --{who}-view PATH "
+                     "(a file, or their own terminal) to hand it to them")
+
+        feed = web(game, ends, hand_link) if web is not None else None  # the web room's pages (host/web)
 
         def say(side: int, text: str) -> None:
             f = files.get(side)
