@@ -57,6 +57,7 @@ def test_a_pawn_tries_a_capture_onto_a_square_its_own_board_shows_empty(tmp_path
     k.expect(r"\[black\] Black has moved\.")
     k.type("ask")
     k.expect(r"\[white\] Yes\.")
+    k.expect(r"LEDs: .*W the umpire's Yes")  # the answer in its own words, not "winner"
     k.type("exd5")  # d5 looks empty on White's own board: the umpire judges it
     k.expect(r"\[white\] You try e4d5")
     k.expect(r"\[black\] White captures on d5\.")
@@ -68,6 +69,9 @@ def test_a_pawn_tries_a_capture_onto_a_square_its_own_board_shows_empty(tmp_path
     k.expect(r"\[black\] White captures on c5\.")
     k.type("Qh4")  # Black's queen cannot pass its own e7 pawn: a typing error, told Black only
     k.expect(r"\[black\] Qh4: ")
+    k.type("board")
+    told = k.expect(r"the umpire told you: [^\r\n]*\r\n")
+    assert "Qh4" not in told.split("the umpire told you:")[-1]  # a typing error is no attempt
     k.type("bxc6")
     k.expect(r"\[white\] Black captures on c6\.")
     k.quit()

@@ -650,8 +650,9 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             view = match.ump.view(side)
             try:
                 m = parse(view, cmd)
-            except MoveError as e:
-                say(side, str(e))
+            except MoveError as e:  # not an attempt: the typist is told, not the scoresheet
+                f = files.get(side)
+                print(f"[{SIDES[side]}] {e}", file=f if f is not None else out, flush=True)
                 return
             if not sim:
                 match.attempt(side, view.move_str(m))
