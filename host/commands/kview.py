@@ -111,7 +111,7 @@ def adjourn(archive: Any, board: str, match: Any) -> int | None:
 
 def record_text(archive: Any, gid: int) -> str:
     """The umpire's record of an archived Kriegspiel game, readable: its PGN, the true moves
-    with every announcement as a comment (`eboard export ID --pgn`; --json for the JSON)."""
+    with every announcement as a comment (`eboard export ID`; kriegspiel --json for the JSON)."""
     from host.record import export
 
     g = archive.game(str(gid))
