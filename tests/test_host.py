@@ -105,7 +105,7 @@ def test_a_full_disk_is_one_clear_error(tmp_path):
         (("show", "99"), "no game 99"),
         (("export", "last", "--pgn"), "no games"),
         (("export", "x1", "--pgn"), "not a game id"),
-        (("export", "last"), "--pgn"),
+        (("export",), "export needs games"),  # PGN is the default format: a game is what it needs
     ],
 )
 def test_archive_commands_errors(tmp_path, args, word):

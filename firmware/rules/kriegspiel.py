@@ -147,6 +147,11 @@ def view_class(base):
                         self.moves_from(sq, ms)
             return ms
 
+        def pseudo_moves(self):
+            # The attempts are all a view knows: a try the own men alone would refuse
+            # (a pawn's diagonal onto a square that looks empty) is still the umpire's.
+            return self.legal_moves()
+
         def _powers_from(self, sq):
             return None  # (a view's attempts: parsed among them)
 

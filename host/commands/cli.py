@@ -419,17 +419,20 @@ def _archive(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    from host.record import result_text
+
     a = _archive(args)
     rows = a.games()
     if not rows:
         print(f"no games yet in {a.path}")
+    krieg = a.kriegspiel_ids()
     for g in rows:
         n = len(a.moves(g.id))
-        points = f" {g.white_points}-{g.black_points}" if g.white_points is not None else ""
-        state = g.result + (f" ({g.reason})" if g.reason else "") + points if g.ended else "in progress"
-        if g.reason == "adjourned":
-            state = "adjourned"
-        print(f"{g.id:>4}  {g.started[:16].replace('T', ' ')}  {g.game:<10} {n:>4} plies  {state}  [{g.board}]")
+        state = result_text(g)
+        kind = "Kriegspiel" if g.id in krieg else ""
+        if a.sealed(g):
+            state += ", sealed"
+        print(f"{g.id:>4}  {g.started[:16].replace('T', ' ')}  {g.game:<10} {kind:<10} {n:>4} plies  {state}  [{g.board}]")
     return 0
 
 
@@ -443,53 +446,105 @@ def _get_game(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         raise CliError(str(e)) from None
 
 
+def _unsealed(a, g) -> None:  # type: ignore[no-untyped-def]
+    """CliError for a Kriegspiel game not over: nobody may see its moves yet."""
+    if a.sealed(g):
+        raise CliError(f"game {g.id} is a Kriegspiel game not over ({g.reason or 'in progress'}): "
+                       "its moves are sealed until it ends")
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     import time
 
     from firmware.rules import MoveError, new_position
-    from host.record import san_list
+    from host.record import result_text, san_list
     from host.commands.view import Snapshot, render
 
     if not 0 <= args.delay <= 3600:
         raise CliError(f"bad delay {args.delay}: seconds, from 0 to 3600")
     a, g = _get_game(args)
+    _unsealed(a, g)
     moves = a.moves(g.id)
+    last = len(moves)
+    if args.ply is not None:
+        if not (args.ply.isascii() and args.ply.isdigit()) or int(args.ply) > last:
+            raise CliError(f"bad ply {args.ply}: game {g.id} has plies 0 to {last}")
+        last = int(args.ply)
+    first = last if args.final or args.ply is not None else 0  # the first position printed
     pos = new_position(g.game, g.fen)
     played: list[str] = []
     snap = Snapshot(game=g.game, state="replay", fen=pos.fen(), moves=played, game_id=g.id, port=f"archive {a.path}")
-    print(render(snap))
-    sans = san_list(g.game, g.fen, moves)
-    for i, m in enumerate(moves):
+    if first == 0:
+        print(render(snap))
+    sans = san_list(g.game, g.fen, moves[:last])
+    for i, m in enumerate(moves[:last]):
         try:
             pos.push_str(m)
         except MoveError as e:
             raise CliError(f"game {g.id}: move {len(played) + 1} {m} does not replay: {e}") from None
         played.append(sans[i])
+        if i + 1 < first:
+            continue
         snap.fen = pos.fen()
         if args.delay:
             time.sleep(args.delay)
         print(render(snap))
-    if g.ended:
-        print(f"result {g.result}" + (f" ({g.reason})" if g.reason else ""))
+    print("result " + result_text(g))
     return 0
+
+
+def _chosen(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """(archive, the games export writes): the ids given (each a number or last), the games
+    of --event, or --all; CliError if none is given, one is not there, or an id given is
+    a sealed Kriegspiel game.  Sealed games of --event and --all are left out, with a word
+    on stderr."""
+    from host.record import ArchiveError
+
+    if not (args.ids or args.event or args.all):
+        raise CliError("export needs games: a game id (or last), several ids, --event NAME or --all")
+    a = _archive(args)
+    chosen, seen = [], set()
+    try:
+        for ref in args.ids:
+            g = a.game(ref)
+            _unsealed(a, g)
+            if g.id not in seen:
+                seen.add(g.id)
+                chosen.append(g)
+    except ArchiveError as e:
+        raise CliError(str(e)) from None
+    if args.event is not None or args.all:
+        more = [g for g in a.games() if args.all or g.event == args.event]
+        if args.event is not None and not more:
+            raise CliError(f"no games of event {args.event!r} in {a.path}")
+        for g in more:
+            if a.sealed(g):
+                print(f"game {g.id} left out: a Kriegspiel game not over, its moves sealed until it ends", file=sys.stderr)
+            elif g.id not in seen:
+                seen.add(g.id)
+                chosen.append(g)
+    if not chosen:
+        raise CliError("nothing to export: every game chosen is sealed")
+    return a, chosen
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     from host.record import export, scoresheet
 
-    if not args.pgn and not args.sheet:
-        raise CliError("export needs a format: --pgn, or --sheet white|black (a Kriegspiel player's scoresheet)")
-    a, g = _get_game(args)
-    record = a.kriegspiel_record(g.id)
+    a, games = _chosen(args)
     if args.sheet:
+        if len(games) != 1:
+            raise CliError("--sheet writes one game's scoresheet: give one game id")
+        g = games[0]
+        record = a.kriegspiel_record(g.id)
         if record is None:
             raise CliError(f"game {g.id} is not a Kriegspiel game: it has no scoresheets")
         try:
             text = scoresheet(record, args.sheet)
         except ValueError as e:
             raise CliError(f"game {g.id}: {e}") from None
-    else:
-        text = export(g, a.moves(g.id), record, a.clocks(g.id))
+    else:  # PGN, the games one after the other as in a PGN database
+        text = "".join(export(g, a.moves(g.id), a.kriegspiel_record(g.id), a.clocks(g.id)) for g in games)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
@@ -697,11 +752,16 @@ def build_parser() -> argparse.ArgumentParser:
     sh = sub.add_parser("show", help="replay an archived game in the terminal")
     sh.add_argument("id", help="a game id, or last")
     sh.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
+    which = sh.add_mutually_exclusive_group()
+    which.add_argument("--final", action="store_true", help="only the final position")
+    which.add_argument("--ply", metavar="N", help="only the position after ply N (0: the start)")
     sh.add_argument("--archive")
     sh.set_defaults(func=cmd_show)
-    ex = sub.add_parser("export", help="write an archived game out")
-    ex.add_argument("id", help="a game id, or last")
-    ex.add_argument("--pgn", action="store_true", help="as PGN")
+    ex = sub.add_parser("export", help="write archived games out as PGN (several: one PGN file)")
+    ex.add_argument("ids", nargs="*", metavar="ID", help="game ids, or last")
+    ex.add_argument("--event", metavar="NAME", help="every game of this Event (set with eboard tag ID Event NAME)")
+    ex.add_argument("--all", action="store_true", help="every game of the archive")
+    ex.add_argument("--pgn", action="store_true", help="as PGN (the default; kept for older scripts)")
     ex.add_argument("--sheet", choices=("white", "black"), help="a Kriegspiel player's own scoresheet, as text")
     ex.add_argument("-o", "--output", help="a file (default: standard output)")
     ex.add_argument("--archive")

@@ -497,7 +497,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     boards, the umpire takes it up where it was (new=True abandons it and starts afresh).
     Each player's own lines (their attempts, their board's refusals) go only to their
     view (white_view, black_view: a file or a terminal); the screen shows what both hear.
-    web(game, ends, out): a feed to publish each player's lines (player(side, text)), the
+    web(game, ends, tell): a feed to publish each player's lines (player(side, text)), the
     public ones (public(text)) and the end.  With sim, the side to move's own board is
     drawn (host/commands/kview.py); the record at the end prints as a scoresheet, or as JSON
     (json_record)."""
@@ -531,7 +531,20 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     try:
         ends[WHITE] = LinkEnd(white_port)
         ends[BLACK] = LinkEnd(black_port)
-        feed = web(game, ends, out) if web is not None else None  # the web room's pages (host/web)
+        def hand_link(who: str, link: str) -> None:
+            # A player's secret page goes to that player's own view only, never the shared screen.
+            if who not in ("white", "black"):
+                show(f"web, {who}: {link}")
+                return
+            side = WHITE if who == "white" else BLACK
+            f = files.get(side)
+            if f is not None:
+                print(f"web, {who}: {link}", file=f, flush=True)
+            else:
+                show(f"web: {who.capitalize()}'s own page goes only to their own view: give --{who}-view PATH "
+                     "(a file, or their own terminal) to hand it to them")
+
+        feed = web(game, ends, hand_link) if web is not None else None  # the web room's pages (host/web)
 
         def say(side: int, text: str) -> None:
             f = files.get(side)
@@ -630,15 +643,28 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             shown(WHITE, force=True)
             shown(BLACK, force=True)  # each army as it stands
 
-        def sim_attempt(side: int, cmd: str) -> None:
+        def typed_attempt(side: int, cmd: str) -> None:
+            """A typed attempt, read on the mover's own view (squares or SAN; a pawn's
+            diagonal onto a square that looks empty is an attempt too): a typing error is
+            told the mover, and is no attempt.  On virtual boards the hands make it."""
+            view = match.ump.view(side)
+            try:
+                m = parse(view, cmd)
+            except MoveError as e:  # not an attempt: the typist is told, not the scoresheet
+                f = files.get(side)
+                print(f"[{SIDES[side]}] {e}", file=f if f is not None else out, flush=True)
+                return
+            if not sim:
+                match.attempt(side, view.move_str(m))
+                return
+            try:
+                sim_attempt(side, view, m)
+            except (BoardError, BridgeTimeout, LinkError) as e:
+                show(f"the virtual hands could not make {printable(cmd)}: {e}")
+
+        def sim_attempt(side: int, view: Any, m: int) -> None:
             """The virtual hands make the attempt on the mover's own board."""
             end = ends[side]
-            view = match.ump.view(side)
-            try:  # squares or SAN, read on the mover's own view
-                m = parse(view, cmd)
-            except MoveError as e:
-                say(side, str(e))
-                return
             cmd = view.move_str(m)
             geo = Geometry(view.game.layout)
             lifts, places = hand_moves(view, m)
@@ -695,13 +721,8 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
                     match.ask(side)
                 elif cmd == "resign":
                     match.resign(side)
-                elif sim:
-                    try:
-                        sim_attempt(side, cmd)
-                    except (BoardError, BridgeTimeout, LinkError) as e:
-                        show(f"the virtual hands could not make {printable(cmd)}: {e}")
                 else:
-                    match.attempt(side, cmd)
+                    typed_attempt(side, cmd)
         if match.ump.over:
             rec = match.record()
             res, reason = match.result()

@@ -9,6 +9,7 @@ from typing import Any, TextIO
 from firmware.rules import new_position
 from firmware.squares import Geometry
 from host.commands.view import LED_NAMES
+from host.record import ANSWER_LEDS
 
 
 def _field(board: str, files: int) -> list[list[str]]:
@@ -31,8 +32,9 @@ def _field(board: str, files: int) -> list[list[str]]:
     return rows
 
 
-def own_board(game: str, view_fen: str, leds: str, side: str, told: list[str]) -> str:
-    """The player's board as text: each square's man (FEN letter) and LED letter."""
+def own_board(game: str, view_fen: str, leds: str, side: str, told: list[str], over: bool = False) -> str:
+    """The player's board as text: each square's man (FEN letter) and LED letter (W and D:
+    the umpire's Yes and No to "Can I capture?", until the game is over)."""
     lay = new_position(game).game.layout
     geo = Geometry(lay)
     rows = _field(view_fen.split()[0], lay.files)
@@ -53,8 +55,12 @@ def own_board(game: str, view_fen: str, leds: str, side: str, told: list[str]) -
             row += f" {rows[lay.ranks - 1 - r][f]}{led if led != '.' else ' '}"
         lines.append(row + f"  {r + 1}")
     lines.append(head)
+    inside = {geo.phys(sq) for sq in lay.squares}
+    if len(leds) == 144:  # the margin around the game: where the announcements ring
+        lit |= {led for p, led in enumerate(leds) if p not in inside and led != "."}
     if lit:
-        lines.append("LEDs: " + ", ".join(f"{k} {LED_NAMES.get(k, k)}" for k in sorted(lit)))
+        names = LED_NAMES if over else {**LED_NAMES, **ANSWER_LEDS}
+        lines.append("LEDs: " + ", ".join(f"{k} {names.get(k, k)}" for k in sorted(lit)))
     if told:
         lines.append("the umpire told you: " + " ".join(told[-4:]))
     return "\n".join(lines)
@@ -77,7 +83,7 @@ def kview_shower(match: Any, ends: dict[int, Any], game: str, heard: dict[int, l
 
     def show(side: int, force: bool = False) -> None:
         leds = ends[side].request("leds").split()[-1]
-        text = own_board(game, match.ump.view_fen(side), leds, SIDES[side], heard[side])
+        text = own_board(game, match.ump.view_fen(side), leds, SIDES[side], heard[side], match.ump.over)
         if force or last.get(side) != text:
             last[side] = text
             print(text, file=out, flush=True)
@@ -105,7 +111,7 @@ def adjourn(archive: Any, board: str, match: Any) -> int | None:
 
 def record_text(archive: Any, gid: int) -> str:
     """The umpire's record of an archived Kriegspiel game, readable: its PGN, the true moves
-    with every announcement as a comment (`eboard export ID --pgn`; --json for the JSON)."""
+    with every announcement as a comment (`eboard export ID`; kriegspiel --json for the JSON)."""
     from host.record import export
 
     g = archive.game(str(gid))

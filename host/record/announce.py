@@ -37,6 +37,11 @@ REJECTED_RU = {
     "game_over": "партия окончена",
 }
 
+# A Kriegspiel board answers "Can I capture?" with its margin in the win colour (yes) or
+# the draw colour (no) (firmware/krieg.py): until the game is over, the legends say so.
+ANSWER_LEDS = {"W": "the umpire's Yes: a pawn of yours can capture", "D": "the umpire's No: no pawn capture"}
+
+
 def words(a: dict[str, object], lang: str = "en") -> str:
     """An announcement as the umpire says it (§5: seed wording in Russian, or English)."""
     t = a["type"]

@@ -165,6 +165,15 @@ class GameRow:
     time_control: str | None = None  # PGN TimeControl ('300+3') of a game played on a clock
 
 
+def result_text(g: GameRow) -> str:
+    """A game's result in the one form every listing uses: '1-0 (checkmate)', 'adjourned',
+    'in progress' (and the points of a game that has them)."""
+    if g.reason == "adjourned" or not g.ended:
+        return g.reason or "in progress"
+    points = f" {g.white_points}-{g.black_points}" if g.white_points is not None else ""
+    return g.result + (f" ({g.reason})" if g.reason else "") + points
+
+
 def default_path() -> Path:
     base = os.environ.get("EBOARD_DATA") or os.path.join(
         os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "eboard"
@@ -507,6 +516,18 @@ class Archive:
     def resumed(self, game_id: int, board: str, uid: str) -> None:
         """An adjourned game goes on as the board's game uid (on that board, or another)."""
         self._run("UPDATE games SET board=?, uid=?, ended=NULL, reason=NULL WHERE id=?", (board, uid, game_id))
+
+    def kriegspiel_ids(self) -> set[int]:
+        """The ids of the Kriegspiel games: those with the umpire's record, and those of
+        event Kriegspiel not over (an adjourned one's record is not stored: it is sealed)."""
+        rows = self._run("SELECT game_id FROM kriegspiel UNION "
+                         "SELECT id FROM games WHERE event='Kriegspiel' AND ended IS NULL").fetchall()
+        return {int(r[0]) for r in rows}
+
+    def sealed(self, g: GameRow) -> bool:
+        """True for a Kriegspiel game not over: its moves are the umpire's, told to nobody
+        until the game ends (kriegspiel.md §10, L20)."""
+        return g.ended is None and g.id in self.kriegspiel_ids()
 
     def kriegspiel_record(self, game_id: int) -> dict[str, object] | None:
         import json

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
@@ -64,12 +65,13 @@ def board_feed(bridge: Any, archive: Any) -> Any:
     return BoardFeed(bridge, archive)
 
 
-def kriegspiel_feed(server: WebServer, game: str, ends: dict[int, Any], out: TextIO) -> Any:
-    """A Kriegspiel match published to the web room; each player's secret link printed on out."""
+def kriegspiel_feed(server: WebServer, game: str, ends: dict[int, Any], tell: Callable[[str, str], None]) -> Any:
+    """A Kriegspiel match published to the web room; tell(who, link) is given each link
+    (who: white, black, spectators): the caller hands each player's to that player only."""
     from firmware.rules.kriegspiel import SIDES
     from host.web.hub import KriegFeed
 
     feed = KriegFeed(game, {SIDES[side]: end for side, end in ends.items()})
     for who, link in feed.links(server.url).items():
-        print(f"web, {who}: {link}", file=out, flush=True)
+        tell(who, link)
     return feed

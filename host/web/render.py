@@ -19,7 +19,7 @@ from firmware.rules import FenError, new_position
 from firmware.rules.board import WHITE
 from firmware.squares import Geometry
 from host.web import diagram
-from host.record import words
+from host.record import ANSWER_LEDS, words
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 _templates: dict[str, string.Template] = {}
@@ -70,16 +70,18 @@ def move_squares(geo: Geometry, move: object) -> tuple[int, int] | None:
 
 
 def board_svg(game: str, fen: str | None, leds: str = "", title: str = "", small: bool = False,
-              engine_move: str | None = None) -> str:
+              engine_move: str | None = None, names: dict[str, str] | None = None) -> str:
     """The board as SVG with its LEDs (the `leds` letters, one per physical square) and,
-    if given, the engine's move marked in a style of its own."""
+    if given, the engine's move marked in a style of its own; names: legend words that
+    replace LEGEND's for some letters."""
     try:
         pos = position(game, fen)
     except (FenError, ValueError, KeyError):
         return f'<p class="error">cannot show {esc(game)} position {esc(fen)}</p>'
     frame = bytes(max(0, led_codes.CODES.find(ch)) for ch in (leds if len(leds) == 144 else "." * 144))
     lit = sorted({ch for ch in leds if ch in LEGEND})
-    legend = "" if small else "LEDs: " + ", ".join(f"{LEGEND[ch]} ({ch})" for ch in lit) if lit else ""
+    said = {**LEGEND, **(names or {})}
+    legend = "" if small else "LEDs: " + ", ".join(f"{said[ch]} ({ch})" for ch in lit) if lit else ""
     geo = Geometry(pos.game.layout)
     engine = move_squares(geo, engine_move) if engine_move else None
     if engine and not small:
@@ -263,7 +265,8 @@ def player_parts(d: dict[str, Any]) -> dict[str, str]:
     game = str(d.get("game"))
     return {
         "board": board_svg(game, d.get("fen") or None, str(d.get("leds", "")),
-                           title=f"{str(d.get('side', '')).capitalize()}'s own men") if d.get("fen") else
+                           title=f"{str(d.get('side', '')).capitalize()}'s own men",
+                           names=None if d.get("end") else ANSWER_LEDS) if d.get("fen") else
         '<p class="muted">your board is being set up</p>',
         "lines": lines(list(d.get("lines") or [])),
         "end": record(game, d.get("end")),

@@ -24,7 +24,7 @@ from typing import Any
 
 from aiohttp import web
 
-from host.record import Archive, ArchiveError
+from host.record import Archive, ArchiveError, result_text
 from host.web import render
 from host.web.hub import HUB, Hub, slug
 
@@ -318,7 +318,7 @@ class WebServer:
             if g.event == "Kriegspiel" and not g.ended:
                 continue
             n = len(self.archive.moves(g.id))
-            result = (g.result + (f" ({g.reason})" if g.reason else "")) if g.ended else (g.reason or "in progress")
+            result = result_text(g)
             players = f"{g.white} – {g.black}"
             hay = " ".join([str(g.id), g.game, g.board, g.event, result, players, g.started]).lower()
             if q and not all(word in hay for word in q.split()):
