@@ -607,3 +607,89 @@ def test_play_against_the_computer_shows_its_clocks_and_move_live(page, tmp_path
         play.send("quit")
     finally:
         play.stop()
+
+
+# ---- a flood of clients ------------------------------------------------------------------------
+
+FLOOD_FDS = 200  # the server's `ulimit -n` in the flood test: its cap (FLOOD_FDS - 64) // 2
+
+
+def _open_stream(port, path="/events/room"):
+    """A raw client on loopback: (socket, its status line and head), the request sent."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    return s
+
+
+def _head(s):
+    """The head of a response (up to the blank line), and the body after it for a 503."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    if head.startswith(b"HTTP/1.1 503"):
+        while True:  # the refusal closes: read its body to the end
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            body += chunk
+    return head.decode(), body.decode()
+
+
+@needs_browser
+def test_a_flood_of_clients_is_refused_in_words_and_later_pages_work(page, tmp_path):
+    import resource
+
+    from host.web.server import SPARE_FDS
+
+    cap = (FLOOD_FDS - SPARE_FDS) // 2
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+
+    def low_fd_limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (FLOOD_FDS, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+    web = subprocess.Popen([BIN / "eboard", "web", str(port), "--archive", str(tmp_path / "a.sqlite")],
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           preexec_fn=low_fd_limit)
+    held = []
+    try:
+        wait_http(base)
+        # The most it keeps, all at once: every one of them served (the guard's longest legitimate load).
+        for _ in range(cap):
+            held.append(_open_stream(port))
+        for s in held:
+            head, _ = _head(s)
+            assert head.startswith("HTTP/1.1 200") and "text/event-stream" in head, head
+        # Twice as many again, in waves of cap / 2 at once: more clients than the process has
+        # file descriptors. Each is refused in words.
+        for _ in range(4):
+            wave = [_open_stream(port) for _ in range(cap // 2)]
+            for s in wave:
+                head, body = _head(s)
+                assert head.startswith("HTTP/1.1 503"), head
+                assert "Retry-After: 5" in head
+                assert body == f"too many connections: this board's web view keeps {cap} open at once; " \
+                               "try again when some pages close\n"
+                s.close()
+        assert get(base + "/archive")[0] == 503  # a page asked for now: refused too, and said so
+        for s in held:
+            s.close()
+        held = []
+        # A page opened after the flood works, live.
+        page.goto(base + "/archive")
+        page.wait_for_selector("table.games")
+        page.goto(base + "/")
+        page.wait_for_selector("#live.on")
+    finally:
+        for s in held:
+            s.close()
+        web.send_signal(signal.SIGINT)
+        out = web.communicate(timeout=30)[0]
+    assert web.returncode == 0, out
+    refusals = [line for line in out.splitlines() if "refusing" in line]
+    assert refusals == [f"web: {cap} connections open, the most it keeps: refusing new ones until some close"], out
+    assert out.splitlines()[1:] == refusals, out  # nothing else: no traceback, no error
