@@ -693,3 +693,52 @@ def test_a_flood_of_clients_is_refused_in_words_and_later_pages_work(page, tmp_p
     refusals = [line for line in out.splitlines() if "refusing" in line]
     assert refusals == [f"web: {cap} connections open, the most it keeps: refusing new ones until some close"], out
     assert out.splitlines()[1:] == refusals, out  # nothing else: no traceback, no error
+
+
+# ---- what --web needs ------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_play_web_without_aiohttp_says_what_to_install(tmp_path):
+    # aiohttp made missing for the command, as in a .venv set up without the web extra.
+    (tmp_path / "aiohttp.py").write_text("raise ModuleNotFoundError(\"No module named 'aiohttp'\", name='aiohttp')\n")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    for args in (["play", "--sim", "--game", "chess", "--web", "0"], ["web", "0"]):
+        r = subprocess.run([BIN / "eboard", *args, "--archive", str(tmp_path / "a.sqlite")], env=env, input="",
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode != 0, args
+        assert "Traceback" not in r.stderr + r.stdout, r.stderr
+        want = (f"the browser view (--web) needs aiohttp, not installed for this Python: "
+                f"{BIN / 'python'} -m pip install 'aiohttp>=3.9'  (./play.sh --web installs it)")
+        assert want in r.stderr, r.stderr
+
+
+def test_play_sh_web_installs_the_web_extra(tmp_path):
+    # play.sh run for real, on a copy of the repository's scripts with a stand-in .venv
+    # whose python and eboard write down what they were asked.
+    (tmp_path / "tools").mkdir()
+    for name in ("play.sh", "tools/venv.sh", "pyproject.toml"):
+        (tmp_path / name).write_bytes((ROOT / name).read_bytes())
+    (tmp_path / "play.sh").chmod(0o755)
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    log = tmp_path / "log"
+    for name in ("python", "eboard"):
+        (bin_dir / name).write_text(f'#!/bin/sh\n[ "$1" = -c ] && exit 0\necho "{name} $*" >> {log}\n')
+        (bin_dir / name).chmod(0o755)
+
+    def run(*args):
+        log.write_text("")
+        r = subprocess.run([tmp_path / "play.sh", *args], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        return log.read_text().splitlines(), r.stderr
+
+    calls, said = run("--game", "chess")
+    assert calls == ["python -m pip install -q --disable-pip-version-check -e .[tools]", "eboard play --sim --game chess"]
+    calls, said = run("--game", "chess", "--web", "8090")
+    assert calls == ["python -m pip install -q --disable-pip-version-check -e .[tools,web]",
+                     "eboard play --sim --game chess --web 8090"]
+    assert "python-chess, aiohttp" in said
+    calls, _ = run("--web")  # set up once: the next run installs nothing
+    assert calls == ["eboard play --sim --web"]
