@@ -162,6 +162,56 @@ class Stream:
             self.text += line.decode()
 
 
+def _png_rows(png):
+    """A PNG screenshot's pixels: rows of (r, g, b), its filters undone (no imaging library)."""
+    import struct
+    import zlib
+
+    pos, chunks, width, height, bpp = 8, b"", 0, 0, 3
+    while pos < len(png):
+        n, kind = struct.unpack(">I4s", png[pos:pos + 8])
+        body = png[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            width, height, _, color = struct.unpack(">IIBB", body[:10])
+            bpp = {2: 3, 6: 4}[color]
+        elif kind == b"IDAT":
+            chunks += body
+        pos += 12 + n
+    raw, rows, prev, i = zlib.decompress(chunks), [], bytearray(width * bpp), 0
+    for _ in range(height):
+        f, line = raw[i], bytearray(raw[i + 1:i + 1 + width * bpp])
+        i += 1 + width * bpp
+        for x in range(len(line)):
+            a = line[x - bpp] if x >= bpp else 0
+            b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+            paeth = min((a, b, c), key=lambda v: abs(a + b - c - v))  # ties: a, then b, then c
+            line[x] = (line[x] + (0, a, b, (a + b) // 2, paeth)[f]) & 255
+        rows.append([tuple(line[x:x + 3]) for x in range(0, len(line), bpp)])
+        prev = line
+    return rows
+
+
+def _contrast(c1, c2):
+    """WCAG's contrast ratio of two colours (1: none, 21: black on white)."""
+    def lum(c):
+        v = [x / 255 for x in c]
+        v = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in v]
+        return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]
+    hi, lo = sorted((lum(c1), lum(c2)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _mark_contrast(pg, name):
+    """The strongest contrast, against the square's own colour, of what is drawn in the band
+    along the top of a square of the page's board (above the man), in a real screenshot."""
+    rect = pg.locator(f'#board rect[data-sq="{name}"]')
+    fill = rect.get_attribute("fill")
+    own = tuple(int(fill[k:k + 2], 16) for k in (1, 3, 5))
+    box = rect.bounding_box()
+    rows = _png_rows(pg.screenshot(clip=box))
+    return max(_contrast(px, own) for row in rows[1:max(2, len(rows) // 8)] for px in row[1:-1])
+
+
 def sq(pg, name):
     """(led letter, piece letter) of a square on the page's board."""
     el = pg.locator(f'#board rect[data-sq="{name}"]')
@@ -382,7 +432,7 @@ def test_a_move_on_a_virtual_board_appears_on_the_open_page(page, tmp_path):
         play.send("wait 800")
         page.wait_for_selector('#board rect[data-sq="e4"][data-led="l"][data-piece="P"]')
         assert sq(page, "e2") == ("l", "")
-        assert page.inner_text("#moves").split() == ["1.", "e2e4"]
+        assert page.inner_text("#moves").split() == ["1.", "e4"]  # SAN, under its move number
         assert "Black" in page.inner_text("#info")
         page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing to scroll sideways
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
@@ -395,6 +445,7 @@ def test_the_club_room_follows_four_boards_playing(page, tmp_path):
     from test_host import random_game, timed_script
 
     from host.link.virtual import VirtualBoard
+    from host.record import san_list
 
     games = ["chess", "lippo", "gardner", "hundred"]  # 8 x 8, 12 x 12, 5 x 5, 10 x 10
     boards, expected = [], {}
@@ -420,14 +471,15 @@ def test_the_club_room_follows_four_boards_playing(page, tmp_path):
         page.goto(base + "/")  # open before the games are played: the tiles come live
         expect(page.locator("a.tile")).to_have_count(4, timeout=WAIT_MS)
         for gid, moves in expected.items():
-            caption = re.compile(rf"^{gid} .* ply {len(moves)} ")
+            sans = san_list(gid, None, moves)
+            caption = re.compile(rf"^{gid} · .* · {len(moves) // 2}… {re.escape(sans[-1])}")
             expect(page.locator("a.tile .caption", has_text=caption)).to_have_count(1, timeout=WAIT_MS * 2)
         shot(page, "web-room.png")
         tile = page.locator("a.tile", has_text="lippo ")
         tile.click()
         page.wait_for_selector('#board rect[data-sq="l12"]')  # the 12 x 12 board's corner
         page.wait_for_selector("#live.on")
-        assert [w for w in page.inner_text("#moves").split() if not w.endswith(".")] == expected["lippo"]
+        assert [w for w in page.inner_text("#moves").split() if not w.endswith(".")] == san_list("lippo", None, expected["lippo"])
     finally:
         if serve is not None:
             serve.stop(interrupt=True)
@@ -466,7 +518,7 @@ def test_an_archived_game_replays_and_its_pgn_downloads(page, tmp_path):
         page.wait_for_selector('#board rect[data-sq="b5"][data-piece="B"]')  # the last position first
         page.keyboard.press("Home")
         page.wait_for_selector('#board rect[data-sq="f1"][data-piece="B"]')
-        assert page.inner_text("#ply") == "0 / 5"
+        assert page.inner_text("#ply") == "start"
         page.keyboard.press("ArrowRight")
         page.wait_for_selector('#board rect[data-sq="e4"][data-piece="P"][data-led="l"]')
         page.click("#next")
@@ -475,7 +527,15 @@ def test_an_archived_game_replays_and_its_pgn_downloads(page, tmp_path):
         page.wait_for_selector('#board rect[data-sq="e7"][data-piece="p"]')
         page.click("button.ply[data-ply='3']")
         page.wait_for_selector('#board rect[data-sq="f3"][data-piece="N"]')
-        assert page.inner_text("#ply") == "3 / 5"
+        assert page.inner_text("#ply") == "2. Nf3"
+        assert page.locator("#board svg text").first.text_content() == "after 2. Nf3"
+        page.click("button.ply[data-ply='4']")
+        page.wait_for_selector('#board rect[data-sq="c6"][data-piece="n"]')
+        assert page.inner_text("#ply") == "2… Nc6"
+        # The last move (b8, a light square; c6, a dark one) stands out on both, as chromium draws it.
+        for name in ("b8", "c6"):
+            assert _mark_contrast(page, name) >= 3, name  # WCAG's 3:1 for what is not text
+        assert _mark_contrast(page, "d6") < 1.1 and _mark_contrast(page, "c3") < 1.1  # unlit: nothing drawn
         shot(page, "web-archive.png")
         with page.expect_download() as dl:
             page.click("#pgn")
@@ -603,7 +663,7 @@ def test_play_against_the_computer_shows_its_clocks_and_move_live(page, tmp_path
         expect(page.locator("#clocks .clock.black.running")).to_have_count(0)
         play.send("make")
         expect(page.locator('#board rect[data-engine="to"]')).to_have_count(0)
-        expect(page.locator("#moves")).to_contain_text("e2e4")
+        expect(page.locator("#moves")).to_contain_text("1. e4")
         play.send("quit")
     finally:
         play.stop()
@@ -742,3 +802,73 @@ def test_play_sh_web_installs_the_web_extra(tmp_path):
     assert "python-chess, aiohttp" in said
     calls, _ = run("--web")  # set up once: the next run installs nothing
     assert calls == ["eboard play --sim --web"]
+
+
+# ---- the moves as players write them ------------------------------------------------------------
+
+
+def test_notation_follows_a_game_a_move_at_a_time():
+    from host.web.hub import Notation
+
+    n = Notation()
+    assert n.sans("chess", None, ["e2e4"]) == ["e4"]
+    assert n.sans("chess", None, ["e2e4", "e7e5", "f1c4", "f8c5", "c4f7"]) == ["e4", "e5", "Bc4", "Bc5", "Bxf7+"]
+    assert n.sans("chess", None, ["e2e4", "e7e5", "d1h5"]) == ["e4", "e5", "Qh5"]  # taken back, another move
+    assert n.sans("chess", None, ["e2e4", "e7e5", "d1h5", "zz", "e1e2"]) == ["e4", "e5", "Qh5", "zz", "e1e2"]
+    assert n.sans("checkers12", None, ["a3b4"]) == ["a3b4"]  # its own notation
+
+
+def test_pages_show_san_under_move_numbers_the_players_and_check(tmp_path):
+    from host.web.server import WebServer
+
+    path = tmp_path / "a.sqlite"
+    a = Archive(path)
+    games = {
+        "check": (dict(white="Anna", black="Boris"), None, ["e2e4", "e7e5", "f1c4", "f8c5", "c4f7", "e8f7"]),
+        "mate": ({}, None, ["f2f3", "e7e5", "g2g4", "d8h4"]),
+        "later": ({}, "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 7", ["b8c6", "f1b5"]),
+        "checkers": ({}, None, []),
+    }
+    pos = new_position("checkers12")
+    for _ in range(3):
+        m = pos.legal_moves()[0]
+        games["checkers"][2].append(pos.move_str(m))
+        pos.push(m)
+    ids = {}
+    for name, (tags, fen, moves) in games.items():
+        gid = ids[name] = a.new_game("b-" + name, "checkers12" if name == "checkers" else "chess", fen, **tags)
+        for ply, m in enumerate(moves, 1):
+            a.record("b-" + name, ply, f"move {ply} {m}", gid)
+    a.close()
+    server = WebServer(str(path), port=0)
+    base = server.start()
+    try:
+        status, body = get(f"{base}/archive/{ids['check']}")
+        assert status == 200 and f"<h1>Game {ids['check']}: chess, Anna – Boris</h1>" in body
+        text = re.sub(r"<[^>]+>", " ", body.split('id="moves">', 1)[1].split("</ol>", 1)[0]).split()
+        assert text == ["1.", "e4", "e5", "2.", "Bc4", "Bc5", "3.", "Bxf7+", "Kxf7"]
+        assert '<span data-ply="6">3… Kxf7</span>' in body
+        assert "after 3… Kxf7" in body  # the board's title
+        body = get(f"{base}/archive/{ids['mate']}")[1]
+        assert "Qh4#" in body and "? – ?" not in body
+        body = get(f"{base}/archive/{ids['later']}")[1]
+        text = re.sub(r"<[^>]+>", " ", body.split('id="moves">', 1)[1].split("</ol>", 1)[0]).split()
+        assert text == ["7.", "…", "Nc6", "8.", "Bb5"]  # from the FEN's move number, Black first
+        body = get(f"{base}/archive/{ids['checkers']}")[1]
+        assert games["checkers"][2][0] in body  # checkers12 keeps its own notation
+        body = get(f"{base}/archive")[1]
+        assert "Anna – Boris" in body and "? – ?" not in body
+        assert "<th>moves</th>" in body and "<td>3</td>" in body  # 6 plies: 3 moves
+    finally:
+        server.stop()
+
+
+def test_the_live_board_and_its_tile_show_san_and_players(fed):
+    base, feed = fed
+    snap = feed.hub.get("board:clock-board")
+    assert snap["san"] == ["e4", "e5", "Nf3"] and snap["white"] == "Anna"
+    body = get(base + "/")[1]
+    assert "chess · clock-board · 2. Nf3" in body and "Anna – computer" in body
+    body = get(base + "/board/clock-board")[1]
+    assert "<h1>chess on clock-board, Anna – computer</h1>" in body
+    assert '<span class="last">Nf3</span>' in body and "<dd>2. Nf3</dd>" in body

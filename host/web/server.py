@@ -28,7 +28,7 @@ from typing import Any
 
 from aiohttp import web
 
-from host.record import Archive, ArchiveError
+from host.record import Archive, ArchiveError, san_list
 from host.web import render
 from host.web.hub import HUB, Hub, slug
 
@@ -411,7 +411,8 @@ class WebServer:
         parts = render.board_parts(data)
         return self._html(render.page("board.html", title=f"eboard: {render.esc(data.get('game'))}",
                                       stream=f"/board/{render.esc(s)}/events",
-                                      heading=f"{render.esc(data.get('game'))} on {render.esc(data.get('port'))}",
+                                      heading=f"{render.esc(data.get('game'))} on {render.esc(data.get('port'))}"
+                                      + (f", {render.esc(render.players(data))}" if render.players(data) else ""),
                                       **parts))
 
     async def board_events(self, request: web.Request) -> web.StreamResponse:
@@ -442,14 +443,14 @@ class WebServer:
                 continue
             n = len(self.archive.moves(g.id))
             result = (g.result + (f" ({g.reason})" if g.reason else "")) if g.ended else (g.reason or "in progress")
-            players = f"{g.white} – {g.black}"
+            players = render.players({"white": g.white, "black": g.black})
             hay = " ".join([str(g.id), g.game, g.board, g.event, result, players, g.started]).lower()
             if q and not all(word in hay for word in q.split()):
                 continue
             rows.append(
                 f'<tr><td><a href="/archive/{g.id}">{g.id}</a></td><td class="when">{render.esc(g.started[:16].replace("T", " "))}</td>'
                 f'<td><a href="/archive/{g.id}">{render.esc(g.game)}</a>{" · Kriegspiel" if g.event == "Kriegspiel" else ""}</td>'
-                f"<td>{n}</td><td>{render.esc(result)}</td><td>{render.esc(players)}</td>"
+                f"<td>{(n + 1) // 2}</td><td>{render.esc(result)}</td><td>{render.esc(players)}</td>"
                 f'<td class="board">{render.esc(g.board)}</td></tr>'
             )
         if not rows:
@@ -474,7 +475,10 @@ class WebServer:
 
     def _ply_svg(self, g, ply: int) -> str:  # type: ignore[no-untyped-def]
         pos, moves, last = self._replay_position(g, ply)
-        title = f"after {ply}. {last}" if ply else "the start"
+        title = "the start"
+        if ply and last:
+            before, _, _ = self._replay_position(g, ply - 1)
+            title = "after " + render.move_label(ply, g.fen, [""] * (ply - 1) + san_list(g.game, before.fen(), [last]))
         return render.board_svg(g.game, pos.fen(), _last_move_leds(pos, last), title=title)
 
     async def replay(self, request: web.Request) -> web.Response:
@@ -483,21 +487,24 @@ class WebServer:
         if g is None:
             return _not_found()
         moves = self.archive.moves(g.id)
-        black_first = bool(g.fen) and len(g.fen.split()) > 1 and g.fen.split()[1] == "b"
-        info = render.board_info({
-            "game": g.game, "port": g.board, "state": "over" if g.ended else "in progress", "moves": moves,
-            "result": g.result if g.ended else None, "reason": g.reason,
-        })
+        sans = san_list(g.game, g.fen, moves)
+        snap = {"game": g.game, "port": g.board, "state": "over" if g.ended else "in progress", "moves": moves,
+                "san": sans, "start_fen": g.fen, "white": g.white, "black": g.black,
+                "result": g.result if g.ended else None, "reason": g.reason}
+        info = render.board_info(snap)
         if g.white_points is not None:
             info += f"<p>points: White {g.white_points}, Black {g.black_points}</p>"
         record = ""
         if g.event == "Kriegspiel":
             record = render.record(g.game, {"record": self.archive.kriegspiel_record(g.id), "result": g.result})
+        who = render.players(snap)
         return self._html(render.page(
-            "replay.html", title=f"eboard: game {g.id}", heading=f"Game {g.id}: {render.esc(g.game)}",
+            "replay.html", title=f"eboard: game {g.id}",
+            heading=f"Game {g.id}: {render.esc(g.game)}" + (f", {render.esc(who)}" if who else ""),
             gid=str(g.id), plies=str(len(moves)), board=self._ply_svg(g, len(moves)),
-            ply=f'<span data-ply="{len(moves)}">{len(moves)} / {len(moves)}</span>', info=info,
-            moves=render.move_list(moves, black_first, link=True), record=record))
+            ply=f'<span data-ply="{len(moves)}">{render.esc(render.move_label(len(moves), g.fen, sans)) if moves else "start"}</span>',
+            info=info,
+            moves=render.move_list(sans, g.fen, link=True), record=record))
 
     async def ply_svg(self, request: web.Request) -> web.Response:
         g = self._visible(int(request.match_info["gid"]))
