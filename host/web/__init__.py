@@ -48,7 +48,9 @@ def start(archive_path: str | None, host: str, port: int, out: TextIO = sys.stde
     try:
         from host.web.server import WebServer
     except ImportError as e:
-        raise WebUnavailable(f"the browser view needs aiohttp ({e.name} is missing): pip install aiohttp") from None
+        missing = "" if e.name == "aiohttp" else f" ({e.name}, which it needs, is missing)"
+        raise WebUnavailable(f"the browser view (--web) needs aiohttp, not installed for this Python{missing}: "
+                             f"{sys.executable} -m pip install 'aiohttp>=3.9'  (./play.sh --web installs it)") from None
     server = WebServer(archive_path, host, port)
     try:
         url = server.start()

@@ -18,6 +18,7 @@ SQ = 40
 LEGEND = "LEDs: blue, where the lifted piece may go; red, a capture; white, its square"
 
 
+LAST_FILL = "#ffe033"  # the last move's squares (the LED's own dim yellow, made visible)
 ENGINE = "#b57bff"  # the engine's move: a violet dashed frame and arrow, unlike any LED's round glow
 
 
@@ -66,7 +67,9 @@ def svg(pos, frame: bytes, geo, title: str, legend: str = LEGEND, crop: bool = F
             f'data-led="{leds.CODES[cls] if cls < len(leds.CODES) else "."}" data-piece="{piece}"'
             + (f' data-engine="{marks[p]}"/>' if p in marks else "/>")
         )
-        if cls:
+        if cls == leds.LAST:
+            out.extend(_last_mark(x, y))
+        elif cls:
             rgb = leds.PALETTE[cls]
             out.append(
                 f'<circle cx="{x + SQ / 2}" cy="{y + SQ / 2}" r="{SQ * 0.42}" fill="rgb{rgb}" fill-opacity="0.55"/>'
@@ -93,6 +96,18 @@ def svg(pos, frame: bytes, geo, title: str, legend: str = LEGEND, crop: bool = F
         out.append(f'<text x="{width / 2}" y="{top + rows * SQ + 40}" fill="#ccc" font-size="12" text-anchor="middle">{_esc(legend)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _last_mark(x: int, y: int) -> list[str]:
+    """The last move's square: the board's dim yellow LED would vanish on a dark square, so
+    the page tints the square yellow and rings it, a bright ring inside a dark one, which
+    stands out on light and dark squares alike."""
+    return [
+        f'<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{LAST_FILL}" fill-opacity="0.5" class="last"/>',
+        f'<rect x="{x + 2}" y="{y + 2}" width="{SQ - 4}" height="{SQ - 4}" fill="none" stroke="#222" stroke-width="3" class="last"/>',
+        f'<rect x="{x + 3.5}" y="{y + 3.5}" width="{SQ - 7}" height="{SQ - 7}" fill="none" stroke="{LAST_FILL}" '
+        'stroke-width="2.5" class="last"/>',
+    ]
 
 
 def _corner(p: int, c0: int, r1: int, top: int) -> tuple[int, int]:

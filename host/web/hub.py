@@ -65,6 +65,41 @@ def slug(key: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", key).strip("-") or "board"
 
 
+class Notation:
+    """A game's moves in SAN (checkers12: its own notation), kept from one flush to the
+    next: a move added costs one move's SAN, not the whole game's again."""
+
+    def __init__(self) -> None:
+        self.start: tuple[str, str | None] = ("", None)
+        self.moves: list[str] = []
+        self.san: list[str] = []
+        self.pos: Any = None  # the position after self.moves, None once a move would not replay
+
+    def sans(self, game: str, fen: str | None, moves: list[str]) -> list[str]:
+        """The SAN of moves played from fen; a move that does not replay, and all after it,
+        as they are."""
+        from firmware.rules import MoveError, new_position
+        from host.record import san
+
+        if self.start != (game, fen) or moves[: len(self.moves)] != self.moves:
+            self.start, self.moves, self.san = (game, fen), [], []
+            try:
+                self.pos = new_position(game, fen)
+            except (MoveError, ValueError, KeyError):
+                self.pos = None
+        for text in moves[len(self.moves):]:
+            if self.pos is not None:
+                try:
+                    m = self.pos.parse_move(text)
+                    text = san(self.pos, m)
+                    self.pos.push(m)
+                except MoveError:
+                    self.pos = None
+            self.moves.append(moves[len(self.moves)])
+            self.san.append(text)
+        return list(self.san)
+
+
 class BoardFeed:
     """Publishes one bridge's board: its game, position, LED frame and moves.
 
@@ -79,6 +114,7 @@ class BoardFeed:
         self.seq = 0  # the last board message seen
         self.heard_at = 0.0  # time.time() it arrived (bench/web_latency.py)
         self.notes: dict[str, Any] = {}  # what the host adds: see annotate()
+        self.notation = Notation()
         inner = bridge.on_change
 
         def changed(seq: int, text: str) -> None:
@@ -139,6 +175,8 @@ class BoardFeed:
         if gid is not None:
             snap["moves"] = self.archive.moves(gid)
             row = self.archive.game(str(gid))
+            snap.update(start_fen=row.fen, white=row.white, black=row.black,
+                        san=self.notation.sans(row.game, row.fen, snap["moves"]))
             if row.ended:
                 snap["result"] = row.result
                 snap["reason"] = row.reason

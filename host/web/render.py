@@ -19,7 +19,7 @@ from firmware.rules import FenError, new_position
 from firmware.rules.board import WHITE
 from firmware.squares import Geometry
 from host.web import diagram
-from host.record import ANSWER_LEDS, words
+from host.record import ANSWER_LEDS, san_list, words
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 _templates: dict[str, string.Template] = {}
@@ -89,31 +89,57 @@ def board_svg(game: str, fen: str | None, leds: str = "", title: str = "", small
     return diagram.svg(pos, frame, geo, title, legend=legend, crop=True, engine=engine)
 
 
-def move_list(moves: list[str], black_first: bool = False, link: bool = False) -> str:
-    """The moves in pairs, numbered; link: each move a button to its ply (replay)."""
-    if not moves:
+def first_move(fen: str | None) -> tuple[int, bool]:
+    """(the number of the first move, whether Black makes it) of a game started from fen
+    (its FEN's side to move and move number; 1 and White without them)."""
+    parts = (fen or "").split()
+    number = int(parts[5]) if len(parts) > 5 and parts[5].isdigit() and 0 < int(parts[5]) < 100_000 else 1
+    return number, len(parts) > 1 and parts[1] == "b"
+
+
+def move_label(ply: int, fen: str | None, sans: list[str]) -> str:
+    """The move ply (1 on) as a score sheet numbers it: `2. Nf3`, `2… Nc6`."""
+    number, black_first = first_move(fen)
+    k = ply - 1 + black_first
+    return f"{number + k // 2}{'.' if k % 2 == 0 else '…'} {sans[ply - 1]}"
+
+
+def move_list(sans: list[str], fen: str | None = None, link: bool = False) -> str:
+    """The moves (SAN, or checkers12's own notation) in pairs under their move numbers, from
+    a game started at fen; link: each move a button to its ply (replay)."""
+    if not sans:
         return '<p class="muted">no moves yet</p>'
+    number, black_first = first_move(fen)
     items = []
-    start = 1 if black_first else 0
-    padded = ([""] if black_first else []) + list(moves)
+    padded = ([""] if black_first else []) + list(sans)
     for i in range(0, len(padded), 2):
         cells = []
         for j, m in enumerate(padded[i : i + 2]):
-            ply = i + j + 1 - start
+            ply = i + j + 1 - black_first
             if not m:
                 cells.append("<span>…</span>")
             elif link:
-                cells.append(f'<button type="button" class="ply" data-ply="{ply}">{esc(m)}</button>')
+                cells.append(f'<button type="button" class="ply" data-ply="{ply}" '
+                             f'data-label="{esc(move_label(ply, fen, sans))}">{esc(m)}</button>')
             else:
-                last = ' class="last"' if ply == len(moves) else ""
+                last = ' class="last"' if ply == len(sans) else ""
                 cells.append(f"<span{last}>{esc(m)}</span>")
-        items.append(f'<li><span class="n">{i // 2 + 1}.</span> {" ".join(cells)}</li>')
+        items.append(f'<li><span class="n">{number + i // 2}.</span> {" ".join(cells)}</li>')
     return f'<ol class="moves">{"".join(items)}</ol>'
+
+
+def players(s: dict[str, Any]) -> str:
+    """`Anna – Boris` from a snapshot's white and black names, "" if neither is known."""
+    white, black = (str(s.get(side) or "?") for side in ("white", "black"))
+    return "" if white == black == "?" else f"{white} – {black}"
 
 
 def board_info(s: dict[str, Any]) -> str:
     """Game, whose turn, state, points, clocks and result of a board snapshot."""
-    rows = [("game", esc(s.get("game", "?"))), ("board", esc(s.get("port", ""))), ("state", esc(s.get("state", "")))]
+    rows = [("game", esc(s.get("game", "?")))]
+    if players(s):
+        rows.append(("players", esc(players(s))))
+    rows += [("board", esc(s.get("port", ""))), ("state", esc(s.get("state", "")))]
     try:
         if s.get("fen"):
             pos = position(str(s.get("game")), s["fen"])
@@ -123,7 +149,9 @@ def board_info(s: dict[str, Any]) -> str:
                 rows.append(("points", f"White {w}, Black {b}"))
     except (FenError, ValueError, KeyError):
         pass
-    rows.append(("plies", str(len(s.get("moves") or []))))
+    moves = list(s.get("moves") or [])
+    if moves:
+        rows.append(("last move", esc(move_label(len(moves), s.get("start_fen"), sans(s)))))
     if s.get("result"):
         rows.append(("result", f'<strong class="result">{esc(s["result"])}</strong> {esc(s.get("reason") or "")}'))
     if s.get("game_id") is not None:
@@ -209,19 +237,29 @@ def board_parts(s: dict[str, Any]) -> dict[str, str]:
         "clocks": clocks(s),
         "engine": engine_line(s),
         "info": board_info(s),
-        "moves": move_list(list(s.get("moves") or [])),
+        "moves": move_list(sans(s), s.get("start_fen")),
     }
+
+
+def sans(s: dict[str, Any]) -> list[str]:
+    """A snapshot's moves as they are shown: its "san" (BoardFeed), else its move strings."""
+    moves = [str(m) for m in s.get("moves") or []]
+    shown = s.get("san")
+    if isinstance(shown, list) and len(shown) == len(moves):
+        return [str(m) for m in shown]
+    return moves
 
 
 def tile(slug: str, s: dict[str, Any]) -> str:
     """A small live board for the club room, opening its own page."""
     moves = list(s.get("moves") or [])
-    last = f" · {esc(moves[-1])}" if moves else ""
+    last = f" · {esc(move_label(len(moves), s.get('start_fen'), sans(s)))}" if moves else ""
     result = f' · <strong class="result">{esc(s["result"])}</strong>' if s.get("result") else ""
+    who = f'<span class="players">{esc(players(s))}</span>' if players(s) else ""
     return (
         f'<a class="tile" href="/board/{esc(slug)}" data-board="{esc(slug)}">'
         f'{board_svg(str(s.get("game")), s.get("fen"), str(s.get("leds", "")), small=True, engine_move=engine_move(s))}'
-        f'<span class="caption">{esc(s.get("game"))} · {esc(s.get("port", ""))} · ply {len(moves)}{last}{result}</span>'
+        f'<span class="caption">{esc(s.get("game"))} · {esc(s.get("port", ""))}{last}{result}{who}</span>'
         f"{clocks(s, compact=True)}</a>"
     )
 
@@ -240,7 +278,8 @@ def record(game: str, end: dict[str, Any] | None) -> str:
     out = [f'<h2>The game is over: <span class="result">{esc(end.get("result", ""))}</span></h2>']
     if rec.get("fen"):
         out.append(board_svg(game, str(rec["fen"]), "", title="The true final position"))
-    out.append("<h3>The moves played</h3>" + move_list([str(m) for m in rec.get("moves", [])]))
+    moves = [str(m) for m in rec.get("moves", [])]
+    out.append("<h3>The moves played</h3>" + move_list(san_list(game, None, moves)))
     attempts = rec.get("attempts") or []
     if attempts:
         out.append("<h3>The umpire's record</h3><ol class=\"record\">")

@@ -7,7 +7,10 @@ open pages' streams through loop.call_soon_threadsafe, rendered once per topic.
 What it refuses: any method but GET and HEAD; any path it does not serve; a Kriegspiel
 player's page or stream without that player's own secret (compared in constant time;
 a wrong secret and an unknown match get the same 404); an archive entry of a Kriegspiel
-game not yet over; on a loopback address, any Host header but its own (DNS rebinding).
+game not yet over; on a loopback address, any Host header but its own (DNS rebinding); a connection beyond
+the cap (`max_connections()`, held under the process's file descriptor limit): it gets a
+503 in words, and the console one line a burst, so a flood of clients neither starves the
+pages already open nor those opened after it.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import resource
 import sys
 import threading
 import time
@@ -24,7 +28,7 @@ from typing import Any
 
 from aiohttp import web
 
-from host.record import Archive, ArchiveError, result_text
+from host.record import Archive, ArchiveError, result_text, san_list
 from host.web import render
 from host.web.hub import HUB, Hub, slug
 
@@ -39,7 +43,86 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 KEEPALIVE_S = 15.0
+MAX_CONNECTIONS = 512  # open pages, streams and requests together; fewer under a low `ulimit -n`
+SPARE_FDS = 64  # file descriptors kept for the rest of the process (boards, archive, engine)
+BURST_S = 10.0  # a refusal or an accept error this long after the last one starts a new burst
+REFUSE_WAIT_S = 5.0  # how long a refused client may take to send its request
 Parts = dict[str, str]
+
+
+def max_connections() -> int:
+    """The connections the server keeps open at once: MAX_CONNECTIONS, or half the file
+    descriptors the process may open beside SPARE_FDS if fewer (at least 16); the other
+    half is room for the connections being refused."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(16, min(MAX_CONNECTIONS, (soft - SPARE_FDS) // 2))
+
+
+class Counted(asyncio.Protocol):
+    """aiohttp's protocol for one connection, telling the server when the connection ends."""
+
+    def __init__(self, inner: asyncio.Protocol, closed: Callable[[], None]) -> None:
+        self.inner = inner
+        self.closed = closed
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed()
+        self.inner.connection_lost(exc)
+
+
+class Refused(asyncio.Protocol):
+    """A connection beyond the cap: it reads the request, answers 503 in words, closes (the
+    request read first, so the close is a clean one and the answer arrives)."""
+
+    def __init__(self, cap: int) -> None:
+        body = (f"too many connections: this board's web view keeps {cap} open at once; "
+                "try again when some pages close\n").encode()
+        self.answer = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                       b"Retry-After: 5\r\nCache-Control: no-store\r\nConnection: close\r\n"
+                       b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        self.transport: asyncio.Transport | None = None
+        self.timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.timer = asyncio.get_running_loop().call_later(REFUSE_WAIT_S, self._answer)
+
+    def data_received(self, data: bytes) -> None:
+        if b"\r\n\r\n" in data or len(data) > 8192:
+            self._answer()
+
+    def eof_received(self) -> bool | None:
+        self._answer()
+        return None
+
+    def _answer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(self.answer)
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
 
 
 class Sub:
@@ -71,6 +154,9 @@ class WebServer:
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
         self._cache: dict[tuple[Any, str], tuple[dict[str, Any], Parts]] = {}
+        self.cap = max_connections()
+        self.open = 0  # connections being served
+        self._said: dict[str, float] = {}  # a console line -> when it was last said
 
     # ---- life cycle ----------------------------------------------------------------------
 
@@ -101,18 +187,20 @@ class WebServer:
             self.error = e
             self._ready.set()
             return
-        runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=0.5)
+        loop.set_exception_handler(self._loop_error)
+        # handler_cancellation: a page closed ends its stream at once, not at the next keepalive.
+        runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=0.5, handler_cancellation=True)
         loop.run_until_complete(runner.setup())
-        site = web.TCPSite(runner, self.host, self.port)
         try:
-            loop.run_until_complete(site.start())
+            listener = loop.run_until_complete(loop.create_server(
+                lambda: self._connection(runner), self.host or None, self.port, reuse_address=True, backlog=128))
         except OSError as e:
             self.error = OSError(f"web: cannot listen on {self.host}:{self.port}: {e.strerror}")
             self._ready.set()
+            loop.run_until_complete(runner.cleanup())
             return
-        server = getattr(site, "_server", None)
-        if server is not None and server.sockets:
-            self.port = server.sockets[0].getsockname()[1]
+        if listener.sockets:
+            self.port = listener.sockets[0].getsockname()[1]
         self.hub.listen(self._published)
         self._ready.set()
         try:
@@ -121,7 +209,12 @@ class WebServer:
             self.hub.unlisten(self._published)
             for sub in self.subs:
                 sub.ready.set()
+            listener.close()
             loop.run_until_complete(runner.cleanup())
+            left = asyncio.all_tasks(loop)
+            for task in left:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
             self.archive.close()
             loop.close()
 
@@ -129,6 +222,36 @@ class WebServer:
         if self.loop is not None and self._thread is not None and self._thread.is_alive():
             self.loop.call_soon_threadsafe(self.loop.stop)
             self._thread.join(timeout=10)
+
+    # ---- the cap -------------------------------------------------------------------------
+
+    def _say_once(self, line: str) -> None:
+        """line on the console, unless it was said less than BURST_S ago (once a burst)."""
+        now = time.monotonic()
+        last = self._said.get(line)
+        self._said[line] = now
+        if last is None or now - last >= BURST_S:
+            print(line, file=sys.stderr, flush=True)
+
+    def _connection(self, runner: web.AppRunner) -> asyncio.BaseProtocol:
+        """The protocol of a new connection: aiohttp's under the cap, Refused beyond it."""
+        if self.open >= self.cap:
+            self._say_once(f"web: {self.cap} connections open, the most it keeps: refusing new ones until some close")
+            return Refused(self.cap)
+        server = runner.server
+        assert server is not None
+        self.open += 1
+        return Counted(server(), self._closed)
+
+    def _closed(self) -> None:
+        self.open -= 1
+
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """An error the event loop reports (out of file descriptors on accept, say): one
+        line a burst, no traceback; the loop goes on (asyncio retries an accept itself)."""
+        exc = context.get("exception")
+        why = f"{type(exc).__name__}: {exc}" if exc is not None else ""
+        self._say_once(f"web: {context.get('message', 'error')}{': ' + why if why else ''}")
 
     # ---- the hub -------------------------------------------------------------------------
 
@@ -288,7 +411,8 @@ class WebServer:
         parts = render.board_parts(data)
         return self._html(render.page("board.html", title=f"eboard: {render.esc(data.get('game'))}",
                                       stream=f"/board/{render.esc(s)}/events",
-                                      heading=f"{render.esc(data.get('game'))} on {render.esc(data.get('port'))}",
+                                      heading=f"{render.esc(data.get('game'))} on {render.esc(data.get('port'))}"
+                                      + (f", {render.esc(render.players(data))}" if render.players(data) else ""),
                                       **parts))
 
     async def board_events(self, request: web.Request) -> web.StreamResponse:
@@ -319,14 +443,14 @@ class WebServer:
                 continue
             n = len(self.archive.moves(g.id))
             result = result_text(g)
-            players = f"{g.white} – {g.black}"
+            players = render.players({"white": g.white, "black": g.black})
             hay = " ".join([str(g.id), g.game, g.board, g.event, result, players, g.started]).lower()
             if q and not all(word in hay for word in q.split()):
                 continue
             rows.append(
                 f'<tr><td><a href="/archive/{g.id}">{g.id}</a></td><td class="when">{render.esc(g.started[:16].replace("T", " "))}</td>'
                 f'<td><a href="/archive/{g.id}">{render.esc(g.game)}</a>{" · Kriegspiel" if g.event == "Kriegspiel" else ""}</td>'
-                f"<td>{n}</td><td>{render.esc(result)}</td><td>{render.esc(players)}</td>"
+                f"<td>{(n + 1) // 2}</td><td>{render.esc(result)}</td><td>{render.esc(players)}</td>"
                 f'<td class="board">{render.esc(g.board)}</td></tr>'
             )
         if not rows:
@@ -351,7 +475,10 @@ class WebServer:
 
     def _ply_svg(self, g, ply: int) -> str:  # type: ignore[no-untyped-def]
         pos, moves, last = self._replay_position(g, ply)
-        title = f"after {ply}. {last}" if ply else "the start"
+        title = "the start"
+        if ply and last:
+            before, _, _ = self._replay_position(g, ply - 1)
+            title = "after " + render.move_label(ply, g.fen, [""] * (ply - 1) + san_list(g.game, before.fen(), [last]))
         return render.board_svg(g.game, pos.fen(), _last_move_leds(pos, last), title=title)
 
     async def replay(self, request: web.Request) -> web.Response:
@@ -360,21 +487,24 @@ class WebServer:
         if g is None:
             return _not_found()
         moves = self.archive.moves(g.id)
-        black_first = bool(g.fen) and len(g.fen.split()) > 1 and g.fen.split()[1] == "b"
-        info = render.board_info({
-            "game": g.game, "port": g.board, "state": "over" if g.ended else "in progress", "moves": moves,
-            "result": g.result if g.ended else None, "reason": g.reason,
-        })
+        sans = san_list(g.game, g.fen, moves)
+        snap = {"game": g.game, "port": g.board, "state": "over" if g.ended else "in progress", "moves": moves,
+                "san": sans, "start_fen": g.fen, "white": g.white, "black": g.black,
+                "result": g.result if g.ended else None, "reason": g.reason}
+        info = render.board_info(snap)
         if g.white_points is not None:
             info += f"<p>points: White {g.white_points}, Black {g.black_points}</p>"
         record = ""
         if g.event == "Kriegspiel":
             record = render.record(g.game, {"record": self.archive.kriegspiel_record(g.id), "result": g.result})
+        who = render.players(snap)
         return self._html(render.page(
-            "replay.html", title=f"eboard: game {g.id}", heading=f"Game {g.id}: {render.esc(g.game)}",
+            "replay.html", title=f"eboard: game {g.id}",
+            heading=f"Game {g.id}: {render.esc(g.game)}" + (f", {render.esc(who)}" if who else ""),
             gid=str(g.id), plies=str(len(moves)), board=self._ply_svg(g, len(moves)),
-            ply=f'<span data-ply="{len(moves)}">{len(moves)} / {len(moves)}</span>', info=info,
-            moves=render.move_list(moves, black_first, link=True), record=record))
+            ply=f'<span data-ply="{len(moves)}">{render.esc(render.move_label(len(moves), g.fen, sans)) if moves else "start"}</span>',
+            info=info,
+            moves=render.move_list(sans, g.fen, link=True), record=record))
 
     async def ply_svg(self, request: web.Request) -> web.Response:
         g = self._visible(int(request.match_info["gid"]))

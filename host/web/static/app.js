@@ -86,9 +86,10 @@ function replay() {
     document.getElementById("board").innerHTML = cache.get(ply);
     const label = document.getElementById("ply");
     label.dataset.ply = ply;
-    label.textContent = `${ply} / ${plies}`;
+    label.textContent = "start";
     for (const b of document.querySelectorAll("button.ply")) {
       b.classList.toggle("last", Number(b.dataset.ply) === ply);
+      if (Number(b.dataset.ply) === ply) label.textContent = b.dataset.label;
     }
     document.dispatchEvent(new CustomEvent("eboard-update", {detail: {ply}}));
   }
