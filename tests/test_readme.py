@@ -17,7 +17,7 @@ from contextlib import contextmanager, nullcontext
 import pytest
 
 from conftest import ROOT
-from walkutil import GUARD_S, person
+from walkutil import EBOARD, GUARD_S, person
 
 SHORT_S = 4.0  # a long-running command runs this long, then Ctrl-C: it started and ran
 
@@ -38,13 +38,13 @@ def _needs(program):
     return None if shutil.which(program) or (ROOT / program).exists() else f"{program} is not installed"
 
 
-# command -> (how, what): "play" keystrokes (typed, each waited for), "short" (run SHORT_S,
-# then Ctrl-C), "skip" reason.
+# command -> (how, what): "play" keystrokes (typed or None, then the screen waited for; after
+# quit, `eboard games` checked), "short" (run SHORT_S after its marker, then Ctrl-C), "skip" reason.
 COMMANDS = {
     "./play.sh": ("play", [("moves", r"\w"), ("quit", None)]),
-    "./play.sh --engine --game chess": ("play", [("e2e4", r"e2e4|e4"), ("quit", None)]),
-    "./play.sh --engine 3 --side black": ("play", [("quit", None)]),
-    "./play.sh --engine uci --game chess --clock 5+3": ("play", [("e2e4", r"e4"), ("quit", None)]),
+    "./play.sh --engine --game chess": ("play", [("e2e4", r"ply 2 "), ("quit", r"2 plies +adjourned")]),
+    "./play.sh --engine 3 --side black": ("play", [(None, r"ply 1 "), ("quit", r"1 plies +adjourned")]),
+    "./play.sh --engine uci --game chess --clock 5+3": ("play", [("e2e4", r"ply 2 "), ("quit", None)]),
     "./run-tests.sh": ("skip", "the whole suite: this test is part of it (run-tests.sh --co proves its setup)"),
     ".venv/bin/python bench/perft.py": ("short", None),
     "MICROPYPATH=. .venv/bin/micropython -X heapsize=192K bench/perft.py": ("short", None),
@@ -81,15 +81,19 @@ def test_readme_play_command(command, tmp_path):
                       timeout=GUARD_S, dimensions=(40, 120))
     try:
         c.expect("type a move")
-        for typed, answer in keys:
-            c.sendline(typed)
-            if answer:
-                c.expect(answer)
+        for typed, answer in keys[:-1]:
+            if typed is not None:
+                c.sendline(typed)
+            c.expect(answer)
+        c.sendline(keys[-1][0])
         c.expect(pexpect.EOF)
     finally:
         c.close()
     assert c.exitstatus == 0, c.before
     assert "Traceback" not in (c.before or "")
+    if keys[-1][1]:  # the archive holds what was played, the game adjourned
+        games = subprocess.run([EBOARD, "games"], env=person(tmp_path), capture_output=True, text=True)
+        assert re.search(keys[-1][1], games.stdout), games.stdout + games.stderr
 
 
 @contextmanager
