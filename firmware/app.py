@@ -25,6 +25,15 @@ AFTER_OPENING = {
     "courier": "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1",
 }
 PIECE = 200  # bytes of a long reply's words on one line (the line's cap is 256: docs/protocol.md)
+
+
+def start_position(gid, fen=None):
+    """The position a new game of gid starts from on the board: fen's, else the game's
+    start, after the opening the board plays itself (Courier's).  The one source of it:
+    the club room's virtual hands (host/commands/club.py) plan their moves from it too."""
+    return new_position(gid, fen or AFTER_OPENING.get(gid))
+
+
 SEQ_BLOCK = 256  # sequence numbers reserved in the journal at a time
 COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
 DEFAULT_GAME = "chess"
@@ -542,7 +551,7 @@ class Board:
             # Courier chess's traditional opening (courier.md §4) is played by the board:
             # the game starts from the position after it.
             fen = AFTER_OPENING.get(gid)
-        self._begin(gid, lambda: new_position(gid, fen), "N %s %s" % (gid, fen or "-"), fen, None, now_ms)
+        self._begin(gid, lambda: start_position(gid, fen), "N %s %s" % (gid, fen or "-"), fen, None, now_ms)
 
     def _begin(self, gid, build, head, fen, player, now_ms):
         # A new game (or Kriegspiel view): build() makes its position; head is its first

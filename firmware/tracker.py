@@ -493,20 +493,10 @@ class Tracker:
             self.deadline = now_ms + (LONG_COMMIT_MS if growing else COMMIT_MS)
 
     def _promotion_order(self, ms):
-        # The pieces in the game's order of choice, then "stay a Soldier" where allowed.
-        out = []
-        for m in ms:
-            if self._choice_letter(m) != "-":
-                out.append(m)
-        for m in ms:
-            if self._choice_letter(m) == "-":
-                out.append(m)
-        return out
+        return promotion_order(self.pos, ms)
 
     def _choice_letter(self, m):
-        s = self.pos.move_str(m)
-        c = s[-1]
-        return c if "a" <= c <= "z" else "-"
+        return choice_letter(self.pos, m)
 
     def _commit(self, m, now_ms, keep_after=None):
         """Make m; keep_after: keep the touches of events after that number (they belong
@@ -724,6 +714,26 @@ def _start_squares(game, geo):
         if c:
             key = (game.letter[c & 31].lower(), c & (WHITE | BLACK))
             out[key] = out.get(key, ()) + (p,)
+    return out
+
+
+def choice_letter(pos, m):
+    """The letter of a promotion move's piece ("-": lippo's Soldier stays a Soldier)."""
+    c = pos.move_str(m)[-1]
+    return c if "a" <= c <= "z" else "-"
+
+
+def promotion_order(pos, ms):
+    """The promotion moves ms (one from and to, other pieces) in the order the board shows
+    their pieces, lifting the new piece and putting it back for the next: the pieces in
+    the game's order of choice, then "stay a Soldier" where allowed."""
+    out = []
+    for m in ms:
+        if choice_letter(pos, m) != "-":
+            out.append(m)
+    for m in ms:
+        if choice_letter(pos, m) == "-":
+            out.append(m)
     return out
 
 

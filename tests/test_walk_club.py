@@ -1,0 +1,52 @@
+"""The club room as a person starts it (`eboard serve --sim N`, README "A club room"):
+every game of the rules core is played by the virtual hands through the boards, and the
+archive holds the moves of every game; no board sticks in correction (issue #21, break 5:
+the hands planned Courier from another start than the board's)."""
+
+import signal
+import subprocess
+
+from firmware.rules import GAMES
+from host.record import Archive
+from walkutil import EBOARD, person
+
+PLIES = 20  # dozens of plies a game, fewer where the game ended sooner
+GUARD_S = 400  # a guard only: the hands move at the boards' pace, however busy the machine
+
+
+def _progress(path):
+    """{game: most plies of a game of it, or PLIES if one ended} from the archive."""
+    got = {}
+    if not path.exists():
+        return got
+    a = Archive(path)
+    try:
+        for g in a.games():
+            n = PLIES if g.ended else len(a.moves(g.id))
+            got[g.game] = max(got.get(g.game, 0), n)
+    finally:
+        a.close()
+    return got
+
+
+def test_serve_sim_plays_every_game_without_sticking(tmp_path):
+    archive = tmp_path / "club.sqlite"
+    proc = subprocess.Popen([EBOARD, "serve", "--sim", str(len(GAMES)), "--archive", str(archive)],
+                            env=person(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        import time
+
+        deadline = time.monotonic() + GUARD_S
+        got = {}
+        while time.monotonic() < deadline and proc.poll() is None:
+            got = _progress(archive)
+            if all(got.get(g, 0) >= PLIES for g in GAMES):
+                break
+            time.sleep(2)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert {g: got.get(g, 0) for g in GAMES} == {g: max(got.get(g, 0), PLIES) for g in GAMES}, (got, err[-2000:])
+    assert "internal error" not in err and "Traceback" not in err, err
+    assert "starting 8 virtual boards" in out
