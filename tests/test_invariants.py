@@ -9,7 +9,6 @@ import pytest
 from conftest import ROOT
 
 from firmware.rules import GAMES, new_position
-from firmware.rules.games import checkers12
 
 sys.path.insert(0, str(ROOT / "tests" / "mpy"))
 from core_invariants import Checker, checked_search, snapshot  # noqa: E402
@@ -35,17 +34,19 @@ def test_random_games_keep_every_invariant(gid):
 
 def test_the_checker_sees_the_issues_chain_take_its_own_king(monkeypatch):
     # The bug of #22 put back: the chain's victims read with the king still on e5.
-    def taken_with_the_mover(self, p):
-        out = []
-        for a, b in zip(p, p[1:]):
-            d = checkers12._step(a, b)
-            out += [s for s in range(a + d, b, d) if self.cells[s]]
-        return out
-
-    monkeypatch.setattr(checkers12.CheckersPosition, "_taken", taken_with_the_mover)
     fen = "1m1m1m3m2/12/1m9M/12/3m1m3M1m/2m9/7m1M2/m1m1k7/5M6/2M9/12/2M9 b - - 0 62"
     pos = new_position("checkers12", fen)
     chk = Checker("checkers12")
+    step = sys.modules[type(pos).__module__]._step  # (a board's `new` may have loaded the module again)
+
+    def taken_with_the_mover(self, p):
+        out = []
+        for a, b in zip(p, p[1:]):
+            d = step(a, b)
+            out += [s for s in range(a + d, b, d) if self.cells[s]]
+        return out
+
+    monkeypatch.setattr(type(pos), "_taken", taken_with_the_mover)
     before = chk.push(pos, pos.parse_move("e5g3l7i9b2"))
     assert chk.violations >= 1 and any("piece counts wrong for k" in p for p in chk.problems), chk.problems
     pos.pop()
