@@ -27,7 +27,6 @@ pyffish.load_variant_config(uci.VARIANTS_INI.read_text())
 LC = spec_checker()
 GREEDY = set()  # FENs (beside the start positions) whose games seek captures
 RESULT = {WHITE: "1-0", BLACK: "0-1", None: "1/2-1/2"}
-FILES = "abcdefghiklm"
 
 
 def pick(pos, ms, rng, back=True, greedy=True):

@@ -4,16 +4,19 @@ unix port (tests/mpy/test_invariants.py).  Nothing in firmware/ imports it: the 
 nothing for it.
 
 Each check compares what the core keeps as it goes with the same thing worked out here
-from the board's bytes alone (nothing of the code under check is called for it):
+from the board's bytes alone; what the history alone decides (which units have moved,
+chess-T1's Prince promotions, Lippo's bonus Soldiers) is followed here move by move from
+what each move says it does (its effects(), itself checked against the cells it leaves):
 
   after every push  the piece counts, the royal squares, the points, the padding around
                     the board, the castling rights (never gained; their rook, and their
                     king unless a castling moved it, at home), the en-passant square (set
                     exactly after a double step, empty, the pawn beyond it), the game's
-                    own marks (Lippo's converted sides and owed Soldiers, 100-square's and
-                    Grosschess's moved units), the side to move and the clocks, and the
-                    move's effects() (what the board's tracker and the engine's hash are
-                    told) against the cells the move left
+                    own marks (Lippo's converted sides, owed Soldiers and bonus Soldiers;
+                    the moved units of 100-square chess and Grosschess; chess-T1's Prince
+                    promotions), the side to move and the clocks, and the move's effects()
+                    (what the board's tracker and the engine's hash are told) against the
+                    cells the move left
   after every pop   every byte of the position as it was before the push
   along the games   FEN out and in is the identity (every field, every byte of state);
                     the legal moves, has_legal_move() and the end are those of the same
@@ -28,7 +31,7 @@ from the board's bytes alone (nothing of the code under check is called for it):
 """
 
 from firmware.rules import game_module
-from firmware.rules.board import BLACK, EMPTY, OFF, STRIDE, WHITE
+from firmware.rules.board import BLACK, EMPTY, STRIDE, WHITE
 
 BOTH = WHITE | BLACK
 EXTRAS = ("flags", "pending", "moved", "used", "end_ply")  # the games' own state beside the board
