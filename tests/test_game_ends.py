@@ -183,7 +183,7 @@ def fide_draw(halfmove, reps, claim):
 
 
 def test_gardner_games_end_as_fairy_stockfish_says():
-    ends = run("gardner", 24, ffish_judge("eboard-gardner", False))
+    ends = run("gardner", 16, ffish_judge("eboard-gardner", False))
     assert {"checkmate", "stalemate", "insufficient-material"} <= set(ends), ends
 
 

@@ -11,7 +11,7 @@ from mpytest import check
 
 from firmware.rules import GAMES, forget_games
 
-POSITIONS = 2500
+POSITIONS = 2000
 
 total = 0
 for i, gid in enumerate(GAMES):
