@@ -58,7 +58,8 @@ def main():
     args = list(getattr(sys, "argv", None) or [""])[1:]
     positions = int(args[0]) if args else 1000000
     games = args[1:] or list(GAMES)
-    print("interpreter: %s %s; %d positions a game" % (sys.implementation.name, sys.version.split()[0], positions))
+    version = ".".join(str(x) for x in sys.implementation.version[:3])
+    print("interpreter: %s %s; %d positions a game" % (sys.implementation.name, version, positions))
     print("%-10s %10s %10s %10s %10s %10s %10s  %s" % (
         "game", "positions", "on games", "moves", "searches", "violations", "time", "ends"))
     problems = []
