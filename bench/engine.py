@@ -1,9 +1,12 @@
 """The engine's figures (issue 13): speed and depth from the start, and its score against
-a 1-ply greedy player, a random mover and Stockfish at Skill Level 0.  CPython only.
+a 1-ply greedy player, a random mover and Stockfish at Skill Level 0; and (issue 22)
+Fairy-Stockfish given the board's rules of courier and gardner (host/engine/variants.ini)
+against it, with every move it makes checked by the core.  CPython only.
 
     .venv/bin/python bench/engine.py                  # the issue's table: 20 games a match, 1 s a move
     .venv/bin/python bench/engine.py --quick          # 4 games a match, 100 ms a move
     .venv/bin/python bench/engine.py --games 10 --movetime 200 --only lippo,chess --skip-stockfish
+    .venv/bin/python bench/engine.py --fairy-only --movetime 100    # 20 games each: its refused moves
 
 A match alternates colours.  A game the rules have not ended after --max-plies plies is
 adjudicated: Lippo by its points (lippo.md §8.4), the others by the engine's own material
@@ -105,6 +108,53 @@ def stockfish_opponent(movetime_ms: int):  # type: ignore[no-untyped-def]
     return session, move
 
 
+def fairy_opponent(gid: str, movetime_ms: int):  # type: ignore[no-untyped-def]
+    """Fairy-Stockfish (Skill Level 0) on the board's rules of gid: (session, move function,
+    the moves it was asked for and the words of each one refused).  A refused move is
+    replaced by our engine's, as play does."""
+    from host.engine import uci
+
+    session = uci.Session(gid, "uci", {"Skill Level": 0})
+    asked: list[int] = []
+    refused: list[str] = []
+
+    def move(pos, rng):  # type: ignore[no-untyped-def]
+        asked.append(1)
+        try:
+            return session.move(pos, Limits(movetime_ms=movetime_ms)).move
+        except uci.Refused as e:
+            refused.append(str(e))
+            return best_move(pos, Limits(movetime_ms=movetime_ms)).move
+
+    return session, move, asked, refused
+
+
+def fairy_matches(games: int, movetime: int, max_plies: int, seed: int) -> None:
+    """courier and gardner: Fairy-Stockfish against our engine, its refused moves counted."""
+    from host.engine import uci
+
+    print("\n%d games a match against Fairy-Stockfish at Skill Level 0 on the board's rules, %d ms a move"
+          % (games, movetime))
+    print()
+    print("| game | our score | its moves | refused |")
+    print("|---|---|---|---|")
+    for g in ("courier", "gardner"):
+        try:
+            session, fsf, asked, refused = fairy_opponent(g, movetime)
+        except uci.Unavailable as e:
+            print("| %s | not run: %s | | |" % (g, e))
+            continue
+        t0 = time.perf_counter()
+        try:
+            score = match(g, fsf, games, movetime, max_plies, seed)
+        finally:
+            session.close()
+        print("| %s | %.1f/%d | %d | %d |  %.0f s" % (g, score, games, len(asked), len(refused),
+                                                     time.perf_counter() - t0), flush=True)
+        for words in refused[:5]:
+            print("  refused: " + words)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="4 games a match, 100 ms a move, 160 plies at most")
@@ -114,6 +164,7 @@ def main() -> int:
     ap.add_argument("--only", help="comma-separated game ids (default: every game)")
     ap.add_argument("--skip-matches", action="store_true", help="the speed table only")
     ap.add_argument("--skip-stockfish", action="store_true")
+    ap.add_argument("--fairy-only", action="store_true", help="Fairy-Stockfish in courier and gardner only")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     games = a.games or (4 if a.quick else 20)
@@ -125,6 +176,9 @@ def main() -> int:
             ap.error("unknown game %r" % g)
 
     print("engine on CPython %s, %s" % (sys.version.split()[0], time.strftime("%Y-%m-%d %H:%M")))
+    if a.fairy_only:
+        fairy_matches(games, movetime, max_plies, a.seed + 3)
+        return 0
     print()
     print("| game | depth in 1 s | nodes | nodes/s |")
     print("|---|---|---|---|")
@@ -158,6 +212,8 @@ def main() -> int:
         finally:
             session.close()
         print("\nchess vs %s at Skill Level 0: %.1f/%d (%d %%)" % (session.name, score, games, 100 * score / games))
+    if "courier" in gids or "gardner" in gids:
+        fairy_matches(games, movetime, max_plies, a.seed + 3)
     return 0
 
 

@@ -122,3 +122,35 @@ def test_moves_match_the_spec_checker_on_random_positions():
             pos.pop()
             assert pos.fen() == before
     assert captures_seen > 100
+
+
+# Issue #22: a king's chain that flies back over its own start square (e5, empty while the
+# king moves) took itself among its victims: the counts went wrong, then underflowed.
+OVER_ITS_START = "1m1m1m3m2/12/1m9M/12/3m1m3M1m/2m9/7m1M2/m1m1k7/5M6/2M9/12/2M9 b - - 0 62"
+UNDERFLOW = "1m1m1m3m2/12/1m9M/12/3m1m3M1m/2m9/7m1M2/m1m9/12/2M5m3/12/2M1M7 b - - 0 59"
+
+
+def test_a_chain_over_its_own_start_square_takes_only_the_men_it_jumps():
+    pos = new_position("checkers12", OVER_ITS_START)
+    m = pos.parse_move("e5g3l7i9b2")
+    assert [pos.game.layout.name(sq) for sq in pos.captured(m)] == ["f4", "k6", "k8", "c3"]
+    buf = [0] * 64
+    after = bytearray(pos.cells)
+    for i in range(pos.effects(m, buf)):
+        after[buf[2 * i]] = buf[2 * i + 1]
+    king = checkers12.BLACK | checkers12.KING
+    pos.push(m)
+    assert after == pos.cells  # what the board's tracker and the engine's hash are told
+    assert pos.counts[king] == 1 and pos.cells[pos.game.layout.cell("b2")] == king
+    assert bytes(pos.counts) == bytes(new_position("checkers12", pos.fen()).counts)
+    pos.pop()
+    assert pos.fen() == OVER_ITS_START and bytes(pos.counts) == bytes(new_position("checkers12", OVER_ITS_START).counts)
+
+
+def test_the_position_of_the_issue_is_searched_at_every_depth():
+    from host.engine import Limits, best_move
+
+    pos = new_position("checkers12", UNDERFLOW)
+    for depth in range(1, 8):
+        reply = best_move(pos, Limits(depth=depth))
+        assert reply.move in pos.legal_moves() and pos.fen() == UNDERFLOW

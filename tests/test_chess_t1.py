@@ -199,6 +199,19 @@ def test_start_position_and_fen_round_trip():
     assert new_position("chess-t1", fen).fen() == fen
 
 
+def test_the_position_a_taken_king_leaves_reads_back_from_its_fen():
+    # Found by the invariant checker (issue #22): the core wrote a FEN it then refused.
+    pos = new_position("chess-t1", "8/r6k/i7/2I5/i6r/8/7K/R7 b - - 0 95")
+    pos.push_str("h4h2")
+    fen = pos.fen()
+    back = new_position("chess-t1", fen)
+    assert back.fen() == fen and back.legal_moves() == []
+    assert (back.outcome().reason, back.outcome().result()) == ("king-captured", "0-1") == (
+        pos.outcome().reason, pos.outcome().result())
+    with pytest.raises(ValueError):
+        new_position("chess-t1", "8/r7/i7/8/8/8/8/R7 w - - 0 1")  # no King at all
+
+
 # ---- a naive second generator, from the spec alone ---------------------------------------------
 
 STRENGTH = {"K": 3, "C": 6, "P": 3, "R": 4, "I": 2, "V": 3, "S": 0}

@@ -1,5 +1,7 @@
 """Courier chess and Gardner's minichess: perft from the specs, Fairy-Stockfish (pyffish)
-as the oracle with the files mapped and the historical switches, and the board."""
+as the oracle with the files mapped, both for the historical switches (its built-in
+`courier`) and for the board's rules (host/engine/variants.ini, the file the engine plays
+from), and the board."""
 
 import random
 
@@ -9,6 +11,8 @@ from firmware.rules import new_position
 from firmware.rules.games import courier
 
 pyffish = pytest.importorskip("pyffish", reason="pip install pyffish")
+uci = pytest.importorskip("host.engine.uci", reason="pip install chess")
+pyffish.load_variant_config(uci.VARIANTS_INI.read_text())
 
 OURS = "abcdefghiklm"  # courier.md §1: no j
 FSF = "abcdefghijkl"
@@ -40,11 +44,11 @@ def test_courier_perft_matches_the_spec_for_both_rule_sets():
     assert [hist.perft(d) for d in (1, 2, 3, 4)] == [26, 678, 18406, 500337]
 
 
-def _walk(variant, pos, plies, seed, to_oracle):
+def _walk(variant, pos, plies, seed, to_oracle, fen_of=lambda pos: pos.fen()):
     rng = random.Random(seed)
     moves = []
     for _ in range(plies):
-        fen = pos.fen()
+        fen = fen_of(pos)
         want = sorted(pyffish.legal_moves(variant, fen, []))
         got = sorted(to_oracle(pos.move_str(m)) for m in pos.legal_moves())
         assert got == want, fen
@@ -66,12 +70,25 @@ def test_courier_historical_moves_match_fairy_stockfish_along_random_games(seed)
     _walk("courier", pos, 80, seed, squares_to_fsf)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_courier_moves_match_fairy_stockfish_given_the_boards_rules(seed):
+    _walk("eboard-courier", new_position("courier", courier.AFTER_OPENING), 80, seed,
+          lambda s: uci.to_engine("courier", s), uci.fen_for_engine)
+
+
 @pytest.mark.parametrize("seed", range(6))
-def test_perft_3_matches_fairy_stockfish_from_random_positions(seed):
+def test_gardner_moves_match_fairy_stockfish_given_the_boards_rules(seed):
+    _walk("eboard-gardner", new_position("gardner"), 60, 100 + seed, lambda s: s)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_perft_matches_fairy_stockfish_from_random_positions(seed):
     rng = random.Random(seed)
-    for variant, pos in [
-        ("gardner", new_position("gardner")),
-        ("courier", courier.CourierPosition(courier.build("courier-hist", "wazir", False), courier.AFTER_OPENING)),
+    for variant, pos, depth in [
+        ("gardner", new_position("gardner"), 3),
+        ("courier", courier.CourierPosition(courier.build("courier-hist", "wazir", False), courier.AFTER_OPENING), 3),
+        ("eboard-gardner", new_position("gardner"), 3),
+        ("eboard-courier", new_position("courier", courier.AFTER_OPENING), 2),  # pyffish's perft 3: ~6 s
     ]:
         for _ in range(rng.randrange(2, 16)):
             ms = pos.legal_moves()
@@ -80,7 +97,7 @@ def test_perft_3_matches_fairy_stockfish_from_random_positions(seed):
             pos.push(rng.choice(ms))
         if not pos.legal_moves():
             continue
-        fen = pos.fen()
+        fen = uci.fen_for_engine(pos)
 
         def oracle(fen, depth):
             moves = pyffish.legal_moves(variant, fen, [])
@@ -88,7 +105,7 @@ def test_perft_3_matches_fairy_stockfish_from_random_positions(seed):
                 return len(moves)
             return sum(oracle(pyffish.get_fen(variant, fen, [m]), depth - 1) for m in moves)
 
-        assert pos.perft(3) == oracle(fen, 3), fen
+        assert pos.perft(depth) == oracle(fen, depth), fen
 
 
 def test_courier_stalemate_wins_for_the_side_that_gives_it():

@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+from conftest import ROOT
 
 from firmware.rules import GAMES, new_position
 from host.engine import LEVELS, Limits, best_move, choose, level, uci
@@ -218,6 +219,21 @@ def test_bestmove_refuses_bad_input_in_one_line(args, words):
     assert len(r.stderr.splitlines()) == 1 and words in r.stderr, r.stderr
 
 
+def test_an_internal_error_is_one_line_not_a_traceback(monkeypatch, capsys):
+    # Issue #22's crash reached the user as a traceback; a bug is now said in one line.
+    from host import cli, engine
+
+    def broken(*args, **kwargs):
+        raise ValueError("byte must be in range(0, 256)")
+
+    monkeypatch.setattr(engine, "choose", broken)
+    assert cli.main(["bestmove", "chess", "--depth", "1"]) == 70
+    err = capsys.readouterr().err
+    assert err.splitlines() == ["eboard: internal error (a bug; --debug shows where): ValueError: byte must be in range(0, 256)"]
+    with pytest.raises(ValueError):
+        cli.main(["--debug", "bestmove", "chess", "--depth", "1"])
+
+
 def test_bestmove_falls_back_to_ours_and_says_so():
     r = _bestmove("lippo", "--depth", "1", "--engine", "uci")
     assert r.returncode == 0 and len(r.stdout.splitlines()) == 1
@@ -260,6 +276,61 @@ def test_fairy_stockfish_plays_courier_and_gardner(gid, fen):
     reply = choose(pos, Limits(movetime_ms=100), "uci:" + FAIRY, level(3))
     assert not reply.note and reply.engine.startswith("Fairy-Stockfish")
     assert reply.move in pos.legal_moves()
+
+
+FAKE_ENGINE = """\
+import sys
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "uci":
+        print("id name Liar 1.0", "uciok", sep="\\n", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    elif word == "go":
+        print("info depth 1 score cp 0 pv a1a1", "bestmove a1a1", sep="\\n", flush=True)
+    elif word == "quit":
+        break
+"""
+
+
+def test_a_refused_engine_move_is_said_in_words(tmp_path):
+    # Issue #22: an engine's illegal move was replaced by ours with no word of it.
+    liar = tmp_path / "liar"
+    liar.write_text("#!%s\n%s" % (sys.executable, FAKE_ENGINE))
+    liar.chmod(0o755)
+    pos = new_position("chess")
+    with pytest.raises(uci.Refused, match=r"Liar 1.0's move a1a1 is refused: not a legal move of chess"):
+        uci.play(pos, Limits(depth=1), "uci:" + str(liar))
+    reply = choose(pos, Limits(depth=1), "uci:" + str(liar))
+    assert reply.engine == "ours" and reply.move in pos.legal_moves()
+    assert "a1a1 is refused" in reply.note and reply.note.endswith("our engine plays instead")
+    r = _bestmove("chess", "--depth", "1", "--engine", "uci:" + str(liar))
+    assert r.returncode == 0 and "Liar 1.0's move a1a1 is refused" in r.stderr and "Traceback" not in r.stderr
+
+
+@need_fairy
+def test_fairy_stockfish_without_the_boards_rules_is_not_used(monkeypatch):
+    # Its built-in courier has no double step: 27 moves where ours has 36 (26 with its own
+    # wazir Schleich; this FEN gives it a Mann there).
+    monkeypatch.setitem(uci.VARIANT, "courier", "courier")
+    with pytest.raises(uci.Unavailable, match="does not play the board's courier: 27 legal moves"):
+        uci.Session("courier", "uci:" + FAIRY)
+
+
+@need_fairy
+@pytest.mark.parametrize("gid", ["courier", "gardner"])
+def test_fairy_stockfish_keeps_to_the_boards_rules_in_a_game(gid):
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from engine import fairy_opponent, play_game
+    finally:
+        sys.path.pop(0)
+    session, fsf, asked, refused = fairy_opponent(gid, 20)
+    try:
+        play_game(gid, True, fsf, 20, 60, random.Random(4))
+    finally:
+        session.close()
+    assert len(asked) >= 5 and refused == []
 
 
 @need_stockfish

@@ -137,3 +137,14 @@ def test_core_agrees_with_a_naive_generator_on_random_positions():
                 pos.pop()
             compared += 1
     assert compared > 200
+
+
+def test_the_queen_back_home_after_her_treacherous_capture_has_moved():
+    # Found by the invariant checker (issue #22): her capture's path comes back to e2, and
+    # she stood there unmarked, as if she had never moved (FEN's eighth field).
+    fen = "4k5/10/10/10/10/10/10/3p6/4V5/4K5 w - - 0 1"
+    pos = new_position("grosschess", fen)
+    pos.push_str("e2d3,e2")
+    assert pos.fen() == "4k5/10/10/10/10/10/10/10/4V5/4K5 b - - 0 1 - e2"
+    pos.pop()
+    assert pos.fen() == fen

@@ -430,3 +430,30 @@ def test_the_wider_en_passant_removes_the_pawn_that_skipped():
     assert pos.fen() == "k9/10/10/10/10/10/10/6r3/10/4K5 w - - 0 2"
     pos.pop()
     assert pos.fen() == "k9/10/6r3/10/10/10/6P3/10/10/4K5 b - g3 0 1"
+
+
+def test_a_position_repeated_by_kings_pawns_stepping_back_and_forth_is_drawn():
+    # Issue #22: hundred.md §6.6 counts repetitions as FIDE does, but the core looked back
+    # only to the last pawn move, as in chess; here a king's pawn steps back, so pawn moves
+    # repeat positions: the game went on for ever, neither claim nor fivefold coming.
+    fen = "k9/10/4p5/10/10/10/10/4P5/10/K9 w - - 0 1"
+    pos = new_position("hundred", fen)
+    for n in range(2, 6):
+        for mv in ("e3e2", "e8e9", "e2e3", "e9e8"):
+            pos.push_str(mv)
+        assert pos.repetitions() == n and pos.halfmove == 0
+    assert pos.outcome().reason == "fivefold-repetition"
+    pos.trim()
+    assert pos.repetitions() == 5  # the board keeps what the rule looks back on
+    for _ in range(8):
+        pos.pop()
+    assert pos.outcome() is None and pos.outcome(claim=True).reason == "threefold-repetition"
+
+
+def test_a_unit_on_its_start_square_that_has_moved_is_another_position():
+    # FIDE's same position has the same moves: the e2 pawn back home has no double step.
+    pos = new_position("hundred", "k9/10/10/10/10/10/10/10/4P5/K9 w - - 0 1")
+    start = pos._key()
+    for mv in ("e2e3", "a10a9", "e3e2", "a9a10"):
+        pos.push_str(mv)
+    assert pos.fen().endswith(" - e2") and pos._key() != start and pos.repetitions() == 1

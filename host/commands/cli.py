@@ -817,6 +817,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as e:  # noqa: BLE001 (a bug of ours: one line, never a traceback; --debug shows it)
+        if debug:
+            raise
+        print(f"eboard: internal error (a bug; --debug shows where): {type(e).__name__}: {e}", file=sys.stderr)
+        return 70
 
 
 if __name__ == "__main__":

@@ -77,7 +77,8 @@ def best_move(pos: Position, limits: Limits | None = None, lvl: Level | None = N
 
 def earlier_keys(pos: Position) -> list[int]:
     """The transposition keys of the game's earlier positions back to the last capture or
-    pawn move (those a repetition can come back to), as far as pos's history holds them;
+    pawn move (those a repetition can come back to; the rules' repetition_plies() where
+    they have one), as far as pos's history holds them;
     pos is taken back and replayed, and left as it was."""
     from .tables import Tracked
 
@@ -86,8 +87,9 @@ def earlier_keys(pos: Position) -> list[int]:
         return []
     keys = []
     undone = []
+    window = getattr(pos, "repetition_plies", None)  # the rules' own reach (100-square: past pawn moves)
     try:
-        for _ in range(min(pos.halfmove, len(pos.stack))):
+        for _ in range(window() if window is not None else min(pos.halfmove, len(pos.stack))):
             undone.append(pos.pop())
             t.h, t.score = t.full()
             keys.append(t.key())

@@ -1,5 +1,5 @@
 """UCI engines as the opponent in chess, courier and gardner, through python-chess's
-chess.engine (Stockfish; Fairy-Stockfish with UCI_Variant).
+chess.engine (Stockfish; Fairy-Stockfish given the board's own rules).
 
 python-chess's own `play()` needs a chess.Board, which has 8 x 8 squares only, so the
 search runs as a custom command over the same engine object (`SimpleEngine.communicate`):
@@ -7,23 +7,31 @@ search runs as a custom command over the same engine object (`SimpleEngine.commu
 between notation.md and the engine:
 
   chess    the same FEN and the same move strings
-  gardner  Fairy-Stockfish's `gardner`: the same FEN (5 x 5) and moves
-  courier  Fairy-Stockfish's `courier`: its files are a-l where ours skip j (courier.md
-           §1), so the k, l, m files become j, k, l and back; our FEN's en-passant field
-           (courier has no en passant) goes as "-".  Fairy-Stockfish plays the historical
-           rules (the Schleich a wazir, no double step; courier.md §9): its moves are legal
-           in the seed's rules too, and every move it returns is checked with our core.
+  gardner  Fairy-Stockfish's `eboard-gardner` of variants.ini (beside this file): the same
+           FEN (5 x 5) and moves
+  courier  Fairy-Stockfish's `eboard-courier` of variants.ini: the seed's rules, not its
+           built-in `courier` (the historical game: a wazir Schleich, no double step, a bare
+           king loses, whose king moves can be illegal on the board).  Its files are a-l
+           where ours skip j (courier.md §1), so the k, l, m files become j, k, l and back;
+           the Schleich goes as a Mann (they move alike, and Debian's Fairy-Stockfish 11.1
+           has one commoner type); our FEN's en-passant field (no en passant) goes as "-".
 
-A move the core refuses (another rule set, a stale engine) is not played: our engine
-plays instead, and the reply says why.
+Fairy-Stockfish reads variants.ini through its VariantPath option.  Before its first
+move a session compares the engine's legal moves in the game's start position with ours
+(`go perft 1`): an engine that did not take the file plays other rules and is not used
+(Unavailable, in words).  Every move an engine returns is checked with the core too: one
+the core refuses is not played (Refused names the engine, its move and the position); our
+engine plays instead, and the reply says so.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import chess.engine
 
@@ -35,8 +43,10 @@ from .search import MATE, Info
 
 # Which engines play which game, tried in this order; the UCI_Variant to ask for.
 ENGINES = {"chess": ("stockfish", "fairy-stockfish"), "courier": ("fairy-stockfish",), "gardner": ("fairy-stockfish",)}
-VARIANT = {"chess": None, "courier": "courier", "gardner": "gardner"}
+VARIANT = {"chess": None, "courier": "eboard-courier", "gardner": "eboard-gardner"}
+VARIANTS_INI = Path(__file__).with_name("variants.ini")  # the board's rules, for Fairy-Stockfish
 INSTALL = "apt-get install stockfish fairy-stockfish (Debian), or give one with --engine uci:PATH"
+ANSWER_S = 10  # the longest wait for an answer that is not a search (perft 1)
 
 OURS = "abcdefghiklm"  # courier's files (no j)
 THEIRS = "abcdefghijkl"
@@ -44,6 +54,10 @@ THEIRS = "abcdefghijkl"
 
 class Unavailable(Exception):
     """No UCI engine can play this position; the message says why, in words."""
+
+
+class Refused(Unavailable):
+    """The engine's move is not legal on the board (the message names engine, move, position)."""
 
 
 def find(gid: str) -> str | None:
@@ -78,9 +92,11 @@ def _files(text: str, src: str, dst: str) -> str:
 
 
 def fen_for_engine(pos: Position) -> str:
-    """The position's FEN as the engine reads it."""
+    """The position's FEN as the engine reads it (courier: the Schleich as a Mann, no
+    en-passant square; see variants.ini)."""
     fields = pos.fen().split()
     if pos.game.id == "courier":
+        fields[0] = fields[0].replace("W", "M").replace("w", "m")
         fields[3] = "-"
     return " ".join(fields[:6])
 
@@ -116,28 +132,30 @@ def deadline_s(limits: Limits, lvl: Level | None, white: bool) -> float:
     return (hard or 0.0) + GRACE_S
 
 
-class _Go(chess.engine.BaseCommand[tuple[str, list[str]]]):
-    """position + go, collecting the info lines until bestmove."""
+class _Exchange(chess.engine.BaseCommand[list[str]]):
+    """Lines sent, then every line the engine says until one that starts with `last`."""
 
-    def __init__(self, engine: chess.engine.Protocol, lines: list[str]) -> None:
+    def __init__(self, engine: chess.engine.Protocol, lines: list[str], last: str) -> None:
         super().__init__(engine)
         self.lines = lines
-        self.infos: list[str] = []
+        self.last = last
+        self.said: list[str] = []
 
     def start(self) -> None:
         for line in self.lines:
             self._engine.send_line(line)
 
     def line_received(self, line: str) -> None:
-        if line.startswith("info ") and " depth " in line:
-            self.infos.append(line)
-        elif line.startswith("bestmove"):
-            words = line.split()
-            self.result.set_result((words[1] if len(words) > 1 else "(none)", self.infos))
+        self.said.append(line)
+        if line.startswith(self.last):
+            self.result.set_result(self.said)
             self.set_finished()
 
     def cancel(self) -> None:
         self._engine.send_line("stop")
+
+
+_PERFT_LINE = re.compile(r"^([a-z]+[0-9]+[a-z]+[0-9]+[a-z]?): 1$")
 
 
 def _info(gid: str, line: str) -> Info:
@@ -202,17 +220,43 @@ class Session:
         try:
             variant = VARIANT[gid]
             if variant:
-                opt = self.engine.options.get("UCI_Variant")
-                if opt is None or variant not in (opt.var or ()):
-                    raise Unavailable("%s does not play %s (no UCI_Variant %s)" % (self.name, gid, variant))
+                if "UCI_Variant" not in self.engine.options or "VariantPath" not in self.engine.options:
+                    raise Unavailable("%s cannot be given the board's rules of %s (no VariantPath option)"
+                                      % (self.name, gid))
+                self.engine.configure({"VariantPath": str(VARIANTS_INI)})
                 # python-chess manages UCI_Variant for its own boards: it goes as a line.
                 self.setup.append("setoption name UCI_Variant value " + variant)
+                self._check_rules()
             if options:
                 self.engine.configure(options)
-        except (Unavailable, chess.engine.EngineError) as e:
+        except (Unavailable, chess.engine.EngineError, TimeoutError) as e:
             self.close()
-            raise Unavailable(str(e)) from None
+            raise Unavailable(str(e) or "%s did not answer" % self.name) from None
         self.skill: int | None = None
+
+    def _ask(self, lines: list[str], last: str, timeout_s: float | None = None) -> list[str]:
+        # The engine's lines up to the one starting with `last` (TimeoutError past timeout_s).
+        if timeout_s is None:
+            return self.engine.communicate(lambda proto: _Exchange(proto, lines, last))
+        proto = self.engine.protocol
+        coro = asyncio.wait_for(proto.communicate(lambda p: _Exchange(p, lines, last)), timeout_s)
+        return asyncio.run_coroutine_threadsafe(coro, proto.loop).result()
+
+    def _check_rules(self) -> None:
+        # The engine's legal moves in the game's start position must be ours: it read
+        # variants.ini, and the variant there is the board's game.
+        from firmware.rules import game_module
+
+        mod = game_module(self.gid)
+        pos = mod.new(getattr(mod, "AFTER_OPENING", None))
+        said = self._ask(self.setup + ["position fen " + fen_for_engine(pos), "go perft 1"], "Nodes searched",
+                         ANSWER_S)
+        theirs = sorted(from_engine(self.gid, m.group(1)) for m in map(_PERFT_LINE.match, said) if m)
+        ours = sorted(pos.move_str(m) for m in pos.legal_moves())
+        if theirs != ours:
+            raise Unavailable("%s does not play the board's %s: %d legal moves in its start position, ours %d "
+                              "(its variant %s of %s not taken?)"
+                              % (self.name, self.gid, len(theirs), len(ours), VARIANT[self.gid], VARIANTS_INI))
 
     def __enter__(self) -> Session:
         return self
@@ -227,7 +271,8 @@ class Session:
             self.engine.close()
 
     def move(self, pos: Position, limits: Limits, lvl: Level | None = None) -> Reply:
-        """The engine's move in pos; Unavailable if it fails or answers an illegal move."""
+        """The engine's move in pos; Unavailable if it fails, Refused (in words) if its move
+        is not legal on the board."""
         if pos.game is not _game_of(self.gid):
             raise Unavailable("%s plays %s by its standard rules only" % (self.name, self.gid))
         try:
@@ -237,19 +282,29 @@ class Session:
                 self.skill = level_skill
             lines = self.setup + ["ucinewgame", "position fen " + fen_for_engine(pos), go_line(pos, limits, lvl)]
             deadline = deadline_s(limits, lvl, pos.us == WHITE)
-            coro = asyncio.wait_for(self.engine.protocol.communicate(lambda proto: _Go(proto, lines)), deadline)
-            best, info_lines = asyncio.run_coroutine_threadsafe(coro, self.engine.protocol.loop).result()
+            said = self._ask(lines, "bestmove", deadline)
         except (asyncio.TimeoutError, TimeoutError):
             self.engine.close()  # it hangs: stopped, not asked to quit
             raise Unavailable("%s gave no move within %g s" % (self.name, deadline)) from None
         except chess.engine.EngineError as e:
             raise Unavailable("%s failed: %s" % (self.name, e)) from None
-        text = from_engine(self.gid, best)
-        try:
-            move = pos.parse_move(text)
-        except MoveError:
-            raise Unavailable("%s answered %s, not a legal move here" % (self.name, best)) from None
-        infos = [_info(self.gid, line) for line in info_lines]
+        words = said[-1].split()
+        best = words[1] if len(words) > 1 else "(none)"
+        move: int | None = None
+        refusal = ""
+        if best in ("(none)", "0000"):
+            refusal = "%s gave no move: it holds the game over where the board's rules do not" % self.name
+        else:
+            text = from_engine(self.gid, best)
+            try:
+                move = pos.parse_move(text)
+            except MoveError:
+                board = " (%s on the board)" % text if text != best else ""
+                refusal = "%s's move %s%s is refused: not a legal move of %s in this position" % (
+                    self.name, best, board, self.gid)
+        if move is None:
+            raise Refused("%s (%s)" % (refusal, pos.fen()))
+        infos = [_info(self.gid, line) for line in said if line.startswith("info ") and " depth " in line]
         score = infos[-1].score if infos else 0
         return Reply(move, pos.move_str(move), score, infos, self.name)
 

@@ -106,15 +106,18 @@ class CheckersPosition(Position):
         return self._taken(self.path(m)) if m & 1 else []
 
     def _taken(self, p):
-        # The cells of the pieces taken along the path p.
+        # The cells of the pieces taken along the path p: the men between its landings.
+        # The mover's own square is empty while it moves, and a king's chain may fly back
+        # over it (the mover is still there when push and effects ask): never a victim.
         cells = self.cells
+        start = p[0]
         out = []
         for i in range(len(p) - 1):
             a, b = p[i], p[i + 1]
             d = _step(a, b)
             s = a + d
             while s != b:
-                if cells[s] != EMPTY:
+                if cells[s] != EMPTY and s != start:
                     out.append(s)
                 s += d
         return out

@@ -119,12 +119,18 @@ class ChessPosition(Position):
                     break
         return bytes(self.cells) + bytes((self.us, self.castling, ep & 255, ep >> 8))
 
+    def repetition_plies(self):
+        """How far back the current position may have stood before, in plies: to the last
+        capture or pawn move (no position before one can come back), as far as the history
+        holds."""
+        return min(self.halfmove, len(self.stack))
+
     def repetitions(self):
         """How many times the current position has stood on the board (this one included)."""
         key = self._key()
         n = 1
         undone = []
-        for i in range(min(self.halfmove, len(self.stack))):
+        for i in range(self.repetition_plies()):
             undone.append(self.pop())
             if i & 1 and self._key() == key:
                 n += 1
@@ -143,7 +149,7 @@ class ChessPosition(Position):
             return Outcome("insufficient-material", None)
         if self.halfmove >= 150:
             return Outcome("seventyfive-moves", None)
-        reps = self.repetitions() if self.halfmove >= 8 else 1
+        reps = self.repetitions() if self.repetition_plies() >= 8 else 1
         if reps >= 5:
             return Outcome("fivefold-repetition", None)
         if claim:

@@ -108,9 +108,10 @@ class T1Position(Position):
         return ["P" if colour == WHITE else "p"] if mine else []
 
     def _check_setup(self, cells, counts, kings, us):
-        for colour in (WHITE, BLACK):
-            if counts[colour | KING] != 1:
-                raise FenError("each side needs exactly one King")
+        # A taken King ends the game (§10), and the position it leaves is written and read
+        # back like any other (an archived end, a resumed game): one side may lack its King.
+        if not counts[WHITE | KING] and not counts[BLACK | KING]:
+            raise FenError("no King on the board")
         for sq in self.game.layout.squares:
             c = cells[sq]
             if c and CASTLE[sq] and not royal(c & 31):

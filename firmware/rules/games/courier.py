@@ -62,7 +62,7 @@ class CourierPosition(ChessPosition):
             return Outcome("insufficient-material", None)
         if self.halfmove >= 100:
             return Outcome("fifty-moves", None)
-        if self.halfmove >= 8 and self.repetitions() >= 3:
+        if self.repetition_plies() >= 8 and self.repetitions() >= 3:
             return Outcome("threefold-repetition", None)
         return None
 

@@ -191,6 +191,8 @@ class GrossPosition(HundredPosition):
             if d == c.rook or t == c.rook:
                 self.castling &= ~c.bit
         self.moved &= ~(1 << lay.number[s]) & ~(1 << lay.number[d]) & ~(1 << lay.number[t])
+        if queen == self._initial()[t]:  # she arrives on a start square like hers (her own, back home): moved
+            self.moved |= 1 << lay.number[t]
         self.ep = 0
         self._turn_done(True)
 

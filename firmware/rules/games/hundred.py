@@ -633,10 +633,28 @@ class HundredPosition(ChessPosition):
         return True
 
     def _key(self):
-        return bytes(self.cells) + bytes((self.us, self.castling, self.ep & 255, self.ep >> 8, self.flags))
+        # FIDE's same position has the same moves: the units that have moved are part of it.
+        return bytes(self.cells) + bytes((self.us, self.castling, self.ep & 255, self.ep >> 8, self.flags)) + \
+            self.moved.to_bytes(13, "little")
+
+    def repetition_plies(self):
+        # §6.6: repetitions as FIDE counts them.  A king's pawn steps back and a pawn
+        # castling swaps back, so a pawn move does not end the positions that may come
+        # again, as in chess; a capture, a promotion, a castling or a throne visit does
+        # (material, rights and flags never come back).
+        stack = self.stack
+        xs = self.xstack  # the moves as made (the core's stack holds a throne visit's plainly)
+        n = 0
+        for i in range(len(stack) - 1, -1, -1):
+            m = xs[i][0]
+            kind = m >> 19 & 15
+            if stack[i][1] or kind == PROMO or kind == CASTLE or kind == THRONE or kind == PAWN_CASTLE and m >> 23 & 31:
+                break
+            n += 1
+        return n
 
     def history_needed(self):
-        return 8 + min(self.halfmove, 150)
+        return 8 + min(self.repetition_plies(), 150)
 
 
 POSITION = HundredPosition
