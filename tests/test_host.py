@@ -381,3 +381,40 @@ def test_host_input_errors_leave_the_archive_as_it_was(tmp_path):
         assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
     assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
     assert Archive(path).moves(g) == ["e2e4"]
+
+
+def test_an_end_no_host_here_asked_for_is_never_archived_as_a_result(tmp_path):
+    # Issue #21 break 10: a second program that opens the board's port writes `end time 0-1`
+    # in a game with no clock; the board ends the game, but the host archives no loss on time.
+    vb = VirtualBoard(tmp_path / "board", realtime=False)
+    vb.start()
+    archive = Archive(tmp_path / "a.sqlite")
+    notes: list[str] = []
+    try:
+        bridge = Bridge(vb.port, archive, on_note=notes.append)
+        bridge.connect()
+        bridge.request("new chess")
+        forged = bridge.game_id
+        fd = os.open(vb.port, os.O_RDWR | os.O_NOCTTY)  # the other program, as a shell's echo would
+        try:
+            os.write(fd, b"end time 0-1\n")
+        finally:
+            os.close(fd)
+        for _ in range(20):
+            bridge.poll(0.2)
+            if archive.game(str(forged)).reason:
+                break
+        g = archive.game(str(forged))
+        assert (g.ended, g.result, g.reason) == (None, "*", "unconfirmed time 0-1")
+        assert any("did not ask for" in n and "end time 0-1" in n for n in notes)
+        # The host's own flag, asked for through the bridge: a result.
+        bridge.request("new chess")
+        bridge.request("end time 1-0")
+        bridge.poll(0.2)
+        g = archive.game(str(bridge.game_id))
+        assert (g.result, g.reason) == ("1-0", "time")
+    finally:
+        archive.close()
+        vb.stop()
+    listing = eboard("games", "--archive", str(tmp_path / "a.sqlite"))
+    assert "unconfirmed time 0-1" in listing.stdout and "0-1 (time)" not in listing.stdout

@@ -97,7 +97,7 @@ class Session:
         self.told: tuple[int | None, str] = (None, "-")  # (the board's boot, the side it was told: `computer`)
         self.now = lambda: time.monotonic() * 1000  # ms; tests give their own
         self.pico = False  # an emulated Pico (its games go on with --resume ID --pico)
-        self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s)
+        self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s, on_note=self._note)
         try:
             self.bridge.connect()
         except (LinkError, BridgeTimeout, BoardError) as e:
@@ -248,6 +248,11 @@ class Session:
         opp = self.computer
         return (opp is not None and self.snap.state in PLAYING and self._turn() == opp.side
                 and self.snap.fen != self.thought)
+
+    def _note(self, text: str) -> None:
+        # What the bridge says in words (an end no host here asked for, a fork): in the view.
+        self.snap.notes.append(text)
+        self.dirty = True
 
     def _changed(self, seq: int, text: str) -> None:
         self.dirty = True

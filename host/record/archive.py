@@ -171,7 +171,7 @@ def result_text(g: GameRow) -> str:
     if g.reason == "adjourned" or not g.ended:
         return g.reason or "in progress"
     points = f" {g.white_points}-{g.black_points}" if g.white_points is not None else ""
-    return g.result + (f" ({g.reason})" if g.reason else "") + points
+    return (g.result or "*") + (f" ({g.reason})" if g.reason else "") + points
 
 
 def default_path() -> Path:
@@ -378,10 +378,12 @@ class Archive:
         row = self._run("SELECT * FROM games WHERE board=? AND uid=? ORDER BY id DESC LIMIT 1", (board, uid)).fetchone()
         return GameRow(*row) if row else None
 
-    def record(self, board: str, seq: int, text: str, game_id: int | None, uid: str = "") -> bool:
+    def record(self, board: str, seq: int, text: str, game_id: int | None, uid: str = "", trusted: bool = True) -> bool:
         """Store one board message of game uid; False if it was stored before (a message
         sent again).  A move that disagrees with the stored one forks the game: the new
-        archive game is then in self.forks[game_id]."""
+        archive game is then in self.forks[game_id].  An `end` not trusted (a host's end
+        that no host here asked for) is stored as said, and its game marked unconfirmed,
+        never given its result."""
         with self._transaction():
             cur = self.db.execute(
                 "INSERT OR IGNORE INTO events(board, uid, seq, at, game_id, text) VALUES(?,?,?,?,?,?)",
@@ -389,12 +391,12 @@ class Archive:
             )
             fresh = cur.rowcount == 1
             if fresh and game_id is not None:
-                filed = self._apply(game_id, seq, text)
+                filed = self._apply(game_id, seq, text, trusted)
                 if filed != game_id:
                     self.db.execute("UPDATE events SET game_id=? WHERE board=? AND uid=? AND seq=?", (filed, board, uid, seq))
         return fresh
 
-    def _apply(self, game_id: int, seq: int, text: str) -> int:
+    def _apply(self, game_id: int, seq: int, text: str, trusted: bool = True) -> int:
         """Apply a message to its game; returns the game it was filed in (a fork's)."""
         words = text.split()
         if malformed(text):
@@ -412,6 +414,9 @@ class Archive:
             self.db.execute("UPDATE games SET reason=NULL WHERE id=? AND ended IS NULL AND reason='adjourned'", (game_id,))
         elif words[0] == "undo" and len(words) >= 2 and words[1].isdigit():
             self.db.execute("DELETE FROM moves WHERE game_id=? AND ply>=?", (game_id, int(words[1])))
+        elif words[0] == "end" and len(words) >= 3 and not trusted:
+            self.db.execute("UPDATE games SET reason=? WHERE id=? AND ended IS NULL",
+                            (f"unconfirmed {words[1]} {words[2]}", game_id))
         elif words[0] == "end" and len(words) >= 3:
             w = int(words[3]) if len(words) > 4 else None
             b = int(words[4]) if len(words) > 4 else None

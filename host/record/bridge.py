@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 
 from host.record.archive import Archive, ArchiveError, malformed
+from firmware.common import HOST_ENDS
 from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
 
 RECONNECT_S = 0.3
@@ -54,6 +55,10 @@ class Bridge:
         self.trouble: str | None = None  # why the archive refuses them (a full disk ...)
         self.last_error: str | None = None  # why the board cannot be reached, while it cannot
         self.on_warning: Callable[[str], None] | None = None  # a board line skipped, and why
+        # The host's own ends (`end time R`, a flag this host saw fall) it asked the board
+        # for: only these are archived as results.  The rules' ends the board computes
+        # itself; a host end nobody here asked for came from another program on the port.
+        self.vouched: set[str] = set()
 
     # ---- connection ---------------------------------------------------------------------
 
@@ -194,6 +199,8 @@ class Bridge:
                 time.sleep(RECONNECT_S)
                 continue
             assert self.link is not None
+            if line.startswith("end ") and line[4:].split(" ")[0] in HOST_ENDS:
+                self.vouched.add(line[4:])  # before it is sent: the board says `end` before its reply
             try:
                 reply = self.link.request(line)
                 if self._rehello:  # the board was reset meanwhile
@@ -251,7 +258,13 @@ class Bridge:
             self._switch(words[1], uid, None if words[3] == "-" else " ".join(words[3:]))
         elif words[0] == "position" and len(words) >= 3:
             self._switch(self._game_kind(), uid, " ".join(words[2:]))
-        self.archive.record(self._board(), seq, text, self.game_id, self.uid)
+        trusted = True
+        if words[0] == "end" and len(words) >= 3 and words[1] in HOST_ENDS:
+            trusted = " ".join(words[1:3]) in self.vouched
+            if not trusted:
+                self._note(f"board {self.key}: the board says '{text}', an end this host did not ask for "
+                           "(another program on its port?): archived as unconfirmed, not as a result")
+        self.archive.record(self._board(), seq, text, self.game_id, self.uid, trusted=trusted)
         if self.game_id is not None and self.game_id in self.archive.forks:
             old = self.game_id
             self.game_id = self.archive.forks.pop(old)
