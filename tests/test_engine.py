@@ -221,7 +221,8 @@ def test_bestmove_refuses_bad_input_in_one_line(args, words):
 
 def test_an_internal_error_is_one_line_not_a_traceback(monkeypatch, capsys):
     # Issue #22's crash reached the user as a traceback; a bug is now said in one line.
-    from host import cli, engine
+    from host import engine
+    from host.commands import cli
 
     def broken(*args, **kwargs):
         raise ValueError("byte must be in range(0, 256)")

@@ -330,7 +330,7 @@ def _fake_port(answer):
 @pytest.mark.parametrize(
     "answer,word",
     [
-        (lambda line: b"7 ok version 3 9.9 pico x\n" if line == b"version" else None, "speaks protocol"),
+        (lambda line: b"7 ok version 9 9.9 pico x\n" if line == b"version" else None, "speaks protocol"),
         (lambda line: None, "no answer"),
         (lambda line: b"hello there\n", "no answer"),
     ],

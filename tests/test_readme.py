@@ -42,9 +42,11 @@ def _needs(program):
 # quit, `eboard games` checked), "short" (run SHORT_S after its marker, then Ctrl-C), "skip" reason.
 COMMANDS = {
     "./play.sh": ("play", [("moves", r"\w"), ("quit", None)]),
-    "./play.sh --engine --game chess": ("play", [("e2e4", r"ply 2 "), ("quit", r"2 plies +adjourned")]),
-    "./play.sh --engine 3 --side black": ("play", [(None, r"ply 1 "), ("quit", r"1 plies +adjourned")]),
-    "./play.sh --engine uci --game chess --clock 5+3": ("play", [("e2e4", r"ply 2 "), ("quit", None)]),
+    # quit takes back a computer's move not made yet: the archive holds the moves made
+    "./play.sh --engine --game chess": ("play", [("e2e4", r"make it on the board"), ("quit", r"1 plies +adjourned")]),
+    "./play.sh --engine 3 --side black": ("play", [(None, r"make it on the board"), ("make", r"play goes on"),
+                                                   ("quit", r"1 plies +adjourned")]),
+    "./play.sh --engine uci --game chess --clock 5+3": ("play", [("e2e4", r"make it on the board"), ("quit", None)]),
     "./run-tests.sh": ("skip", "the whole suite: this test is part of it (run-tests.sh --co proves its setup)"),
     ".venv/bin/python bench/perft.py": ("short", None),
     "MICROPYPATH=. .venv/bin/micropython -X heapsize=192K bench/perft.py": ("short", None),
@@ -61,6 +63,11 @@ COMMANDS = {
         ("skip", "a placeholder in brackets; bench/pico.py alone is walked below (about 40 minutes in full)"),
     ".venv/bin/python bench/pico.py": ("short", None),
     ".venv/bin/python bench/engine.py --quick": ("short", None),
+    ".venv/bin/python bench/engine.py --fairy-only --movetime 100": ("short", None),
+    ".venv/bin/python bench/invariants.py [POSITIONS] [GAME ...]":
+        ("skip", "a placeholder in brackets; bench/invariants.py 2000 chess is walked below"),
+    ".venv/bin/python bench/invariants.py 2000 chess": ("short", None),
+    "MICROPYPATH=.:tests/mpy .venv/bin/micropython -X heapsize=8M bench/invariants.py 100000": ("short", None),
     ".venv/bin/python bench/onboard.py": ("short", None),
 }
 
