@@ -95,3 +95,9 @@ def test_an_adjourned_kriegspiel_game_stays_sealed_in_the_archive(club):
     rc, out, err = eboard(tmp_path, "export", "--all")
     assert rc == 0 and out.count("[Event ") == 3 and "Kriegspiel" not in out and "e4 d5" not in out
     assert f"game {gid} left out" in err
+
+
+def test_export_all_of_an_empty_archive_says_it_is_empty(tmp_path):
+    # Found walking after the merge: it said "every game chosen is sealed".
+    rc, out, err = eboard(tmp_path, "export", "--all")
+    assert rc != 0 and out == "" and "no games yet" in err and "sealed" not in err

@@ -517,6 +517,8 @@ def _chosen(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         more = [g for g in a.games() if args.all or g.event == args.event]
         if args.event is not None and not more:
             raise CliError(f"no games of event {args.event!r} in {a.path}")
+        if not more and not chosen:
+            raise CliError(f"no games yet in {a.path}")
         for g in more:
             if a.sealed(g):
                 print(f"game {g.id} left out: a Kriegspiel game not over, its moves sealed until it ends", file=sys.stderr)
