@@ -418,3 +418,27 @@ def test_an_end_no_host_here_asked_for_is_never_archived_as_a_result(tmp_path):
         vb.stop()
     listing = eboard("games", "--archive", str(tmp_path / "a.sqlite"))
     assert "unconfirmed time 0-1" in listing.stdout and "0-1 (time)" not in listing.stdout
+
+
+def test_a_game_begun_while_the_host_says_hello_is_filed_under_the_board(tmp_path):
+    # Found walking the club room (issue #21): hands at work start a game while the bridge
+    # asks `version`; its `newgame` was filed under the port's name, a stray empty game.
+    from fakeboard import FakeBoard
+
+    class Busy(FakeBoard):
+        def answer(self, w):
+            if w[0] == "version":
+                self.say("newgame chess 1a2b3c4d -")
+            return super().answer(w)
+
+    fb = Busy(tmp_path, "busy")
+    archive = Archive(tmp_path / "a.sqlite")
+    try:
+        bridge = Bridge(fb.port, archive)
+        bridge.connect()
+        bridge.poll(0.2)
+        assert {g.board for g in archive.games()} == {"busy"}
+        assert "1a2b3c4d" in {g.uid for g in archive.games()}
+    finally:
+        archive.close()
+        fb.close()

@@ -65,6 +65,11 @@ class Bridge:
     def connect(self) -> None:
         """Open the link and catch up with the board; LinkError if it cannot."""
         link = BoardLink(self.port, timeout_s=self.timeout_s, on_event=self._on_event, on_noise=self._on_noise)
+        if self._held is None:
+            # Events said while hello is asked (a `newgame` of hands already at work) are
+            # held until the board's id and game are known: filed earlier, they went under
+            # the port's name as a game of their own.
+            self._held = []
         try:
             version = link.hello().split()
             if self.key is None:
