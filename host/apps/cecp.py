@@ -169,8 +169,14 @@ class CecpFront(Front):
     def cmd_setboard(self, args: list[str]) -> None:
         self._stop()
         g = Game(self.game.game)
+        fen = self.coords.fen_into(" ".join(args))
+        start = new_position(g.game).fen()
+        if fen.split()[:2] == start.split()[:2] and fen.split()[2:3] == ["-"]:
+            # XBoard writes no castling rights in a game it does not know (it sends the
+            # first engine's `setup` position to the second so): the start keeps its own.
+            fen = start
         try:
-            g.set(self.game.game, self.coords.fen_into(" ".join(args)), [])
+            g.set(self.game.game, fen, [])
         except (FenError, ValueError) as e:
             self.out(f"tellusererror Illegal position: {e}")
             return
@@ -206,7 +212,8 @@ class CecpFront(Front):
         self.depth = _number(args, "sd DEPTH")
 
     def cmd_st(self, args: list[str]) -> None:
-        self.movetime_ms = _number(args, "st SECONDS") * 1000
+        # XBoard's clock counts the move's way through the pipes too: a tenth kept back
+        self.movetime_ms = max(50, _number(args, "st SECONDS", low=1) * 900 - 50)
         self.base_ms = None
 
     def cmd_level(self, args: list[str]) -> None:
