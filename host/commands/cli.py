@@ -667,7 +667,10 @@ def cmd_xboard(args: argparse.Namespace) -> int:
 def cmd_board_engine(args: argparse.Namespace) -> int:
     from host.commands import boardengine
 
-    return boardengine.run(args)
+    try:
+        return boardengine.run(args)
+    except boardengine.CliError as e:
+        raise CliError(str(e)) from None
 
 
 def _version() -> str:
