@@ -82,7 +82,7 @@ def test_a_short_game_strictly(engine):
     while not board.is_game_over() and board.ply() < 16:
         r = engine.play(board, chess.engine.Limit(depth=1))
         board.push(r.move)  # python-chess raises on an illegal move
-    assert board.ply() == 16
+    assert board.ply() == 16 or board.is_game_over()  # a weak level may be mated early
 
 
 def test_mate_is_said_as_mate(engine):
@@ -151,7 +151,9 @@ def test_large_boards_use_consecutive_file_letters():
     assert hundred.out("k10") == "j9" and hundred.into("a0") == "a1"
 
 
-def test_uci_script_exits_at_quit():
-    r = subprocess.run([EBOARD, "uci"], input="uci\nisready\ngo depth 1\nquit\n", capture_output=True,
-                       text=True, timeout=60)
-    assert r.returncode == 0 and "uciok" in r.stdout and "readyok" in r.stdout and r.stderr == ""
+def test_uci_script_exits_at_quit_and_bad_bytes_are_words():
+    r = subprocess.run([EBOARD, "uci"], input=b"uci\n\xff\xfe\nisready\ngo depth 1\nquit\n", capture_output=True,
+                       timeout=60)
+    out = r.stdout.decode()
+    assert r.returncode == 0 and "uciok" in out and "readyok" in out and r.stderr == b""
+    assert "info string unknown command" in out and "bestmove " in out

@@ -81,6 +81,9 @@ class CecpFront(Front):
         self.gen = 0  # bumped by every change of the game: a search of an older one is forgotten
         self.lock = threading.Lock()
 
+    def internal(self, text: str) -> None:
+        self.out("tellusererror " + text)
+
     def finish(self) -> None:
         self._stop()
         self.player.close()

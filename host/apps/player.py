@@ -37,16 +37,33 @@ class Front:
     def run(self, lines: Iterable[str]) -> int:
         for line in lines:
             words = line.split()
-            if words and not self.handle(words[0], words[1:], line):
-                break
+            try:
+                if words and not self.handle(words[0], words[1:], line):
+                    break
+            except Exception as e:  # noqa: BLE001 (a bug of ours: said in the protocol's words, and on)
+                self.internal(f"{words[0][:40]}: internal error (a bug): {type(e).__name__}: {e}")
         self.finish()
         return 0
 
     def handle(self, cmd: str, args: list[str], line: str) -> bool:
         raise NotImplementedError
 
+    def internal(self, text: str) -> None:
+        raise NotImplementedError
+
     def finish(self) -> None:
         raise NotImplementedError
+
+
+def lines_in(stream: TextIO) -> Iterable[str]:
+    """A program's lines, as they come (a pipe is not read ahead); bytes that are not
+    UTF-8 are replaced, never a traceback."""
+    import io
+
+    raw = getattr(stream, "buffer", None)
+    if raw is not None:
+        stream = io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline=None)
+    return iter(stream.readline, "")
 
 
 class Game:
@@ -132,4 +149,4 @@ class EnginePlayer(Player):
         self.halt = Halt()
 
 
-__all__ = ["EnginePlayer", "FenError", "Front", "Game", "MoveError", "Out", "Player"]
+__all__ = ["EnginePlayer", "FenError", "Front", "Game", "lines_in", "MoveError", "Out", "Player"]

@@ -51,6 +51,9 @@ class UciFront(Front):
             self.out(f"info string {cmd}: {e}")
         return True
 
+    def internal(self, text: str) -> None:
+        self.out("info string " + text)
+
     def finish(self) -> None:
         """quit (or the end of input): a search under way is stopped, its move not said."""
         if self.thread is not None:

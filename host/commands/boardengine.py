@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 
 from firmware.rules import MoveError, new_position
-from host.apps import EnginePlayer, Game, Out, Player, cecp_run, uci_run
+from host.apps import EnginePlayer, Game, Out, Player, cecp_run, lines_in, uci_run
 from host.engine import Info, Limits, best_move, level
 from host.link import BoardError, BridgeTimeout, LinkError
 from host.record import Archive, ArchiveError
@@ -174,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(str(e)) from None
         player = BoardPlayer(session, lvl)
         front = cecp_run if args.xboard else uci_run
-        rc = front(iter(sys.stdin.readline, ""), Out(sys.stdout), player)
+        rc = front(lines_in(sys.stdin), Out(sys.stdout), player)
         gid = session.bridge.game_id
         if gid is not None:
             archive.adjourn(gid)

@@ -653,15 +653,15 @@ def cmd_web(args: argparse.Namespace) -> int:
 
 
 def cmd_uci(args: argparse.Namespace) -> int:
-    from host.apps import Out, uci_run
+    from host.apps import Out, lines_in, uci_run
 
-    return uci_run(iter(sys.stdin.readline, ""), Out(sys.stdout))
+    return uci_run(lines_in(sys.stdin), Out(sys.stdout))
 
 
 def cmd_xboard(args: argparse.Namespace) -> int:
-    from host.apps import Out, cecp_run
+    from host.apps import Out, cecp_run, lines_in
 
-    return cecp_run(iter(sys.stdin.readline, ""), Out(sys.stdout))
+    return cecp_run(lines_in(sys.stdin), Out(sys.stdout))
 
 
 def cmd_board_engine(args: argparse.Namespace) -> int:
