@@ -6,12 +6,17 @@ cd "$(dirname "$0")"
 . tools/venv.sh
 ensure_venv run-tests.sh test ", pytest, python-chess, pyffish, aiohttp, playwright"
 # Debian's packages the tests drive: chromium (tests/test_web.py), Stockfish and
-# Fairy-Stockfish (tests/test_engine.py).  As root they are installed; otherwise those tests
+# Fairy-Stockfish (tests/test_engine.py), XBoard, Xvfb and imagemagick (tests/test_apps_cecp.py).
+# As root they are installed; otherwise those tests
 # skip, each naming what to install.
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium chromium-driver)
 command -v stockfish >/dev/null || [ -x /usr/games/stockfish ] || need+=(stockfish)
 command -v fairy-stockfish >/dev/null || [ -x /usr/games/fairy-stockfish ] || need+=(fairy-stockfish)
+# XBoard under Xvfb, and imagemagick for its screenshot (tests/test_apps_cecp.py)
+command -v xboard >/dev/null || [ -x /usr/games/xboard ] || need+=(xboard)
+command -v Xvfb >/dev/null || need+=(xvfb)
+command -v convert >/dev/null && command -v import >/dev/null || need+=(imagemagick)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         echo "run-tests.sh: installing ${need[*]} with apt-get (once) ..." >&2

@@ -652,6 +652,27 @@ def cmd_web(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_uci(args: argparse.Namespace) -> int:
+    from host.apps import Out, lines_in, uci_run
+
+    return uci_run(lines_in(sys.stdin), Out(sys.stdout))
+
+
+def cmd_xboard(args: argparse.Namespace) -> int:
+    from host.apps import Out, cecp_run, lines_in
+
+    return cecp_run(lines_in(sys.stdin), Out(sys.stdout))
+
+
+def cmd_board_engine(args: argparse.Namespace) -> int:
+    from host.commands import boardengine
+
+    try:
+        return boardengine.run(args)
+    except boardengine.CliError as e:
+        raise CliError(str(e)) from None
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -786,6 +807,22 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
     web_arguments(sv)
     sv.set_defaults(func=cmd_serve)
+    ue = sub.add_parser("uci", help="our engine as a UCI engine on stdin/stdout, for chess programs "
+                        "(Arena, Cute Chess, En Croissant; every game by UCI_Variant)")
+    ue.set_defaults(func=cmd_uci)
+    xe = sub.add_parser("xboard", help="our engine as a CECP (XBoard/WinBoard) engine on stdin/stdout, every game")
+    xe.set_defaults(func=cmd_xboard)
+    be = sub.add_parser("board-engine", help="the board as a UCI (or --xboard: CECP) engine: the program's moves "
+                        "are lit on the board, the moves made on it go back")
+    be_where = be.add_mutually_exclusive_group(required=True)
+    be_where.add_argument("--port", help="the board's serial port")
+    be_where.add_argument("--sim", action="store_true",
+                          help="a virtual board whose hands make the lit moves and play the person's side (our engine)")
+    be_where.add_argument("--pico", action="store_true", help="an emulated Pico (boards/emu), its hands as --sim's")
+    be.add_argument("--xboard", action="store_true", help="speak CECP (XBoard) instead of UCI")
+    be.add_argument("--level", default="2", help="--sim/--pico: the level (1-8) of the virtual person's moves (default 2)")
+    be.add_argument("--archive", help="the SQLite archive (default: ~/.local/share/eboard/games.sqlite)")
+    be.set_defaults(func=cmd_board_engine)
     w = sub.add_parser("web", help="the browser view: the archive, and whatever this process follows")
     w.add_argument("listen", nargs="?", type=web_port, default=8080, metavar="PORT", help="default 8080 (0: any free port)")
     w.add_argument("--host", dest="web_host", default="127.0.0.1",

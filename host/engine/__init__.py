@@ -24,10 +24,10 @@ from collections.abc import Callable
 from firmware.rules.board import WHITE
 from firmware.rules.position import Position
 
-from .limits import LEVELS, Level, Limits, Reply, level
+from .limits import LEVELS, Halt, Level, Limits, Reply, level
 from .search import Info, Searcher
 
-__all__ = ["LEVELS", "Info", "Level", "Limits", "Reply", "best_move", "choose", "engine_problem", "level"]
+__all__ = ["LEVELS", "Halt", "Info", "Level", "Limits", "Reply", "best_move", "choose", "engine_problem", "level"]
 
 
 def engine_problem(spec: str) -> str | None:
@@ -46,8 +46,10 @@ def engine_problem(spec: str) -> str | None:
 
 
 def best_move(pos: Position, limits: Limits | None = None, lvl: Level | None = None,
-           rng: random.Random | None = None, on_info: Callable[[Info], None] | None = None) -> Reply:
-    """Our engine's move in pos (left unchanged); ValueError if the game is over."""
+           rng: random.Random | None = None, on_info: Callable[[Info], None] | None = None,
+           halt: Halt | None = None) -> Reply:
+    """Our engine's move in pos (left unchanged); ValueError if the game is over.  halt:
+    stopped from another thread (and Limits.nodes) the search gives its best move so far."""
     limits = limits or Limits()
     depth = limits.depth
     movetime = limits.movetime_ms
@@ -65,7 +67,10 @@ def best_move(pos: Position, limits: Limits | None = None, lvl: Level | None = N
         hard, soft = 1.0, 1.0
     work = type(pos)(pos.game, pos.fen())  # a copy: the caller's position is never touched
     s = Searcher(work, earlier_keys(pos))
-    move, score, infos = s.run(depth or 64, hard, on_info, soft)
+    if halt is None and limits.nodes is None:
+        move, score, infos = s.run(depth or 64, hard, on_info, soft)
+    else:
+        move, score, infos = _watched(s, depth or 64, hard, on_info, soft, halt, limits.nodes)
     if lvl is not None and lvl.error_rate:
         rng = rng or random.Random()
         if rng.random() < lvl.error_rate:
@@ -73,6 +78,28 @@ def best_move(pos: Position, limits: Limits | None = None, lvl: Level | None = N
             if others:
                 move = rng.choice(others)
     return Reply(move, pos.move_str(move), score, infos, "ours")
+
+
+def _watched(s: Searcher, depth: int, hard: float | None, on_info: Callable[[Info], None] | None,
+             soft: float | None, halt: Halt | None, nodes: int | None) -> tuple[int, int, list[Info]]:
+    """Searcher.run, ended early by halt.stop() or past `nodes` nodes: a watcher thread
+    moves the search's deadline to now (the search looks at it every 16 nodes)."""
+    import threading
+
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.002):
+            if (halt is not None and halt.stopped) or (nodes is not None and s.nodes >= nodes):
+                s.deadline = 0.0
+
+    w = threading.Thread(target=watch, name="engine-halt", daemon=True)
+    w.start()
+    try:
+        return s.run(depth, hard, on_info, soft)
+    finally:
+        done.set()
+        w.join()
 
 
 def earlier_keys(pos: Position) -> list[int]:

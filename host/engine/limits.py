@@ -18,6 +18,7 @@ class Limits:
         white_inc_ms: int = 0,
         black_inc_ms: int = 0,
         moves_to_go: int | None = None,
+        nodes: int | None = None,
     ) -> None:
         self.depth = depth
         self.movetime_ms = movetime_ms
@@ -26,6 +27,7 @@ class Limits:
         self.white_inc_ms = white_inc_ms
         self.black_inc_ms = black_inc_ms
         self.moves_to_go = moves_to_go
+        self.nodes = nodes  # UCI's `go nodes`: the search stops soon after that many
 
     def budget(self, white_to_move: bool) -> tuple[float | None, float | None]:
         """(hard, soft) seconds for this move: the search stops at hard, and starts no new
@@ -44,6 +46,17 @@ class Limits:
         hard = max(0.01, min(share * 2.5, left_s / 3, left_s - 0.05))
         soft = max(0.005, min(share, hard))
         return hard, soft
+
+
+class Halt:
+    """A search stopped from another thread (UCI's `stop`, CECP's `?`): stop() makes the
+    search give its move at once (the best found so far)."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+
+    def stop(self) -> None:
+        self.stopped = True
 
 
 class Level:

@@ -1,0 +1,204 @@
+"""`eboard xboard`: CECP conversations driven by the test for every game of the core, and
+XBoard itself (Debian's, under Xvfb) playing Lippo's game between two `eboard xboard`s,
+with a screenshot of its 12 x 12 board (issue #24)."""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from firmware.rules import GAMES, new_position
+from host.apps import Coords
+
+EBOARD = shutil.which("eboard", path=str(Path(sys.executable).parent)) or "eboard"
+XBOARD = shutil.which("xboard") or shutil.which("xboard", path="/usr/games")
+XVFB = shutil.which("Xvfb")
+CONVERT = shutil.which("convert")
+IMPORT = shutil.which("import")
+
+
+class Cecp:
+    """An `eboard xboard` process, its lines read in a thread."""
+
+    def __init__(self) -> None:
+        self.p = subprocess.Popen([EBOARD, "xboard"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.q: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.p.stdout:  # type: ignore[union-attr]
+            self.q.put(line.rstrip("\n"))
+
+    def send(self, *lines: str) -> None:
+        for line in lines:
+            self.p.stdin.write(line + "\n")  # type: ignore[union-attr]
+        self.p.stdin.flush()  # type: ignore[union-attr]
+
+    def until(self, prefix: str) -> list[str]:
+        """The lines up to the first that starts with prefix (a safety limit of 120 s, never
+        a measure: a slow machine only waits longer)."""
+        out = []
+        while True:
+            line = self.q.get(timeout=120)
+            out.append(line)
+            if line.startswith(prefix):
+                return out
+
+    def close(self) -> int:
+        self.send("quit")
+        rc = self.p.wait(timeout=60)
+        assert self.p.stderr.read() == ""  # type: ignore[union-attr]
+        return rc
+
+
+@pytest.fixture
+def cecp():
+    c = Cecp()
+    yield c
+    assert c.close() == 0
+
+
+def test_features_name_every_game(cecp):
+    cecp.send("xboard", "protover 2")
+    lines = cecp.until("feature done=1")
+    feats = " ".join(lines)
+    for f in ("setboard=1", "usermove=1", "sigint=0", "sigterm=0", "ping=1", 'myname="eboard'):
+        assert f in feats
+    variants = re.search(r'variants="([^"]*)"', feats).group(1).split(",")
+    assert variants == ["normal" if g == "chess" else g for g in GAMES]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_conversation_in_every_game(cecp, game):
+    pos = new_position(game)
+    coords = Coords(pos, cecp=True)
+    cecp.send("xboard", "protover 2")
+    cecp.until("feature done=1")
+    cecp.send("new", f"variant {'normal' if game == 'chess' else game}", "ping 1")
+    said = cecp.until("pong 1")
+    if game != "chess":
+        setup = [s for s in said if s.startswith("setup ")]
+        lay = pos.game.layout
+        assert len(setup) == 1 and f" {lay.files}x{lay.ranks}+0_fairy " in setup[0]
+        assert setup[0].split(" ", 3)[3] == coords.fen_out(pos.fen())
+    # a move of the person's, an illegal one, the engine's answer
+    first = pos.legal_moves()[0]
+    cecp.send("post", "sd 2", f"usermove {coords.out(pos.move_str(first))}")
+    pos.push(first)
+    said = cecp.until("move ")
+    assert not any(s.startswith(("Illegal", "Error")) for s in said), said
+    assert any(re.match(r"^\d+ -?\d+ \d+ \d+ ", s) for s in said)  # post: ply score time nodes pv
+    reply = coords.parse(pos, said[-1].split()[1])
+    pos.push(reply)
+    cecp.send("usermove z9z9", "frob", "ping 2")
+    said = cecp.until("pong 2")
+    assert said[0] == "Illegal move: z9z9" and said[1].startswith("Error (unknown command)")
+    # force, undo (the engine's move and the person's), go: the engine plays White
+    cecp.send("force", "remove", "go")
+    pos.pop()
+    pos.pop()
+    said = cecp.until("move ")
+    pos.push(coords.parse(pos, said[-1].split()[1]))
+    # setboard to the start, `?` and time controls
+    cecp.send("force", "setboard " + coords.fen_out(new_position(game).fen()), "level 40 0:30 0", "time 3000",
+              "otim 3000", "go")
+    said = cecp.until("move ")
+    coords.parse(new_position(game), said[-1].split()[1])
+    cecp.send("force", "setboard not a fen", "ping 3")
+    said = cecp.until("pong 3")
+    assert said[0].startswith("tellusererror Illegal position")
+
+
+def test_move_now_and_game_end(cecp):
+    cecp.send("xboard", "protover 2", "new", "force", "setboard 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+               "st 30", "go")
+    time.sleep(0.2)  # (not a measure: ? works at any moment of the search)
+    cecp.send("?")
+    said = cecp.until("move ")
+    assert said[-1] == "move d1d8"
+    assert cecp.until("1-0")[-1].startswith("1-0 {checkmate")
+
+
+def _changes(row: list[tuple[int, int, int]], light, dark) -> int:
+    """Changes between the two square colours along a line of pixels (pieces skipped)."""
+    seen = [c for c in row if c in (light, dark)]
+    return sum(1 for a, b in zip(seen, seen[1:]) if a != b)
+
+
+def _pixels(png: Path, geometry: str) -> list[tuple[int, int, int]]:
+    txt = subprocess.run([CONVERT, str(png), "-crop", geometry, "-depth", "8", "txt:-"], capture_output=True,
+                         text=True, check=True).stdout
+    return [tuple(int(v) for v in m.groups()) for m in re.finditer(r"\((\d+),(\d+),(\d+)", txt)]
+
+
+@pytest.mark.skipif(not (XBOARD and XVFB and CONVERT and IMPORT),
+                    reason="need xboard, Xvfb and imagemagick (apt-get install xboard xvfb imagemagick)")
+def test_xboard_plays_lippo_between_two_eboards(tmp_path):
+    """XBoard 4.9 under Xvfb, two machines: `eboard xboard` against itself in Lippo's game,
+    the engine's `setup` giving XBoard the 12 x 12 board; a screenshot shows it."""
+    display = f":{90 + os.getpid() % 800}"
+    xvfb = subprocess.Popen([XVFB, display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = dict(os.environ, DISPLAY=display, HOME=str(tmp_path))
+    debug = tmp_path / "xboard.debug"
+    xb = None
+    try:
+        deadline = time.monotonic() + 60
+        while not Path(f"/tmp/.X11-unix/X{display[1:]}").exists():
+            assert time.monotonic() < deadline, "Xvfb did not start"
+            time.sleep(0.1)
+        xb = subprocess.Popen(
+            [XBOARD, "-fcp", f"{EBOARD} xboard", "-fd", str(tmp_path), "-scp", f"{EBOARD} xboard",
+             "-sd", str(tmp_path), "-variant", "lippo", "-testLegality", "false", "-mm", "-mg", "1",
+             "-sgf", str(tmp_path / "game.pgn"), "-debug", "-nameOfDebugFile", str(debug), "-st", "0:02",
+             "-size", "medium", "-lightSquareColor", "#ffff00", "-darkSquareColor", "#0000ff",
+             "-liteBackTextureFile", "", "-darkBackTextureFile", "", "-saveSettingsOnExit", "false",
+             "-popupExitMessage", "false", "-autoCallFlag", "false"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+        # until both engines have made moves XBoard took (a safety limit, never a measure)
+        deadline = time.monotonic() + 240
+        moves: list[str] = []
+        while len(moves) < 6:
+            assert time.monotonic() < deadline and xb.poll() is None, "XBoard played no six moves"
+            time.sleep(0.5)
+            text = debug.read_text(errors="replace") if debug.exists() else ""
+            moves = re.findall(r"<(?:first|second): move (\S+)", text)
+        text = debug.read_text(errors="replace")
+        assert "12x12+0_fairy" in text and "Illegal move" not in text and "Error (" not in text
+        shot = tmp_path / "lippo-xboard.png"
+        subprocess.run([IMPORT, "-display", display, "-window", "root", str(shot)], check=True, env=env,
+                       timeout=60)
+        assert shot.stat().st_size > 10_000
+        art = Path(__file__).parent / "artifacts"
+        art.mkdir(exist_ok=True)
+        shutil.copy(shot, art / shot.name)
+        light, dark = (255, 255, 0), (0, 0, 255)
+        pixels = _pixels(shot, "1024x768+0+0")
+        board = [i for i, c in enumerate(pixels) if c in (light, dark)]
+        assert board, "no square of the board's colours on the screen"
+        top, bottom = board[0] // 1024, board[-1] // 1024
+        left = min(i % 1024 for i in board)
+        right = max(i % 1024 for i in board)
+        mid_y, mid_x = (top + bottom) // 2, (left + right) // 2
+        row = _pixels(shot, f"1024x1+0+{mid_y}")
+        col = _pixels(shot, f"1x768+{mid_x}+0")
+        assert _changes(row, light, dark) == 11 and _changes(col, light, dark) == 11  # 12 files, 12 ranks
+    finally:
+        if xb is not None:
+            xb.terminate()
+            try:
+                xb.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                xb.kill()
+        xvfb.terminate()
+        xvfb.wait(timeout=30)
