@@ -4,6 +4,7 @@ with a screenshot of its 12 x 12 board (issue #24)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import re
@@ -18,6 +19,7 @@ import pytest
 
 from firmware.rules import GAMES, new_position
 from host.apps import Coords
+from host.apps.cecp import setup_line, variant_name
 
 EBOARD = shutil.which("eboard", path=str(Path(sys.executable).parent)) or "eboard"
 XBOARD = shutil.which("xboard") or shutil.which("xboard", path="/usr/games")
@@ -89,7 +91,8 @@ def test_a_conversation_in_every_game(cecp, game):
     if game != "chess":
         setup = [s for s in said if s.startswith("setup ")]
         lay = pos.game.layout
-        assert len(setup) == 1 and f" {lay.files}x{lay.ranks}+0_fairy " in setup[0]
+        parent = "courier" if game == "courier" else "fairy"  # XBoard's own courier has another start
+        assert len(setup) == 1 and f" {lay.files}x{lay.ranks}+0_{parent} " in setup[0]
         assert setup[0].split(" ", 3)[3] == coords.fen_out(pos.fen())
     # a move of the person's, an illegal one, the engine's answer
     first = pos.legal_moves()[0]
@@ -141,12 +144,15 @@ def _pixels(png: Path, geometry: str) -> list[tuple[int, int, int]]:
     return [tuple(int(v) for v in m.groups()) for m in re.finditer(r"\((\d+),(\d+),(\d+)", txt)]
 
 
-@pytest.mark.skipif(not (XBOARD and XVFB and CONVERT and IMPORT),
-                    reason="need xboard, Xvfb and imagemagick (apt-get install xboard xvfb imagemagick)")
-def test_xboard_plays_lippo_between_two_eboards(tmp_path):
-    """XBoard 4.9 under Xvfb, two machines: `eboard xboard` against itself in Lippo's game,
-    the engine's `setup` giving XBoard the 12 x 12 board; a screenshot shows it."""
-    display = f":{90 + os.getpid() % 800}"
+NEED_X = "need xboard and Xvfb (apt-get install xboard xvfb)"
+
+
+@contextlib.contextmanager
+def xboard(tmp_path: Path, variant: str, moves: int, *extra: str):
+    """XBoard 4.9 under its own Xvfb display, two machines (`eboard xboard` against itself)
+    in variant; yields (display, env, XBoard's debug text) once both engines made `moves`
+    moves between them that XBoard took (a safety limit of 240 s, never a measure)."""
+    display = f":{90 + (os.getpid() + len(variant) * 7) % 800}"
     xvfb = subprocess.Popen([XVFB, display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     env = dict(os.environ, DISPLAY=display, HOME=str(tmp_path))
@@ -159,40 +165,21 @@ def test_xboard_plays_lippo_between_two_eboards(tmp_path):
             time.sleep(0.1)
         xb = subprocess.Popen(
             [XBOARD, "-fcp", f"{EBOARD} xboard", "-fd", str(tmp_path), "-scp", f"{EBOARD} xboard",
-             "-sd", str(tmp_path), "-variant", "lippo", "-testLegality", "false", "-mm", "-mg", "1",
-             "-sgf", str(tmp_path / "game.pgn"), "-debug", "-nameOfDebugFile", str(debug), "-st", "0:02",
-             "-size", "medium", "-lightSquareColor", "#ffff00", "-darkSquareColor", "#0000ff",
-             "-liteBackTextureFile", "", "-darkBackTextureFile", "", "-saveSettingsOnExit", "false",
-             "-popupExitMessage", "false", "-autoCallFlag", "false"],
+             "-sd", str(tmp_path), "-variant", variant, "-testLegality", "false", "-mm", "-mg", "1",
+             "-sgf", str(tmp_path / "game.pgn"), "-debug", "-nameOfDebugFile", str(debug),
+             "-size", "medium", "-saveSettingsOnExit", "false", "-popupExitMessage", "false",
+             "-autoCallFlag", "false", *extra],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
-        # until both engines have made moves XBoard took (a safety limit, never a measure)
         deadline = time.monotonic() + 240
-        moves: list[str] = []
-        while len(moves) < 6:
-            assert time.monotonic() < deadline and xb.poll() is None, "XBoard played no six moves"
+        made: list[str] = []
+        while len(made) < moves:
+            assert time.monotonic() < deadline and xb.poll() is None, f"XBoard played no {moves} moves"
             time.sleep(0.5)
             text = debug.read_text(errors="replace") if debug.exists() else ""
-            moves = re.findall(r"<(?:first|second): move (\S+)", text)
+            made = re.findall(r"<(?:first|second): move (\S+)", text)
         text = debug.read_text(errors="replace")
-        assert "12x12+0_fairy" in text and "Illegal move" not in text and "Error (" not in text
-        shot = tmp_path / "lippo-xboard.png"
-        subprocess.run([IMPORT, "-display", display, "-window", "root", str(shot)], check=True, env=env,
-                       timeout=60)
-        assert shot.stat().st_size > 10_000
-        art = Path(__file__).parent / "artifacts"
-        art.mkdir(exist_ok=True)
-        shutil.copy(shot, art / shot.name)
-        light, dark = (255, 255, 0), (0, 0, 255)
-        pixels = _pixels(shot, "1024x768+0+0")
-        board = [i for i, c in enumerate(pixels) if c in (light, dark)]
-        assert board, "no square of the board's colours on the screen"
-        top, bottom = board[0] // 1024, board[-1] // 1024
-        left = min(i % 1024 for i in board)
-        right = max(i % 1024 for i in board)
-        mid_y, mid_x = (top + bottom) // 2, (left + right) // 2
-        row = _pixels(shot, f"1024x1+0+{mid_y}")
-        col = _pixels(shot, f"1x768+{mid_x}+0")
-        assert _changes(row, light, dark) == 11 and _changes(col, light, dark) == 11  # 12 files, 12 ranks
+        assert "Illegal move" not in text and "Error (" not in text, text[-2000:]
+        yield display, env, text
     finally:
         if xb is not None:
             xb.terminate()
@@ -202,3 +189,42 @@ def test_xboard_plays_lippo_between_two_eboards(tmp_path):
                 xb.kill()
         xvfb.terminate()
         xvfb.wait(timeout=30)
+
+
+@pytest.mark.skipif(not (XBOARD and XVFB), reason=NEED_X)
+@pytest.mark.parametrize("game", [g for g in GAMES if g != "lippo"])
+def test_xboard_plays_every_game_between_two_eboards(tmp_path, game):
+    """Every other game of the core in XBoard: four moves, none refused; the engines' `setup`
+    (the fairy games) or XBoard's own chess."""
+    with xboard(tmp_path, variant_name(game), 4, "-depth", "1", "-st", "0:01") as (_, _, text):
+        assert game == "chess" or setup_line(game).split(")")[1].split()[0] in text
+        assert "tellusererror" not in text
+
+
+@pytest.mark.skipif(not (XBOARD and XVFB and CONVERT and IMPORT),
+                    reason="need xboard, Xvfb and imagemagick (apt-get install xboard xvfb imagemagick)")
+def test_xboard_plays_lippo_between_two_eboards(tmp_path):
+    """XBoard 4.9 under Xvfb, two machines: `eboard xboard` against itself in Lippo's game,
+    the engine's `setup` giving XBoard the 12 x 12 board; a screenshot shows it."""
+    colours = ("-st", "0:02", "-lightSquareColor", "#ffff00", "-darkSquareColor", "#0000ff",
+               "-liteBackTextureFile", "", "-darkBackTextureFile", "")
+    with xboard(tmp_path, "lippo", 6, *colours) as (display, env, text):
+        assert "12x12+0_fairy" in text
+        shot = tmp_path / "lippo-xboard.png"
+        subprocess.run([IMPORT, "-display", display, "-window", "root", str(shot)], check=True, env=env,
+                       timeout=60)
+    assert shot.stat().st_size > 10_000
+    art = Path(__file__).parent / "artifacts"
+    art.mkdir(exist_ok=True)
+    shutil.copy(shot, art / shot.name)
+    light, dark = (255, 255, 0), (0, 0, 255)
+    pixels = _pixels(shot, "1024x768+0+0")
+    board = [i for i, c in enumerate(pixels) if c in (light, dark)]
+    assert board, "no square of the board's colours on the screen"
+    top, bottom = board[0] // 1024, board[-1] // 1024
+    left = min(i % 1024 for i in board)
+    right = max(i % 1024 for i in board)
+    mid_y, mid_x = (top + bottom) // 2, (left + right) // 2
+    row = _pixels(shot, f"1024x1+0+{mid_y}")
+    col = _pixels(shot, f"1x768+{mid_x}+0")
+    assert _changes(row, light, dark) == 11 and _changes(col, light, dark) == 11  # 12 files, 12 ranks

@@ -24,6 +24,10 @@ from .player import EnginePlayer, Front, Game, Out, Player
 # letters are put on these pictures (the pawn on the pawn, the royal on the king).
 XB_TYPES = "PNBRQFEACWMOHIJGDVLSU"
 VARIANT = {"chess": "normal"}  # XBoard's own name; the others are ours
+# A game XBoard has a variant of its own for (with another start): our `setup` names it as
+# the parent, or XBoard turns the game into "fairy", which the second engine never heard of
+# and the match never starts.
+PARENT = {"courier": "courier"}
 
 
 def variant_name(game: str) -> str:
@@ -56,7 +60,8 @@ def setup_line(game: str) -> str:
     """The `setup` command that defines the game for XBoard (None for chess)."""
     pos = new_position(game)
     lay = pos.game.layout
-    return f"setup ({piece_table(game)}) {lay.files}x{lay.ranks}+0_fairy {Coords(pos, cecp=True).fen_out(pos.fen())}"
+    parent = PARENT.get(game, "fairy")
+    return f"setup ({piece_table(game)}) {lay.files}x{lay.ranks}+0_{parent} {Coords(pos, cecp=True).fen_out(pos.fen())}"
 
 
 class CecpFront(Front):

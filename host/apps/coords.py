@@ -55,6 +55,8 @@ class Coords:
 
     def fen_into(self, fen: str) -> str:
         f = fen.split()
+        if len(f) == 4 and f[2].isdigit() and f[3].isdigit():
+            f[2:2] = ["-", "-"]  # XBoard's FEN of a game with no castling: no castling, no e.p. fields
         if len(f) > 3 and f[3] != "-":
             f[3] = self.into(f[3])
         return " ".join(f)
