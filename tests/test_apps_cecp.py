@@ -148,7 +148,7 @@ NEED_X = "need xboard and Xvfb (apt-get install xboard xvfb)"
 
 
 @contextlib.contextmanager
-def xboard(tmp_path: Path, variant: str, moves: int, *extra: str):
+def xboard(tmp_path: Path, variant: str, moves: int, *extra: str, first: str = f"{EBOARD} xboard"):
     """XBoard 4.9 under its own Xvfb display, two machines (`eboard xboard` against itself)
     in variant; yields (display, env, XBoard's debug text) once both engines made `moves`
     moves between them that XBoard took (a safety limit of 240 s, never a measure)."""
@@ -164,7 +164,7 @@ def xboard(tmp_path: Path, variant: str, moves: int, *extra: str):
             assert time.monotonic() < deadline, "Xvfb did not start"
             time.sleep(0.1)
         xb = subprocess.Popen(
-            [XBOARD, "-fcp", f"{EBOARD} xboard", "-fd", str(tmp_path), "-scp", f"{EBOARD} xboard",
+            [XBOARD, "-fcp", first, "-fd", str(tmp_path), "-scp", f"{EBOARD} xboard",
              "-sd", str(tmp_path), "-variant", variant, "-testLegality", "false", "-mm", "-mg", "1",
              "-sgf", str(tmp_path / "game.pgn"), "-debug", "-nameOfDebugFile", str(debug),
              "-size", "medium", "-saveSettingsOnExit", "false", "-popupExitMessage", "false",
@@ -176,7 +176,7 @@ def xboard(tmp_path: Path, variant: str, moves: int, *extra: str):
             assert time.monotonic() < deadline and xb.poll() is None, f"XBoard played no {moves} moves"
             time.sleep(0.5)
             text = debug.read_text(errors="replace") if debug.exists() else ""
-            made = re.findall(r"<(?:first|second): move (\S+)", text)
+            made = re.findall(r"<(?:first|second) ?: move (\S+)", text)
         text = debug.read_text(errors="replace")
         assert "Illegal move" not in text and "Error (" not in text, text[-2000:]
         yield display, env, text
@@ -228,3 +228,24 @@ def test_xboard_plays_lippo_between_two_eboards(tmp_path):
     row = _pixels(shot, f"1024x1+0+{mid_y}")
     col = _pixels(shot, f"1x768+{mid_x}+0")
     assert _changes(row, light, dark) == 11 and _changes(col, light, dark) == 11  # 12 files, 12 ranks
+
+
+@pytest.mark.skipif(not (XBOARD and XVFB), reason=NEED_X)
+def test_xboard_plays_the_board_through_board_engine(tmp_path):
+    """The board as XBoard's first machine (`eboard board-engine --sim --xboard`: the other
+    side's moves lit on the virtual board and made by its hands, the board's own moves sent
+    back), our engine the second; XBoard takes six moves and every one is in the archive."""
+    archive = tmp_path / "games.sqlite"
+    board = f"{EBOARD} board-engine --sim --xboard --level 1 --archive {archive}"
+    with xboard(tmp_path, "normal", 6, "-depth", "1", "-st", "0:05", first=board) as (_, _, text):
+        made = re.findall(r"<(?:first|second) ?: move (\S+)", text)
+    from host.record import Archive
+
+    a = Archive(str(archive))
+    try:
+        games = [g for g in a.games() if a.moves(g.id)]
+        assert len(games) == 1
+        filed = a.moves(games[0].id)
+    finally:
+        a.close()
+    assert filed[: len(made)] == made[: len(filed)] and len(filed) >= 5
