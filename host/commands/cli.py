@@ -480,7 +480,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     first = last if args.final or args.ply is not None else 0  # the first position printed
     pos = new_position(g.game, g.fen)
     played: list[str] = []
-    snap = Snapshot(game=g.game, state="replay", fen=pos.fen(), moves=played, game_id=g.id, port=f"archive {a.path}")
+    # Shown, not recorded: the game's own line heads it, no "archived as" under each position.
+    print(f"game {g.id}: {g.game}, {g.white} - {g.black}, {g.event}, {g.started[:16].replace('T', ' ')}, "
+          f"{len(moves)} plies")
+    snap = Snapshot(game=g.game, state="replay", fen=pos.fen(), moves=played, port=f"archive {a.path}")
     if first == 0:
         print(render(snap))
     sans = san_list(g.game, g.fen, moves[:last])
