@@ -108,3 +108,22 @@ def test_a_game_adjourned_by_an_older_eboard_stays_sealed(schema4):
     assert rc != 0 and "sealed until it ends" in err
     rc, _, err = eboard(tmp_path, "kriegspiel", "--sim", "--resume", gid)
     assert rc != 0 and "adjourned by an older eboard" in err and "it stays sealed" in err
+
+
+@pytest.mark.parametrize("game, fen, plain, asked, chosen, tried", [
+    ("chess", "4k3/P7/8/8/8/8/8/4K2R w - - 0 1", "a8", "a8=Q (queen), a8=R (rook), a8=B (bishop), a8=N (knight)",
+     "a8=R", "a7a8r"),
+    ("gardner", "4k/P4/5/5/K4 w - - 0 1", "a4a5", "a4a5q (queen), a4a5r (rook), a4a5b (bishop), a4a5n (knight)",
+     "a4a5r", "a4a5r"),
+    ("courier", "6k5/P11/12/12/12/12/12/6K5 w - - 0 1", "a7a8", "a7a8f (ferz)", "a7a8f", "a7a8f"),
+    ("lippo", "5p6/4S7/12/12/12/12/12/12/12/12/12/5P6 w - - 0 1", "e11e12",
+     "e11e12g (gas), e11e12l (machine-gun), or e11e12s (it stays a soldier)", "e11e12s", "e11e12"),
+])
+def test_a_typed_kriegspiel_promotion_asks_which_piece(tmp_path, game, fen, plain, asked, chosen, tried):
+    k = Krieg(tmp_path, "--game", game, "--fen", fen)
+    k.type(plain)  # no piece named: asked, told the mover only, and no attempt
+    k.p.expect_exact(f"[white] {plain} promotes: which piece? {asked}")
+    k.type(chosen)
+    before = k.expect(r"\[white\] You try \S+")
+    assert "You try" not in before[:-len(k.p.after)] and k.p.after.endswith(tried)
+    k.quit()

@@ -679,7 +679,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             told the mover, and is no attempt.  On virtual boards the hands make it."""
             view = match.ump.view(side)
             try:
-                m = parse(view, cmd)
+                m = parse(view, cmd, ask=True)  # a promotion without its piece: which one?
             except MoveError as e:  # not an attempt: the typist is told, not the scoresheet
                 f = files.get(side)
                 print(f"[{SIDES[side]}] {e}", file=f if f is not None else out, flush=True)

@@ -68,6 +68,7 @@ def own_board(game: str, view_fen: str, leds: str, side: str, told: list[str], o
 
 HELP = """Kriegspiel on two virtual boards: type for the side to move, whose own board is drawn.
   e2e4, Nf3, exd5     an attempt, read on the mover's own board; the virtual hands make it
+  e8=Q, e7e8q         a promotion names its piece (typed without one, you are asked which)
   ask                 "Can I capture?" (any pawn capture?)
   board               draw the side to move's own board again
   resign              the side to move resigns
