@@ -88,6 +88,13 @@ CREATE TABLE IF NOT EXISTS kriegspiel_adjourned(
     opening INTEGER NOT NULL DEFAULT 0,
     actions TEXT
 );
+CREATE TABLE IF NOT EXISTS host_ends(
+    board TEXT NOT NULL,
+    uid TEXT NOT NULL,
+    what TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY(board, uid, what)
+);
 """ + EVENTS.format(name="events") + """
 CREATE INDEX IF NOT EXISTS games_uid ON games(board, uid);
 CREATE INDEX IF NOT EXISTS events_game ON events(game_id, seq);
@@ -103,7 +110,9 @@ ALTER TABLE events2 RENAME TO events;
 # Schema 2 -> 3: a PGN Date of its own (eboard tag); 3 -> 4: the clock (play --clock).
 # 4 -> 5: kriegspiel_adjourned, the umpire's actions of an adjourned Kriegspiel game (to resume
 # it), which also seals it whatever its tags say; one adjourned before (event Kriegspiel, not
-# over, no actions kept) stays sealed.
+# over, no actions kept) stays sealed; and host_ends, the ends (`end time R`) a host asked a
+# board for, noted before they are sent, so that a host that died before the board's `end`
+# came back knows it for its own in its next session.
 MIGRATE_ADD = (
     ("2", "3", (("games", "date", "TEXT"),)),
     ("3", "4", (("games", "time_control", "TEXT"), ("moves", "clock_ms", "INTEGER"))),
@@ -605,6 +614,15 @@ class Archive:
     def clocks(self, game_id: int) -> dict[int, int]:
         """ply -> the mover's time left (ms) after it, for the moves that have one."""
         return dict(self._run("SELECT ply, clock_ms FROM moves WHERE game_id=? AND clock_ms IS NOT NULL", (game_id,)))
+
+    def vouch(self, board: str, uid: str, what: str) -> None:
+        """A host here asks the board for the end `what` ('time 1-0') of its game uid."""
+        self._run("INSERT OR IGNORE INTO host_ends(board, uid, what, at) VALUES(?,?,?,?)", (board, uid, what, _now()))
+
+    def vouched(self, board: str, uid: str, what: str) -> bool:
+        """Did a host here ask the board for that end of that game (in any session)?"""
+        row = self._run("SELECT 1 FROM host_ends WHERE board=? AND uid=? AND what=?", (board, uid, what)).fetchone()
+        return row is not None
 
     def has_event(self, board: str, seq: int, uid: str = "") -> bool:
         row = self._run("SELECT 1 FROM events WHERE board=? AND uid=? AND seq=?", (board, uid, seq)).fetchone()
