@@ -24,7 +24,7 @@ LED_LETTERS = leds.CODES.encode()
 AFTER_OPENING = {
     "courier": "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1",
 }
-PIECE = 200  # bytes of a long reply's words on one line (the line's cap is 256: docs/protocol.md)
+PIECE = 200  # bytes of a long reply's words on one line (the line's cap is 512: docs/protocol.md)
 
 
 def start_position(gid, fen=None):

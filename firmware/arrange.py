@@ -7,7 +7,9 @@ the men already placed, so an invalid array cannot be built) and, in the margin 
 front of the owner, under the file(s) where that man stands in the usual array, which
 man it wants (`n`).  A piece put anywhere else is lit `r` until taken away; a man placed
 and lifted again is asked for again.  Every piece on the board when the setup begins
-must first be taken away (`r`).
+must first be taken away (`r`).  The margin around the 8 x 8 is not in the setup (notation.md):
+a man lifted from it or put there (a board cleared after a bigger game, a man put aside)
+is ignored, as move tracking ignores it.
 
 Events: `arrange <side> <letter>` when the man asked for changes, `array <side> <board
 field>` when a side's army stands.
@@ -16,7 +18,7 @@ field>` when a side's army stands.
 from firmware import leds
 from firmware.rules.battle import ARMY, allowed, field
 from firmware.rules.board import WHITE
-from firmware.squares import N
+from firmware.squares import MARGIN, N
 
 _HOME_FILES = {"K": "e", "Q": "d", "R": "ah", "B": "cf", "N": "bg", "P": "abcdefgh"}
 
@@ -52,6 +54,8 @@ class Arranger:
 
     def switch(self, lifted, p, say):
         """A lift or a place; say(text) sends an event.  True once every side is done."""
+        if self.geo.cell(p) == MARGIN:
+            return False
         if lifted:
             if self.wrong[p]:
                 self.wrong[p] = 0

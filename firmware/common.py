@@ -10,7 +10,9 @@ from binascii import hexlify
 
 VERSION = "0.1.0"
 PROTOCOL = 3
-MAX_LINE = 256  # bytes in a request line, at most
+MAX_LINE = 512  # bytes in a line, at most, either way (docs/protocol.md, Framing)
+DETAIL = 200  # bytes of an error's detail, at most (it may quote the request)
+MAX_FEN = 320  # bytes in a FEN the board takes: above the longest a game writes (grosschess's, some 300)
 
 
 class Refused(Exception):
@@ -20,6 +22,15 @@ class Refused(Exception):
 def check_args(words, lo, hi, usage):
     if not lo <= len(words) <= hi:
         raise Refused("bad-args", usage)
+
+
+def fen_of(words):
+    """A request's FEN words -> the FEN; Refused("bad-fen") past MAX_FEN bytes, so that every
+    line that carries it (newgame, position, state, game) stays under MAX_LINE."""
+    fen = " ".join(words)
+    if len(fen) > MAX_FEN:
+        raise Refused("bad-fen", "a FEN has at most %d bytes" % MAX_FEN)
+    return fen
 
 
 def whole(word, lo, hi, what):

@@ -34,7 +34,7 @@ else:
     BUILTINS = {}
 
 from firmware.app import Board
-from firmware.common import MAX_LINE
+from firmware.common import DETAIL, MAX_LINE
 from firmware.debounce import ticks_diff
 
 
@@ -123,7 +123,7 @@ def _serve(hw):
             protocol.handle(board, line, hw.clock.now())
         except Exception as e:  # our bug: report it, and keep the board alive
             sys.print_exception(e)
-            board.outbox.send("error internal %s" % e)
+            board.outbox.send("error internal %s" % str(e)[:DETAIL])
 
     next_scan = hw.clock.now()
     while True:

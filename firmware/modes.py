@@ -8,7 +8,7 @@ one of them arrives: a board playing an ordinary game never holds this code.
   announce ...                 an umpire's announcement, for the LEDs
 """
 
-from firmware.common import Refused, check_args as _args, player as _player, view as _view
+from firmware.common import Refused, check_args as _args, fen_of, player as _player, view as _view
 from firmware.rules import FenError, fen_shape_ok, new_position
 from firmware.rules.board import WHITE, BLACK
 
@@ -22,14 +22,14 @@ def c_battle(board, w, now):
 def c_krieg(board, w, now):
     if len(w) < 3:
         raise Refused("bad-args", "krieg GAME white|black VIEW-FEN")
-    start_krieg(board, w[0], w[1], " ".join(w[2:]), now)
+    start_krieg(board, w[0], w[1], fen_of(w[2:]), now)
     return "ok krieg %s %s" % (w[0], w[1])
 
 
 def c_view(board, w, now):
     if not w:
         raise Refused("bad-args", "view VIEW-FEN")
-    set_view(board, " ".join(w), now)
+    set_view(board, fen_of(w), now)
     return "ok view"
 
 
@@ -37,7 +37,7 @@ def c_verdict(board, w, now):
     n = {"legal": -1, "impossible": 1, "rejected": 2}.get(w[0] if w else "", 0)
     if n == 0 or (n > 0 and len(w) != n) or (n < 0 and len(w) < 2):
         raise Refused("bad-args", "verdict legal VIEW-FEN | verdict impossible | verdict rejected REASON")
-    set_view(board, " ".join(w[1:]), now, verdict=w[0])
+    set_view(board, fen_of(w[1:]), now, verdict=w[0])
     return "ok verdict " + w[0]
 
 

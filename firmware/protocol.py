@@ -7,7 +7,7 @@ sends starts with its sequence number.  A reply is "ok <command> ..." or "error 
 ever stops the loop.
 """
 
-from firmware.common import MAX_LINE, PROTOCOL, VERSION, Refused, check_args as _args, claim, whole as _int
+from firmware.common import DETAIL, MAX_LINE, PROTOCOL, VERSION, Refused, check_args as _args, claim, fen_of, whole as _int
 
 
 def _words(line):
@@ -36,8 +36,8 @@ def reply_to(board, line, now_ms):
         if fn is None or (cmd == "sim" and not board.hw.is_sim):
             raise Refused("unknown-command", cmd[:24])
         return fn(board, words[1:], now_ms)
-    except Refused as e:
-        return "error %s %s" % (e.args[0], e.args[1] if len(e.args) > 1 else "")
+    except Refused as e:  # (a detail may quote the request: cut, so the reply fits a line)
+        return "error %s %s" % (e.args[0], e.args[1][:DETAIL] if len(e.args) > 1 else "")
     except MemoryError:
         return "error no-memory the request was too big"
 
@@ -64,14 +64,14 @@ def c_mem(board, w, now):
 def c_new(board, w, now):
     if not w:
         raise Refused("bad-args", "new GAME [FEN]")
-    board.new_game(w[0], " ".join(w[1:]) or None, now)
+    board.new_game(w[0], fen_of(w[1:]) or None, now)
     return "ok new " + w[0]
 
 
 def c_position(board, w, now):
     if not w:
         raise Refused("bad-args", "position FEN")
-    board.set_position(" ".join(w), now)
+    board.set_position(fen_of(w), now)
     return "ok position"
 
 

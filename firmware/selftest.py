@@ -33,6 +33,7 @@ CALM_MS = 3000
 WALK_MS = 120
 COLOUR_MS = 1000
 DARK_MS = 10000
+REPORT = 300  # bytes of faults named in a report (the line holds 512: docs/protocol.md)
 
 CLEAR = 0
 WALK = 1
@@ -256,7 +257,18 @@ class SelfTest:
         """The reply to `selftest report`: phase, switches seen closing, what is faulty."""
         untested = [square_name(p) for p in range(N * N) if self.status[p] == UNTESTED]
         shown = ",".join(untested) if 0 < len(untested) <= 16 else str(len(untested))
-        faults = ",".join(":".join(f) for f in self.faults) or "-"
+        # The faults while they fit in REPORT bytes, then "+<n>" for n more (each was said
+        # as it was found): a board with its pieces still on at the start has dozens.
+        named = []
+        size = 0
+        for i, f in enumerate(self.faults):
+            word = ":".join(f)
+            size += len(word) + 1
+            if size > REPORT:
+                named.append("+%d" % (len(self.faults) - i))
+                break
+            named.append(word)
+        faults = ",".join(named) or "-"
         return "%s tested %d untested %s faults %s" % (
             PHASES[self.phase],
             self._count(TESTED),

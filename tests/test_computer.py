@@ -184,7 +184,7 @@ def test_an_archive_of_schema_3_is_migrated_and_pgn_carries_the_clock(tmp_path):
     g = a.game("1")
     text = export(g, a.moves(1), clocks=a.clocks(1))
     a.close()
-    assert sqlite3.connect(path).execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("4",)
+    assert sqlite3.connect(path).execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("5",)  # on through schema 4 to 5
     game = chess.pgn.read_game(io.StringIO(text))
     assert game.headers["TimeControl"] == "300+3"
     nodes = list(game.mainline())

@@ -310,7 +310,7 @@ def test_serve_waits_for_a_missing_port_and_skips_what_no_board_says(tmp_path):
     game = a.games()[-1]
     assert a.moves(game.id) == ["e2e4", "e7e5", "\\x1b[2J"] and game.result == "*"
     assert serve.text.count("a malformed line, skipped") == 2
-    assert "a message number out of range, skipped" in serve.text and "over 256 bytes, dropped" in serve.text
+    assert "a message number out of range, skipped" in serve.text and "over 512 bytes, dropped" in serve.text
     assert "\x1b" not in serve.text and "Traceback" not in serve.text
     assert a.game_last_seq(game.id) == last < 2**30, serve.text
 

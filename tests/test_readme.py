@@ -38,6 +38,15 @@ def _needs(program):
     return None if shutil.which(program) or (ROOT / program).exists() else f"{program} is not installed"
 
 
+def _unbuilt(command):
+    """Why a README command cannot run here (a program it runs is not built), or None.
+    `.frozen` in MICROPYPATH is no file: it names the modules frozen into the port that runs
+    them, build/micropython-32, and that port is what such a command needs."""
+    if "build/micropython-32" in command and (reason := _needs("build/micropython-32")):
+        return reason + " (run-tests.sh builds it)"
+    return None
+
+
 # command -> (how, what): "play" keystrokes (typed or None, then the screen waited for; after
 # quit, `eboard games` checked), "short" (run SHORT_S after its marker, then Ctrl-C), "skip" reason.
 COMMANDS = {
@@ -124,9 +133,8 @@ def test_readme_long_command_starts(command, tmp_path):
     """The command runs as typed: no missing file, no traceback, no refusal of its options;
     it ran SHORT_S (after its marker, if it has one: a build done) or ended well sooner,
     then Ctrl-C."""
-    for program in ("build/micropython-32", ".frozen"):
-        if program in command and (reason := _needs(program)):
-            pytest.skip(reason + " (run-tests.sh builds it)")
+    if reason := _unbuilt(command):
+        pytest.skip(reason)
     marker = COMMANDS[command][1]
     with (_sim_build() if "build/sim" in command else nullcontext()):
         with open(tmp_path / "err", "w+") as errf:
@@ -150,6 +158,17 @@ def test_readme_long_command_starts(command, tmp_path):
     for bad in ("No such file", "not found", "unrecognized arguments", "error: argument", "ImportError"):
         assert bad not in err, err[-2000:]
     assert "Traceback" not in err or "KeyboardInterrupt" in err, err[-2000:]
+
+
+def test_a_frozen_command_runs_wherever_the_port_is_built(tmp_path, monkeypatch):
+    frozen = [c for c in COMMANDS if ".frozen" in c]
+    assert frozen
+    monkeypatch.setitem(globals(), "ROOT", tmp_path)  # no build here: a skip, said why
+    monkeypatch.chdir(tmp_path)
+    assert all(_unbuilt(c) == "build/micropython-32 is not installed (run-tests.sh builds it)" for c in frozen)
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "micropython-32").write_text("")
+    assert [_unbuilt(c) for c in frozen] == [None] * len(frozen)  # built: the command runs
 
 
 def test_readme_skips_say_why():

@@ -69,7 +69,7 @@ def test_bad_bytes_and_long_lines_get_errors_and_the_board_answers_on(board):
         before = link.request("state")
         for raw, word in [
             (b"\xff\xfe garbage", "bad-bytes"),
-            (b"x" * 400, "too-long"),
+            (b"x" * 600, "too-long"),
             (b"\x00\x01", "bad-bytes"),
             (b"   ", "empty"),
             (b"move", "bad-args"),

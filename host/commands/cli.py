@@ -164,6 +164,13 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
     from host.link import VirtualBoardError
     from host.web import kriegspiel_feed
 
+    if args.resume is not None and not args.sim:
+        raise CliError("--resume goes on with a game adjourned on virtual boards (--sim); on real boards the same "
+                       "command run again resumes the game they hold")
+    if args.resume is not None and (args.fen or args.standard or args.game or args.new):
+        raise CliError("--resume takes the game, its start and its record from the archive: "
+                       "give no --game, --fen, --standard or --new with it")
+    args.game = args.game or "chess"
     if not args.sim and not (args.white and args.black):
         raise CliError("give --white PORT and --black PORT, or --sim for two virtual boards")
     if not args.sim:
@@ -179,7 +186,7 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
             feed = None if server is None else partial(kriegspiel_feed, server)
             rc = run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game,
                      white_view=args.white_view, black_view=args.black_view, new=args.new, web=feed,
-                     json_record=args.json)
+                     json_record=args.json, resume=args.resume)
             if server is not None:  # the record stays readable on the pages until the end of input
                 print("web: the pages stay up until the end of input (Ctrl-D) or Ctrl-C", flush=True)
                 try:
@@ -473,7 +480,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     first = last if args.final or args.ply is not None else 0  # the first position printed
     pos = new_position(g.game, g.fen)
     played: list[str] = []
-    snap = Snapshot(game=g.game, state="replay", fen=pos.fen(), moves=played, game_id=g.id, port=f"archive {a.path}")
+    # Shown, not recorded: the game's own line heads it, no "archived as" under each position.
+    print(f"game {g.id}: {g.game}, {g.white} - {g.black}, {g.event}, {g.started[:16].replace('T', ' ')}, "
+          f"{len(moves)} plies")
+    snap = Snapshot(game=g.game, state="replay", fen=pos.fen(), moves=played, port=f"archive {a.path}")
     if first == 0:
         print(render(snap))
     sans = san_list(g.game, g.fen, moves[:last])
@@ -722,7 +732,7 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--white", help="White's board's port")
     k.add_argument("--black", help="Black's board's port")
     k.add_argument("--sim", action="store_true", help="two virtual boards; typed moves are made by virtual hands")
-    k.add_argument("--game", default="chess", help="chess (default), courier, gardner or lippo")
+    k.add_argument("--game", help="chess (default), courier, gardner or lippo")
     k.add_argument("--fen", help="the true start position (default: chess's screened battle setup; another game's start)")
     k.add_argument("--standard", action="store_true", help="start from the usual array, castling allowed (ICC's rule)")
     k.add_argument("--seed", type=int, default=0, help="--sim: the virtual hands' random arrays")
@@ -733,6 +743,7 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--black-view", metavar="PATH", help="the same for Black")
     k.add_argument("--new", action="store_true", help="abandon an unfinished game on these boards and start another")
     k.add_argument("--json", action="store_true", help="print the umpire's record at the end as JSON (default: a scoresheet)")
+    k.add_argument("--resume", metavar="ID", help="--sim: go on with an adjourned Kriegspiel game of the archive")
     web_arguments(k)
     k.set_defaults(func=cmd_kriegspiel)
     v = sub.add_parser("sim", help="run a virtual board; prints its port, runs until interrupted")

@@ -485,10 +485,27 @@ def _views(white_view: str | None, black_view: str | None, sim: bool, out: TextI
     return files
 
 
+def adjourned_game(arch: Any, ref: str) -> dict[str, Any]:
+    """{'id', 'game', 'fen', 'opening', 'actions'} of an adjourned Kriegspiel game of the
+    archive; ArchiveError in words if it is none, is over, or cannot be resumed."""
+    from host.record import ArchiveError
+
+    g = arch.game(ref)
+    kept = arch.kriegspiel_adjourned(g.id)
+    if kept is None or not arch.sealed(g):
+        if g.id in arch.kriegspiel_ids():
+            raise ArchiveError(f"game {g.id} is over ({g.result}): it cannot be resumed")
+        raise ArchiveError(f"game {g.id} is not a Kriegspiel game: eboard play --sim --resume {g.id} goes on with it")
+    if kept["actions"] is None:
+        raise ArchiveError(f"game {g.id} was adjourned by an older eboard, which did not keep the umpire's "
+                           "actions: it cannot be resumed (it stays sealed)")
+    return {"id": g.id, "game": g.game, "fen": g.fen, "opening": kept["opening"], "actions": kept["actions"]}
+
+
 def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | None, archive_path: str | None,
         speak: bool, seed: int = 0, game: str = "chess", inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
         white_view: str | None = None, black_view: str | None = None, new: bool = False, web=None,
-        json_record: bool = False) -> int:  # type: ignore[no-untyped-def]
+        json_record: bool = False, resume: str | None = None) -> int:  # type: ignore[no-untyped-def]
     """The command: start both boards, the screened setup (unless fen is given), then
     read commands (an attempt, ask, resign, quit) from inp for the side to move, and the
     boards' attempts, until the game is over.
@@ -500,7 +517,8 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     web(game, ends, tell): a feed to publish each player's lines (player(side, text)), the
     public ones (public(text)) and the end.  With sim, the side to move's own board is
     drawn (host/commands/kview.py); the record at the end prints as a scoresheet, or as JSON
-    (json_record)."""
+    (json_record).  resume (with sim): the id of an adjourned game of the archive, which
+    goes on from the umpire's actions kept with it."""
     import time
 
     from firmware.rules import new_position
@@ -516,6 +534,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
         print(text, file=out, flush=True)
 
     arch = Archive(archive_path)
+    sealed = None if resume is None else adjourned_game(arch, resume)
     files = _views(white_view, black_view, sim, out)
     boards = []
     if sim:
@@ -562,6 +581,8 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
         opening = fen is None and game == "courier"
         if live is not None:
             game, fen, opening = str(live["game"]), str(live["fen"]), bool(live["opening"])
+        elif sealed is not None:
+            game, fen, opening = sealed["game"], sealed["fen"], sealed["opening"]
         elif opening:  # courier.md §4: the umpire plays the traditional opening
             from firmware.app import AFTER_OPENING
 
@@ -589,10 +610,13 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
 
         def keep(actions: list[str]) -> None:
             # The game on disk before the boards hear of it: a restarted umpire resumes it.
-            if not live_id:
+            if not live_id and sealed is None:
                 return
             try:
-                arch.kriegspiel_live_save(live_id[0], actions)
+                if live_id:
+                    arch.kriegspiel_live_save(live_id[0], actions)
+                else:  # an adjourned game going on: still adjourned on disk, with every action
+                    arch.kriegspiel_adjourn(sealed["id"], [], opening, actions)
                 if unsaved[0]:
                     show("The game is saved again.")
                 unsaved[0] = False
@@ -613,12 +637,18 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
                       public=public, keep=keep, notice=show)
         if opening:
             ump.opening_played()
-        if live is not None:
+        if live is not None or sealed is not None:
             ump.start()
-            actions = json.loads(str(live["actions"]))
+            actions = json.loads(str(live["actions"])) if live is not None else sealed["actions"]
             match.resume(actions)
-            show(f"Resuming the Kriegspiel game of {live['started'][:16]} on these boards "
-                 f"({len(actions)} actions so far; --new starts another).")
+            if live is not None:
+                show(f"Resuming the Kriegspiel game of {live['started'][:16]} on these boards "
+                     f"({len(actions)} actions so far; --new starts another).")
+            else:
+                show(f"Resuming Kriegspiel game {resume} ({len(actions)} actions so far): each player sees "
+                     "their own board again.")
+                for side in (WHITE, BLACK):  # each player's own scoresheet, as they were told it
+                    heard[side] += [words(a) for a in ump.told[side >> 6]]
             match.heal()
         else:
             if not sim:
@@ -649,7 +679,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             told the mover, and is no attempt.  On virtual boards the hands make it."""
             view = match.ump.view(side)
             try:
-                m = parse(view, cmd)
+                m = parse(view, cmd, ask=True)  # a promotion without its piece: which one?
             except MoveError as e:  # not an attempt: the typist is told, not the scoresheet
                 f = files.get(side)
                 print(f"[{SIDES[side]}] {e}", file=f if f is not None else out, flush=True)
@@ -727,7 +757,8 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             rec = match.record()
             res, reason = match.result()
             show("The game is over: " + res + ". The umpire's record:")
-            gid = arch.add_kriegspiel(f"{white_port}+{black_port}", match.gid, match.ump.start_fen, rec, res, reason)
+            gid = arch.add_kriegspiel(f"{white_port}+{black_port}", match.gid, match.ump.start_fen, rec, res, reason,
+                                      None if sealed is None else sealed["id"])
             show(json.dumps(rec, ensure_ascii=False) if json_record else record_text(arch, gid))
             if live_id:
                 arch.kriegspiel_live_end(live_id[0], "over")
@@ -737,9 +768,9 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
         elif live_id:
             show("The game is kept: run the same command again to go on with it.")
         else:  # a game on virtual boards left by quit (or the end of input): adjourned, its record sealed
-            gid = adjourn(arch, f"{white_port}+{black_port}", match)
-            if gid is not None:
-                show(f"the game is adjourned: archived as game {gid}, the umpire's record sealed")
+            gid = adjourn(arch, f"{white_port}+{black_port}", match, opening, None if sealed is None else sealed["id"])
+            show(f"the game is adjourned: archived as game {gid}, the umpire's record sealed; "
+                 f"eboard kriegspiel --sim --resume {gid} goes on with it")
         return 0
     finally:
         for end in ends.values():

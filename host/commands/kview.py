@@ -68,11 +68,13 @@ def own_board(game: str, view_fen: str, leds: str, side: str, told: list[str], o
 
 HELP = """Kriegspiel on two virtual boards: type for the side to move, whose own board is drawn.
   e2e4, Nf3, exd5     an attempt, read on the mover's own board; the virtual hands make it
+  e8=Q, e7e8q         a promotion names its piece (typed without one, you are asked which)
   ask                 "Can I capture?" (any pawn capture?)
   board               draw the side to move's own board again
   resign              the side to move resigns
   help                this text
-  quit                leave the game (asks first): it is archived as adjourned"""
+  quit                leave the game (asks first): it is archived as adjourned, sealed
+                      (eboard kriegspiel --sim --resume ID goes on with it)"""
 
 
 def kview_shower(match: Any, ends: dict[int, Any], game: str, heard: dict[int, list[str]], out: TextIO):
@@ -99,14 +101,17 @@ def confirm_prompt(kept: bool) -> str:
     return "Leave the game? It is archived as adjourned, the umpire's record sealed. [y/N]"
 
 
-def adjourn(archive: Any, board: str, match: Any) -> int | None:
-    """A game left unfinished: its true moves archived, adjourned (None: nothing played
-    from the usual start, nothing kept).  The umpire's record is not released: it is
-    only once the game is over (L20)."""
+def adjourn(archive: Any, board: str, match: Any, opening: bool, game_id: int | None = None) -> int:
+    """A game left unfinished: its true moves archived and sealed, adjourned, with the
+    umpire's actions that `kriegspiel --sim --resume ID` rebuilds it from (game_id: the
+    adjourned game it went on with).  The umpire's record is not released: it is only
+    once the game is over (L20)."""
     ump = match.ump
-    gid: int = archive.new_game(board, str(ump.pos.game.id), ump.start_fen, event="Kriegspiel")
-    archive.add_moves(gid, [r["attempt"] for r in ump._record if r["legal"] and r["attempt"] != "ask"])
-    return gid if archive.adjourn(gid) else None
+    if game_id is None:
+        game_id = int(archive.new_game(board, str(ump.pos.game.id), ump.start_fen, event="Kriegspiel"))
+    moves = [r["attempt"] for r in ump._record if r["legal"] and r["attempt"] != "ask"]
+    archive.kriegspiel_adjourn(game_id, moves, opening, match.actions)
+    return game_id
 
 
 def record_text(archive: Any, gid: int) -> str:

@@ -41,7 +41,7 @@ from host.record import Archive
 from host.record import Bridge
 from host.link import BoardError, BridgeTimeout, LinkError
 from host.record import Clock
-from host.record import parse_line, san, san_list
+from host.record import WhichPiece, parse_line, san, san_list
 from host.commands.opponent import Job, Opponent, OpponentError, flag_result
 from host.commands.start import check
 from host.commands.takeback import note as takeback_note
@@ -81,6 +81,7 @@ class Session:
         self.colour = colour
         self.snap = Snapshot(port=port)
         self.asked = ""  # the last man the board asked for in a screened setup
+        self.which: dict[str, str] = {}  # a promotion asked about: its piece's letter -> the move
         self.tags: dict[str, str] = {}  # PGN tags for every game played (--white, ...)
         self.tagged: set[int | None] = {None}
         self.dirty = True
@@ -391,6 +392,9 @@ class Session:
         if not words:
             return True
         cmd = words[0]
+        which, self.which = self.which, {}
+        if len(words) == 1 and cmd.lower() in which:  # "q" answers "which piece?": the queen, never quit
+            line = cmd = which[cmd.lower()]
         try:
             if cmd in ("quit", "exit", "q"):
                 return False
@@ -570,6 +574,9 @@ class Session:
             raise PlayError(f"the board waits for the computer's move {self.shown[1]} to be made first (make)")
         try:
             moves = parse_line(pos, line)
+        except WhichPiece as e:
+            self.which = e.answers
+            raise PlayError(f"{e} (or its letter alone: {', '.join(e.answers)})") from None
         except MoveError as e:
             raise PlayError(f"{e} (type help for the commands)") from None
         if st[2] != "idle":  # a move typed now would be lost on the way: said, not made

@@ -54,8 +54,9 @@ def resume_game(bridge: Any, archive: Archive, ref: str, sim: bool = False) -> s
     g = archive.game(ref)
     if g.ended and g.reason != "adjourned" or g.result != "*":
         raise ArchiveError(f"game {g.id} is over ({g.result}" + (f", {g.reason}" if g.reason else "") + "): it cannot be resumed")
-    if archive.kriegspiel_record(g.id) is not None or g.event == "Kriegspiel":
-        raise ArchiveError(f"game {g.id} is a Kriegspiel game: it cannot be resumed on one board")
+    if g.id in archive.kriegspiel_ids():
+        raise ArchiveError(f"game {g.id} is a Kriegspiel game, on two boards: "
+                           f"eboard kriegspiel --sim --resume {g.id} goes on with it")
     moves = archive.moves(g.id)
     board = bridge.key
     if g.uid == bridge.uid and g.board == board and bridge.request("history").split()[1:] == moves:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import serial
 
 PROTOCOL = 3
-MAX_LINE = 256  # docs/protocol.md: a board's line has at most 256 bytes
+MAX_LINE = 512  # docs/protocol.md: a board's line has at most 512 bytes
 SEQ_MAX = 1 << 30  # the largest number a board says (and `since` takes)
 BURST = 512  # lines handled by one poll: a board that floods cannot hold the host
 MAX_PIECES = 512  # continuation lines before one reply (docs/protocol.md, Long replies)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 # Every message a board said, once: (board, game uid, seq) is its identity.
 EVENTS = """
 CREATE TABLE IF NOT EXISTS {name}(
@@ -83,6 +83,18 @@ CREATE TABLE IF NOT EXISTS kriegspiel_live(
     ended TEXT,
     how TEXT
 );
+CREATE TABLE IF NOT EXISTS kriegspiel_adjourned(
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    opening INTEGER NOT NULL DEFAULT 0,
+    actions TEXT
+);
+CREATE TABLE IF NOT EXISTS host_ends(
+    board TEXT NOT NULL,
+    uid TEXT NOT NULL,
+    what TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY(board, uid, what)
+);
 """ + EVENTS.format(name="events") + """
 CREATE INDEX IF NOT EXISTS games_uid ON games(board, uid);
 CREATE INDEX IF NOT EXISTS events_game ON events(game_id, seq);
@@ -96,6 +108,11 @@ DROP TABLE events;
 ALTER TABLE events2 RENAME TO events;
 """
 # Schema 2 -> 3: a PGN Date of its own (eboard tag); 3 -> 4: the clock (play --clock).
+# 4 -> 5: kriegspiel_adjourned, the umpire's actions of an adjourned Kriegspiel game (to resume
+# it), which also seals it whatever its tags say; one adjourned before (event Kriegspiel, not
+# over, no actions kept) stays sealed; and host_ends, the ends (`end time R`) a host asked a
+# board for, noted before they are sent, so that a host that died before the board's `end`
+# came back knows it for its own in its next session.
 MIGRATE_ADD = (
     ("2", "3", (("games", "date", "TEXT"),)),
     ("3", "4", (("games", "time_control", "TEXT"), ("moves", "clock_ms", "INTEGER"))),
@@ -240,6 +257,9 @@ class Archive:
                     self._add_columns(new, columns)
                     row = (new,)
             self.db.executescript(SCHEMA)
+            if row is not None and row[0] == "4":
+                self._migrate_4_5()
+                row = ("5",)
             if row is None:
                 # (OR IGNORE: another process may have made the same archive at the same moment)
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
@@ -315,6 +335,12 @@ class Archive:
         except sqlite3.Error:
             self.db.execute("ROLLBACK")
             raise
+
+    def _migrate_4_5(self) -> None:
+        with self._transaction():
+            self.db.execute("INSERT OR IGNORE INTO kriegspiel_adjourned(game_id, actions) SELECT id, NULL FROM games "
+                            "WHERE event='Kriegspiel' AND ended IS NULL AND id NOT IN (SELECT game_id FROM kriegspiel)")
+            self.db.execute("UPDATE meta SET value='5' WHERE key='schema'")
 
     def close(self) -> None:
         self.db.close()
@@ -442,18 +468,44 @@ class Archive:
         return fork
 
     def add_kriegspiel(self, board: str, game: str, fen: str | None, record: dict[str, object],
-                       result: str, reason: str) -> int:
+                       result: str, reason: str, game_id: int | None = None) -> int:
         """A finished Kriegspiel game: its true moves, and the umpire's full record with
-        both scoresheets (a JSON object), stored only once the game is over."""
+        both scoresheets (a JSON object), stored only once the game is over; game_id: the
+        adjourned game it ends (resumed), else a new one."""
         import json
 
-        game_id = self.new_game(board, game, fen, event="Kriegspiel")
+        if game_id is None:
+            game_id = self.new_game(board, game, fen, event="Kriegspiel")
         moves = record.get("moves", [])
         assert isinstance(moves, list)
-        self.add_moves(game_id, moves)
-        self._run("UPDATE games SET ended=?, result=?, reason=? WHERE id=?", (_now(), result, reason, game_id))
-        self._run("INSERT INTO kriegspiel(game_id, record) VALUES(?,?)", (game_id, json.dumps(record, ensure_ascii=False)))
+        with self._transaction():
+            self._put_moves(game_id, moves)
+            self.db.execute("UPDATE games SET ended=?, result=?, reason=? WHERE id=?", (_now(), result, reason, game_id))
+            self.db.execute("INSERT INTO kriegspiel(game_id, record) VALUES(?,?)",
+                            (game_id, json.dumps(record, ensure_ascii=False)))
+            self.db.execute("DELETE FROM kriegspiel_adjourned WHERE game_id=?", (game_id,))
         return game_id
+
+    def kriegspiel_adjourn(self, game_id: int, moves: list[str], opening: bool, actions: list[str]) -> None:
+        """An adjourned Kriegspiel game: its true moves so far (sealed), and the umpire's
+        actions (attempts, asks), from which `kriegspiel --sim --resume` rebuilds the match."""
+        import json
+
+        with self._transaction():
+            self._put_moves(game_id, moves)
+            self.db.execute("INSERT OR REPLACE INTO kriegspiel_adjourned(game_id, opening, actions) VALUES(?,?,?)",
+                            (game_id, int(opening), json.dumps(actions)))
+            self.db.execute("UPDATE games SET reason='adjourned' WHERE id=? AND ended IS NULL", (game_id,))
+
+    def kriegspiel_adjourned(self, game_id: int) -> dict[str, Any] | None:
+        """{'opening': bool, 'actions': [...] or None (adjourned by an eboard that kept none)}
+        of an adjourned Kriegspiel game, or None if it is not one."""
+        import json
+
+        row = self._run("SELECT opening, actions FROM kriegspiel_adjourned WHERE game_id=?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        return {"opening": bool(row[0]), "actions": None if row[1] is None else json.loads(row[1])}
 
     # ---- a Kriegspiel game in progress (the umpire's, so that a restarted umpire resumes it) ----
 
@@ -503,6 +555,7 @@ class Archive:
             self.db.execute("UPDATE events SET game_id=NULL WHERE game_id=?", (game_id,))
             self.db.execute("DELETE FROM moves WHERE game_id=?", (game_id,))
             self.db.execute("DELETE FROM kriegspiel WHERE game_id=?", (game_id,))
+            self.db.execute("DELETE FROM kriegspiel_adjourned WHERE game_id=?", (game_id,))
             gone = self.db.execute("DELETE FROM games WHERE id=?", (game_id,)).rowcount
         if gone != 1:
             raise ArchiveError(f"no game {game_id} in {self.path}")
@@ -523,10 +576,9 @@ class Archive:
         self._run("UPDATE games SET board=?, uid=?, ended=NULL, reason=NULL WHERE id=?", (board, uid, game_id))
 
     def kriegspiel_ids(self) -> set[int]:
-        """The ids of the Kriegspiel games: those with the umpire's record, and those of
-        event Kriegspiel not over (an adjourned one's record is not stored: it is sealed)."""
-        rows = self._run("SELECT game_id FROM kriegspiel UNION "
-                         "SELECT id FROM games WHERE event='Kriegspiel' AND ended IS NULL").fetchall()
+        """The ids of the Kriegspiel games: those with the umpire's record, and the adjourned
+        ones (their record is not released: they are sealed), whatever their tags say."""
+        rows = self._run("SELECT game_id FROM kriegspiel UNION SELECT game_id FROM kriegspiel_adjourned").fetchall()
         return {int(r[0]) for r in rows}
 
     def sealed(self, g: GameRow) -> bool:
@@ -543,11 +595,13 @@ class Archive:
     def add_moves(self, game_id: int, moves: list[str]) -> None:
         """Moves known from the board's own history (a game found in progress): only
         onto plies not stored yet (the caller checks that they extend the record)."""
+        with self._transaction():
+            self._put_moves(game_id, moves)
+
+    def _put_moves(self, game_id: int, moves: list[str]) -> None:
         for ply, move in enumerate(moves, 1):
-            self._run(
-                "INSERT OR IGNORE INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,NULL,?)",
-                (game_id, ply, move, _now()),
-            )
+            self.db.execute("INSERT OR IGNORE INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,NULL,?)",
+                            (game_id, ply, move, _now()))
 
     def set_clock(self, game_id: int, ply: int, ms: int) -> None:
         """The mover's time left (ms) after move `ply` of the game (a stored move)."""
@@ -560,6 +614,15 @@ class Archive:
     def clocks(self, game_id: int) -> dict[int, int]:
         """ply -> the mover's time left (ms) after it, for the moves that have one."""
         return dict(self._run("SELECT ply, clock_ms FROM moves WHERE game_id=? AND clock_ms IS NOT NULL", (game_id,)))
+
+    def vouch(self, board: str, uid: str, what: str) -> None:
+        """A host here asks the board for the end `what` ('time 1-0') of its game uid."""
+        self._run("INSERT OR IGNORE INTO host_ends(board, uid, what, at) VALUES(?,?,?,?)", (board, uid, what, _now()))
+
+    def vouched(self, board: str, uid: str, what: str) -> bool:
+        """Did a host here ask the board for that end of that game (in any session)?"""
+        row = self._run("SELECT 1 FROM host_ends WHERE board=? AND uid=? AND what=?", (board, uid, what)).fetchone()
+        return row is not None
 
     def has_event(self, board: str, seq: int, uid: str = "") -> bool:
         row = self._run("SELECT 1 FROM events WHERE board=? AND uid=? AND seq=?", (board, uid, seq)).fetchone()

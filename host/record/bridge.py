@@ -58,7 +58,8 @@ class Bridge:
         # The host's own ends (`end time R`, a flag this host saw fall) it asked the board
         # for: only these are archived as results.  The rules' ends the board computes
         # itself; a host end nobody here asked for came from another program on the port.
-        self.vouched: set[str] = set()
+        # (game uid, 'time R'); the archive keeps them too, for the next session.
+        self.vouched: set[tuple[str, str]] = set()
 
     # ---- connection ---------------------------------------------------------------------
 
@@ -205,7 +206,14 @@ class Bridge:
                 continue
             assert self.link is not None
             if line.startswith("end ") and line[4:].split(" ")[0] in HOST_ENDS:
-                self.vouched.add(line[4:])  # before it is sent: the board says `end` before its reply
+                # Before it is sent: the board says `end` before its reply, and a host that
+                # dies before it comes back finds its own request in the archive next time.
+                self.vouched.add((self.uid, line[4:]))
+                try:
+                    self.archive.vouch(self._board(), self.uid, line[4:])
+                except ArchiveError:
+                    pass  # this session still knows it
+
             try:
                 reply = self.link.request(line)
                 if self._rehello:  # the board was reset meanwhile
@@ -265,7 +273,8 @@ class Bridge:
             self._switch(self._game_kind(), uid, " ".join(words[2:]))
         trusted = True
         if words[0] == "end" and len(words) >= 3 and words[1] in HOST_ENDS:
-            trusted = " ".join(words[1:3]) in self.vouched
+            what = " ".join(words[1:3])
+            trusted = (self.uid, what) in self.vouched or self.archive.vouched(self._board(), self.uid, what)
             if not trusted:
                 self._note(f"board {self.key}: the board says '{text}', an end this host did not ask for "
                            "(another program on its port?): archived as unconfirmed, not as a result")

@@ -149,6 +149,15 @@ def parse(pos: Any, text: str, ask: bool = False) -> int:
     raise MoveError(why(pos, typed))
 
 
+class WhichPiece(MoveError):
+    """A promotion typed without its piece: the question, and its answers (a piece's letter,
+    lower case -> the move typed with it)."""
+
+    def __init__(self, text: str, answers: dict[str, str]) -> None:
+        super().__init__(text)
+        self.answers = answers
+
+
 def _promotion(pos: Any, typed: str, key: str, legal: list[int]) -> int | None:
     """A promotion typed without its piece (`e7e8`, `e8`; lippo's `e11e12`, which would
     otherwise decline): MoveError asking which piece, never a choice made by accident.
@@ -173,10 +182,12 @@ def _promotion(pos: Any, typed: str, key: str, legal: list[int]) -> int | None:
         choices = [(f"{plain}{_parts(pos, m)[2].lower()}" if coords else f"{plain}={_parts(pos, m)[2]}",
                     g.names[g.letter.find(_parts(pos, m)[2])]) for m in promos]
         said = ", ".join(f"{t} ({name.lower()})" for t, name in choices)
+        answers = {t[-1].lower(): t for t, _ in choices}
         if stays:
             letter = g.letter[mover]
             said += f", or {plain}{letter.lower() if coords else '=' + letter} (it stays a {g.names[mover].lower()})"
-        raise MoveError(f"{typed} promotes: which piece? {said}")
+            answers[letter.lower()] = f"{plain}{letter.lower() if coords else '=' + letter}"
+        raise WhichPiece(f"{typed} promotes: which piece? {said}", answers)
     if stays and low[-1:] == g.letter[mover].lower():
         return int(stays[0])
     return None

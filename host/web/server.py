@@ -430,7 +430,7 @@ class WebServer:
             g = self.archive.game(str(gid))
         except ArchiveError:
             return None
-        if g.event == "Kriegspiel" and (not g.ended or self.archive.kriegspiel_record(g.id) is None):
+        if self.archive.sealed(g):
             return None
         return g
 
@@ -438,8 +438,9 @@ class WebServer:
         assert self.archive is not None
         q = request.query.get("q", "")[:100].strip().lower()
         rows = []
+        krieg = self.archive.kriegspiel_ids()
         for g in reversed(self.archive.games()):
-            if g.event == "Kriegspiel" and not g.ended:
+            if self.archive.sealed(g):
                 continue
             n = len(self.archive.moves(g.id))
             result = result_text(g)
@@ -449,7 +450,7 @@ class WebServer:
                 continue
             rows.append(
                 f'<tr><td><a href="/archive/{g.id}">{g.id}</a></td><td class="when">{render.esc(g.started[:16].replace("T", " "))}</td>'
-                f'<td><a href="/archive/{g.id}">{render.esc(g.game)}</a>{" · Kriegspiel" if g.event == "Kriegspiel" else ""}</td>'
+                f'<td><a href="/archive/{g.id}">{render.esc(g.game)}</a>{" · Kriegspiel" if g.id in krieg else ""}</td>'
                 f"<td>{(n + 1) // 2}</td><td>{render.esc(result)}</td><td>{render.esc(players)}</td>"
                 f'<td class="board">{render.esc(g.board)}</td></tr>'
             )
@@ -495,8 +496,9 @@ class WebServer:
         if g.white_points is not None:
             info += f"<p>points: White {g.white_points}, Black {g.black_points}</p>"
         record = ""
-        if g.event == "Kriegspiel":
-            record = render.record(g.game, {"record": self.archive.kriegspiel_record(g.id), "result": g.result})
+        krieg = self.archive.kriegspiel_record(g.id)
+        if krieg is not None:
+            record = render.record(g.game, {"record": krieg, "result": g.result})
         who = render.players(snap)
         return self._html(render.page(
             "replay.html", title=f"eboard: game {g.id}",

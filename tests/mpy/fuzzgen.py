@@ -61,7 +61,7 @@ def bad_line(rng):
             out[0] = 0xFF
         return bytes(out)
     if kind == 1:  # too long
-        return b"ping " + b"x" * (260 + rng.below(400))
+        return b"ping " + b"x" * (520 + rng.below(400))
     if kind == 2:  # a command with bytes that are not printable ASCII
         cmd = CMDS[rng.below(len(CMDS))].encode()
         return cmd + b" " + bytes([0x80 + rng.below(128), 0xC3, 0x28])
