@@ -305,6 +305,8 @@ class Session:
             self._publish()
         if word == "undo" and len(text.split()) == 3:  # said in words by refresh (host/commands/takeback.py)
             self.undone.append(text.split()[2])
+            if self.snap.state == "over":
+                self.snap.notes.append("the end of the game is taken back with its last move: the game goes on")
         elif word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
             self.snap.notes.append(said(self.snap.game, text))
         if word == "arrange":
@@ -465,6 +467,9 @@ class Session:
                     self.snap.page = ("legal moves: " + " ".join(san(pos, m, legal, marks=False) for m in legal))
             elif cmd in ("promote", "claim") and len(words) == 2:
                 self.bridge.request(f"{cmd} {words[1]}")
+                if cmd == "claim":  # taken: said what it does (the board's reply is only ok)
+                    other = "Black" if self._turn() == "white" else "White"
+                    self.snap.notes.append(f"claim {words[1]}: taken: " + CLAIMED[words[1]].format(other=other))
             else:
                 self._moves(line)
         except BoardError as e:
@@ -627,6 +632,11 @@ REFUSED = {  # the board's error words (docs/protocol.md), as a person reads the
     "unknown-game": "no such game",
     "bad-fen": "not a position of that game",
     "internal": "a fault of the board's program (it goes on)",
+}
+CLAIMED = {  # lippo's claims, once the board has taken one (lippo.md, A18, A19)
+    "perpetual": "a perpetual attack protested (§14): the game ends after 6 more moves each",
+    "declare": "the end declared (§15): the game ends after 56 more moves each",
+    "demand": "{other} must move the President next, to a safe square (§6)",
 }
 ENDS = {"time": "on time", "surrender": "by surrender", "claim": "by a claim"}
 ALERTS = {
