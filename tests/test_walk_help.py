@@ -44,6 +44,69 @@ KRIEG_WALKS = {
     "quit": "test_walk_kriegspiel.py::test_a_pawn_tries_a_capture_onto_a_square_its_own_board_shows_empty",
 }
 
+# every `eboard` command -> the walk that types it
+COMMAND_WALKS = {
+    "moves": "test_walk_commands.py::test_moves_and_perft_on_the_command_line",
+    "perft": "test_walk_commands.py::test_moves_and_perft_on_the_command_line",
+    "bestmove": "test_walk_play.py::test_bestmove_with_an_engine_that_never_answers_go_returns_our_engines_move",
+    "umpire": "test_walk_commands.py::test_umpire_reads_attempts_and_answers_json",
+    "kriegspiel": "test_walk_kriegspiel.py::test_kriegspiel_in_every_game_to_a_resignation",
+    "sim": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
+    "replay-sensors": "test_walk_commands.py::test_replay_sensors_prints_the_moves_and_names_a_bad_line",
+    "play": "test_walk_screen.py::test_play_in_a_terminal_every_game",
+    "games": "test_walk_archive.py::test_an_adjourned_game_reads_adjourned_everywhere",
+    "show": "test_walk_archive.py::test_show_the_final_position_or_one_ply_only",
+    "export": "test_walk_archive.py::test_export_writes_pgn_without_being_told_and_several_games_as_one_file",
+    "tag": "test_walk_commands.py::test_tag_and_delete_an_archived_game",
+    "delete": "test_walk_commands.py::test_tag_and_delete_an_archived_game",
+    "serve": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
+    "web": "test_walk_commands.py::test_web_alone_serves_the_archive_and_refuses_a_bad_port",
+    "help": "test_walk_help.py::test_eboard_help_and_every_commands_options",
+}
+# every option of `eboard serve` (it has no help of its own inside) -> the walk that gives it
+SERVE_WALKS = {
+    "--port": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
+    "--sim": "test_walk_club.py::test_serve_sim_plays_every_game_without_sticking",
+    "--seed": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
+    "--archive": "test_walk_club.py::test_serve_sim_plays_every_game_without_sticking",
+    "--seconds": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
+    "--web": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
+    "--web-host": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
+}
+
+
+def _subcommands():
+    return next(a for a in build_parser()._actions if hasattr(a, "choices") and a.choices).choices
+
+
+def _walk_exists(where, typed):
+    """The walk named (file::test) exists, and its file types `typed`."""
+    path, name = where.split("::")
+    text = (TESTS / path).read_text()
+    return f"def {name}(" in text and f'"{typed}"' in text
+
+
+def test_every_eboard_command_is_walked():
+    commands = _subcommands()
+    missing = [c for c in commands if c not in COMMAND_WALKS]
+    assert not missing, "eboard commands with no walk: " + "; ".join(
+        f'add "{c}": "test_walk_<file>.py::test_<name>" to COMMAND_WALKS in tests/test_walk_help.py, naming a '
+        f'test that runs `eboard {c} ...` as a person types it (its args as the string "{c}" in that file)'
+        for c in missing)
+    gone = [c for c in COMMAND_WALKS if c not in commands]
+    assert not gone, f"COMMAND_WALKS names commands eboard no longer has: {gone}: take them out"
+    for c, where in COMMAND_WALKS.items():
+        assert _walk_exists(where, c), f"eboard {c}: {where} does not exist or never types \"{c}\""
+
+
+def test_every_serve_option_is_walked():
+    options = {o for a in _subcommands()["serve"]._actions for o in a.option_strings if o.startswith("--")} - {"--help"}
+    assert options == set(SERVE_WALKS), (f"eboard serve options with no walk: {sorted(options - set(SERVE_WALKS))} "
+                                         "(add each to SERVE_WALKS in tests/test_walk_help.py with the test that "
+                                         f"gives it); walks of no option: {sorted(set(SERVE_WALKS) - options)}")
+    for option, where in SERVE_WALKS.items():
+        assert _walk_exists(where, option), f"eboard serve {option}: {where} does not exist or never gives it"
+
 
 def entries(text):
     """The commands a help text lists: each entry line's first word, and the second column's."""
@@ -80,7 +143,7 @@ def test_eboard_help_and_every_commands_options(tmp_path):
 
 
 def test_every_option_and_argument_says_what_it_is():
-    for name, parser in next(a for a in build_parser()._actions if hasattr(a, "choices") and a.choices).choices.items():
+    for name, parser in _subcommands().items():
         for action in parser._actions:
             assert action.help, f"eboard {name}: {action.dest} has no help text"
 

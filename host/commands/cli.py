@@ -255,6 +255,8 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
             continue
         words = line.split()
         if words[0] in ("lift", "place") and len(words) == 2:
+            if not _sensor_square(args.game, words[1]):
+                raise CliError(f"{args.file}:{i}: {line}: {words[1]} is not a square of {args.game}")
             steps.append((i, f"sim {words[0]} {words[1]}"))
         elif words[0] == "wait" and len(words) == 2 and words[1].isdigit():
             steps.append((i, f"sim wait {words[1]}"))
@@ -285,8 +287,8 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
                 for i, step in steps:
                     try:
                         request(step)
-                    except BoardError as e:
-                        raise CliError(f"{args.file}:{i}: {e}") from None
+                    except BoardError as e:  # the board's words, not its code (a man not there)
+                        raise CliError(f"{args.file}:{i}: {step[4:]}: {(e.detail or e.code).split(': ')[-1]}") from None
                 request("sim wait 5000")  # let a last move settle
                 state = request("state").split(" ", 4)
                 print("fen " + state[4])
@@ -298,6 +300,20 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
         finally:
             vb.stop()
     return 0
+
+
+def _sensor_square(game: str, name: str) -> bool:
+    """A square a sensor script may name: the game's, "off" (beside the board) or @P (a
+    physical square, boards/sim.py)."""
+    from firmware.squares import Geometry
+
+    if name == "off" or name[:1] == "@" and name[1:].isdigit():
+        return True
+    try:
+        Geometry(new_position(game).game.layout).parse(name)
+    except ValueError:
+        return False
+    return True
 
 
 def _board(args: argparse.Namespace, tmp: str, realtime: bool):
@@ -596,7 +612,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 from host.commands.club import sim_room
                 from host.link import VirtualBoardError
 
-                print(f"starting {args.sim} virtual boards; their hands play random games ...", flush=True)
+                print(f"starting {args.sim} virtual board{'s' if args.sim != 1 else ''}; their hands play random games ...",
+                      flush=True)
                 try:
                     boards = sim_room(args.sim, args.seed)
                 except VirtualBoardError as e:
