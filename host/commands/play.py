@@ -356,13 +356,17 @@ class Session:
         self.out.flush()
         self.dirty = False
 
-    def start(self, game: str | None, fen: str | None, again: bool = False) -> None:
+    def start(self, game: str | None, fen: str | None, again: bool = False, forget: bool = False) -> None:
         """Start game (again: even if the board is playing it), else go on with the
-        board's own game; on the virtual board the hands then set the pieces up."""
+        board's own game; on the virtual board the hands then set the pieces up.  forget:
+        what the board said of its old game on connecting is not said in the new one's view
+        (a promotion it waited for, a takeback)."""
         st = self.bridge.request("state").split(" ", 4)
         # A board still being set up gets `new` even for the game it shows: a new game is
         # journaled, so that it survives a power cut (a board's first, default game is not).
         if game is not None and (again or game != st[1] or fen or st[2] in ("over", "setup")):
+            if forget:
+                self.snap.notes.clear()
             self.bridge.request(f"new {game}" + (f" {fen}" if fen else ""))
         if self.sim:
             st = self.bridge.request("state").split(" ", 4)
@@ -765,7 +769,7 @@ def run(
         elif battle:
             session.battle()
         else:  # a virtual board starts afresh: its last game was adjourned (--resume)
-            session.start(game or ("lippo" if sim else None), fen, again=sim)
+            session.start(game or ("lippo" if sim else None), fen, again=sim, forget=True)
         session.show()
         feed = board_feed(session.bridge, archive) if web else None  # the web room's live board
         session.feed = feed
