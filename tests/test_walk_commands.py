@@ -133,3 +133,28 @@ def test_sim_prints_its_port_and_serve_follows_it_with_every_option(tmp_path):
         board.close()
     r = eboard(tmp_path, "serve", "--sim", "17")
     assert r.returncode == 2 and "bad --sim 17: from 1 to 16 virtual boards" in r.stderr
+
+
+@needs_mpy
+def test_the_readme_s_first_game_as_it_is_written(tmp_path):
+    """README, "Play a game on the virtual board": a game named (--white, --black, --event),
+    moves on one line, undo (said in words) and another move, quit; then the archive's
+    commands that paragraph names, and `eboard` alone listing every command."""
+    from walkutil import Screen
+
+    s = Screen(["play", "--sim", "--game", "chess", "--white", "Ann", "--black", "Bob", "--event", "Club night"],
+               tmp_path)
+    s.wait("type a move.*\n> ")
+    s.type("e4 e5", until=r"moves: 1\. e4 e5")
+    s.type("undo", until="take back e5: Black's pawn goes back to e7, e5 is left empty")
+    s.type("d5", until=r"moves: 1\. e4 d5")
+    assert s.end() == 0
+    assert re.search(r"^ +1 .* chess +2 plies +adjourned", eboard(tmp_path, "games").stdout, re.M)
+    shown = eboard(tmp_path, "show", "last")
+    assert shown.returncode == 0 and "moves: 1. e4 d5" in shown.stdout and "result adjourned" in shown.stdout
+    pgn = eboard(tmp_path, "export", "last", "--pgn").stdout
+    for tag in ('[Event "Club night"]', '[White "Ann"]', '[Black "Bob"]', '[Result "*"]'):
+        assert tag in pgn, pgn
+    assert "1. e4 d5 *" in pgn
+    alone = eboard(tmp_path)
+    assert alone.returncode == 0 and all(c in alone.stdout for c in ("play", "games", "show", "export", "serve"))
