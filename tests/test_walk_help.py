@@ -133,11 +133,16 @@ def test_eboard_help_and_every_commands_options(tmp_path):
     assert alone.returncode == listed.returncode == 0 and alone.stdout == listed.stdout
     commands = re.search(r"\{([a-z,-]+)\}", listed.stdout).group(1).split(",")
     assert "help" in commands and "play" in commands and len(commands) >= 16
-    for cmd in commands:
-        one, flag = run("help", cmd), run(cmd, "--help")
-        assert one.returncode == flag.returncode == 0 and one.stdout == flag.stdout, cmd
-        assert one.stdout.startswith(f"usage: eboard {cmd} ") or cmd == "help" and one.stdout.startswith("usage:")
-        assert "Traceback" not in one.stderr + flag.stderr
+    # (all at once: each is a program's start, mostly waiting; COMMAND --help for two: argparse's own)
+    typed = [("help", cmd) for cmd in commands] + [("play", "--help"), ("serve", "--help")]
+    started = {args: subprocess.Popen([EBOARD, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True, env=env) for args in typed}
+    done = {args: (p.communicate(timeout=120), p.returncode) for args, p in started.items()}
+    for args, ((out, err), code) in done.items():
+        cmd = args[1] if args[0] == "help" else args[0]
+        assert code == 0 and "Traceback" not in err, (args, err)
+        assert out.startswith(f"usage: eboard {cmd} ") or cmd == "help" and out.startswith("usage:"), args
+        assert out == done["help", cmd][0][0], args  # help COMMAND is COMMAND --help
     r = run("help", "nosuch")
     assert r.returncode == 2 and r.stdout == "" and r.stderr == "eboard: no command 'nosuch': eboard help lists them\n"
 
