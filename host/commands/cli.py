@@ -368,6 +368,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError("--resume goes on with an archived game: it takes no --game, --fen or --battle")
     if args.fen and args.battle:
         raise CliError("--battle starts from the screened set-up: it takes no --fen")
+    if args.battle and args.game not in (None, "chess"):  # (it was ignored: a chess game began)
+        raise CliError(f"--battle is chess from a screened free set-up: it takes no --game {args.game}")
     from host.record import pgn_date, tag_value_ok
 
     for t in TAG_OPTIONS:
