@@ -117,3 +117,21 @@ def test_quit_when_the_game_is_over_then_resume_or_start_anew(tmp_path):
     s.type("e4", until="last move: e4")
     assert s.end() == 0
     assert re.search(r"^ +1 .* 1 plies +1-0 \(checkmate\)", games(tmp_path), re.M)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_against_the_computer_undo_then_the_same_move_in_every_game(tmp_path, game):
+    """Break 4 in every game: a move, the computer's answer made (make), undo (both go
+    back), the same move again: the computer answers again."""
+    pos = start_position(game)
+    first = pos.move_str(pos.legal_moves()[0])
+    s = Screen(["play", "--sim", "--game", game, "--engine", "1"], tmp_path)
+    s.wait(READY)
+    for n in range(2):  # (the status row says what is new: the view draws its notes again)
+        s.type(first, until=r"the computer plays black: waits for its move \S+ to be made")
+        s.type("make", until=r"the computer plays black: waits\r\n")
+        assert "White to move  |  ply 2  |  board: idle" in s.rows()[0], s.text()
+        if n == 0:
+            s.type("undo", until="2 moves taken back")
+            assert "White to move  |  ply 0  |" in s.rows()[0], s.text()
+    assert s.end() == 0
