@@ -1,8 +1,10 @@
 """The `eboard moves` / `eboard perft` contract of notation.md, run as a real console script."""
 
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -10,8 +12,12 @@ import pytest
 EBOARD = shutil.which("eboard", path=str(Path(sys.executable).parent)) or "eboard"
 
 
+# An archive of the tests' own: never the machine's home archive (another eboard's, maybe newer).
+ENV = dict(os.environ, EBOARD_DATA=tempfile.mkdtemp(prefix="eboard-test-cli-"))
+
+
 def run(*args):
-    return subprocess.run([EBOARD, *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([EBOARD, *args], capture_output=True, text=True, timeout=120, env=ENV)
 
 
 def test_moves_of_the_start_positions():

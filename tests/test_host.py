@@ -80,6 +80,21 @@ def test_a_message_sent_again_is_stored_once(tmp_path):
     assert a.game(str(g)).result == "1-0" and a.current_game("b1") is None
 
 
+def test_a_takeback_after_the_end_reopens_the_game(tmp_path):
+    # The board takes back the move that ended the game: the result of a position no longer
+    # on the board is no longer the game's (issue #21's walk); a diverged game stays ended.
+    a = Archive(tmp_path / "a.sqlite")
+    g = a.new_game("b1", "chess", None)
+    a.record("b1", 1, "move 1 e2e4", g)
+    a.record("b1", 2, "end fivefold-repetition 1/2-1/2", g)
+    a.record("b1", 3, "undo 1 e2e4", g)
+    game = a.game(str(g))
+    assert game.result == "*" and game.reason is None and a.moves(g) == [] and a.current_game("b1").id == g
+    a.db.execute("UPDATE games SET ended='x', reason='diverged', result='*' WHERE id=?", (g,))
+    a.record("b1", 4, "undo 1 e2e4", g)
+    assert a.game(str(g)).reason == "diverged"
+
+
 def test_a_damaged_archive_is_refused_and_left_alone(tmp_path):
     bad = tmp_path / "games.sqlite"
     bad.write_bytes(b"this is not sqlite" * 100)

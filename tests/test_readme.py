@@ -81,6 +81,35 @@ COMMANDS = {
 }
 
 
+# every section of the README (## heading) -> the walk of what it says, or why none
+SECTIONS = {
+    "What you need": "test_readme.py::test_readme_play_command (./play.sh's first run sets up)",
+    "Play a game on the virtual board": "test_walk_commands.py::test_the_readme_s_first_game_as_it_is_written",
+    "Play against the computer": "test_walk_play.py::test_the_computer_answers_the_same_move_again_after_a_takeback",
+    "Run the tests": "none: ./run-tests.sh is the suite itself (COMMANDS says why it is not run here)",
+    "The board": "none: the hardware; the emulated Pico's commands are tests/test_pico_emu.py's",
+    "The host": "test_walk_help.py::test_every_eboard_command_is_walked (its table: a walk for each command)",
+    "In a browser": "test_walk_commands.py::test_web_alone_serves_the_archive_and_refuses_a_bad_port",
+    "Benchmarks": "test_readme.py::test_readme_long_command_starts",
+    "Layout": "none: the tree of the sources, no command",
+    "Licence": "none: no command",
+}
+
+
+def test_every_readme_section_is_walked():
+    headings = re.findall(r"^## (.+)$", (ROOT / "README.md").read_text(encoding="utf-8"), re.M)
+    missing = [h for h in headings if h not in SECTIONS]
+    assert not missing, "README sections with no walk: " + "; ".join(
+        f'add "{h}": "test_walk_<file>.py::test_<name>" (a walk that does what the section says, as a person '
+        f'types it) or "none: <why>" to SECTIONS in tests/test_readme.py' for h in missing)
+    gone = [h for h in SECTIONS if h not in headings]
+    assert not gone, f"SECTIONS names README sections no longer there: {gone}: take them out"
+    for where in SECTIONS.values():
+        if not where.startswith("none: "):
+            path, name = where.split(" ")[0].split("::")
+            assert f"def {name}(" in (ROOT / "tests" / path).read_text(), where
+
+
 def test_every_readme_command_is_walked():
     missing = [c for c in readme_commands() if c not in COMMANDS]
     assert not missing, f"README commands no test walks: {missing}"

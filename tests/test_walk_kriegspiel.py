@@ -108,3 +108,33 @@ def test_each_player_s_secret_page_goes_to_their_own_view_only(tmp_path):
         for b in boards:
             b.kill(2)
             b.close()
+
+
+def _first_move(game):
+    """A legal first move of White's in game's start, as squares."""
+    from firmware.app import start_position
+
+    pos = start_position(game)
+    return pos.move_str(pos.legal_moves()[0])
+
+
+@pytest.mark.parametrize("game", ["chess", "courier", "gardner", "lippo"])
+def test_kriegspiel_in_every_game_to_a_resignation(tmp_path, game):
+    """Every game Kriegspiel plays, as its help lists the commands: help, an attempt
+    (not in chess, whose default start is the screened free setup), board, resign; the
+    game ends in words and is archived as a Kriegspiel game."""
+    k = Krieg(tmp_path, "--game", game)
+    k.type("help")
+    k.expect(r"resign +the side to move resigns")
+    if game != "chess":
+        k.type(_first_move(game))
+        k.expect(r"\[white\] White has moved\.")
+        k.type("board")
+        k.expect(r"the umpire told you: [^\r\n]*White has moved")
+    k.type("resign")
+    winner = "1-0" if game != "chess" else "0-1"  # the side to move resigns: Black after an attempt
+    k.expect(r"The game is over: " + winner)
+    k.expect(r"archived as game 1")
+    k.p.expect(pexpect.EOF)
+    code, out, _ = eboard(tmp_path, "games")
+    assert code == 0 and re.search(rf"^ +1 .* {game} +Kriegspiel .* {winner} \(resigned\)", out, re.M), out

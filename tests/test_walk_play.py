@@ -233,3 +233,18 @@ def test_a_move_typed_while_the_board_waits_for_men_is_refused_in_words(tmp_path
     p.type("place a1", until="board: idle")
     p.type("e2e4", until=r"moves: 1\. e4")
     p.quit()
+
+
+# ---- found walking every game (tests/test_walk_screen.py) -----------------------------------
+
+def test_a_move_typed_as_squares_is_never_read_as_another_mans_san():
+    # Found walking: lippo's a1a4 (its Fortress cannot go there) was played as the
+    # Aeroplane's d1a4, read in lower case as SAN's A1a4.
+    from firmware.rules import MoveError, new_position
+    from host.record import parse_line
+
+    pos = new_position("lippo")
+    with pytest.raises(MoveError, match="a1a4: the Fortress on a1 cannot move there"):
+        parse_line(pos, "a1a4")
+    assert [pos.move_str(m) for m in parse_line(pos, "A1a4")] == ["d1a4"]  # SAN, as typed
+    assert [pos.move_str(m) for m in parse_line(new_position("chess"), "nf3")] == ["g1f3"]

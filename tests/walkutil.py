@@ -1,7 +1,9 @@
 """The walking tests' terminal: the installed `eboard` typed into a real pseudo-terminal
 (pexpect), with the archive and the home of a fresh person (EBOARD_DATA, HOME in tmp)."""
 
+import io
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -27,3 +29,63 @@ def spawn(args, tmp_path, cwd=None):
 
     return pexpect.spawn(EBOARD, list(args), env=person(tmp_path), cwd=str(cwd or tmp_path), encoding="utf-8",
                          timeout=GUARD_S, dimensions=(40, 120))
+
+
+ROWS, COLS = 40, 120
+PROMPT = r"\n> "  # play's prompt, at the start of a line
+# What a terminal may be sent: clear and home (the view is redrawn), colours; nothing else.
+ESCAPES_OK = re.compile(r"\x1b\[(H|2J|[0-9;]*m)")
+
+
+class Screen:
+    """`eboard ARGS...` in a real terminal of 120 x 40 (TERM=xterm: play clears and redraws
+    its view, in colour), read back as a person sees it: pexpect's output fed to pyte."""
+
+    def __init__(self, args, tmp_path, cwd=None):
+        import pyte
+
+        self.screen = pyte.Screen(COLS, ROWS)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = io.StringIO()
+        self.p = spawn(args, tmp_path, cwd)
+        self.p.logfile_read = self
+
+    def write(self, text):  # pexpect's logfile: every byte the program wrote
+        self.raw.write(text)
+        self.stream.feed(text.encode("utf-8"))
+
+    def flush(self):
+        pass
+
+    def wait(self, pattern):
+        """Until the program has written pattern (a regex); what it wrote before and with it."""
+        self.p.expect(pattern)
+        return self.p.before + self.p.after
+
+    def type(self, line, until=PROMPT):
+        """line typed and Enter; then wait for until, and for the prompt after it."""
+        self.p.sendline(line)
+        said = self.wait(until)
+        if until != PROMPT:
+            said += self.wait(PROMPT)
+        return said
+
+    def rows(self):
+        """The screen's rows as a person reads them (trailing blanks cut)."""
+        return [row.rstrip() for row in self.screen.display]
+
+    def text(self):
+        return "\n".join(self.rows())
+
+    def garbage(self):
+        """Escape sequences sent that are not the view's clear, home and colours."""
+        return [m for m in re.findall(r"\x1b\[?[^a-zA-Z]*[a-zA-Z]?", self.raw.getvalue()) if not ESCAPES_OK.fullmatch(m)]
+
+    def end(self, line="quit"):
+        """line typed (quit); the program's exit status once it has ended."""
+        import pexpect
+
+        self.p.sendline(line)
+        self.p.expect(pexpect.EOF)
+        self.p.close()
+        return self.p.exitstatus

@@ -78,7 +78,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     try:
         depth = int(args.depth)
     except ValueError:
-        raise CliError(f"bad depth {args.depth!r}: a whole number from 0 up") from None
+        raise CliError(f"bad depth {args.depth!r}: a whole number from 0 to {MAX_DEPTH}") from None
     if not 0 <= depth <= MAX_DEPTH:
         raise CliError(f"bad depth {depth}: a whole number from 0 to {MAX_DEPTH}")
     pos = _position(args.game, args.fen)
@@ -262,6 +262,8 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
             continue
         words = line.split()
         if words[0] in ("lift", "place") and len(words) == 2:
+            if not _sensor_square(args.game, words[1]):
+                raise CliError(f"{args.file}:{i}: {line}: {words[1]} is not a square of {args.game}")
             steps.append((i, f"sim {words[0]} {words[1]}"))
         elif words[0] == "wait" and len(words) == 2 and words[1].isdigit():
             steps.append((i, f"sim wait {words[1]}"))
@@ -292,8 +294,8 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
                 for i, step in steps:
                     try:
                         request(step)
-                    except BoardError as e:
-                        raise CliError(f"{args.file}:{i}: {e}") from None
+                    except BoardError as e:  # the board's words, not its code (a man not there)
+                        raise CliError(f"{args.file}:{i}: {step[4:]}: {(e.detail or e.code).split(': ')[-1]}") from None
                 request("sim wait 5000")  # let a last move settle
                 state = request("state").split(" ", 4)
                 print("fen " + state[4])
@@ -305,6 +307,20 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
         finally:
             vb.stop()
     return 0
+
+
+def _sensor_square(game: str, name: str) -> bool:
+    """A square a sensor script may name: the game's, "off" (beside the board) or @P (a
+    physical square, boards/sim.py)."""
+    from firmware.squares import Geometry
+
+    if name == "off" or name[:1] == "@" and name[1:].isdigit():
+        return True
+    try:
+        Geometry(new_position(game).game.layout).parse(name)
+    except ValueError:
+        return False
+    return True
 
 
 def _board(args: argparse.Namespace, tmp: str, realtime: bool):
@@ -359,6 +375,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError("--resume goes on with an archived game: it takes no --game, --fen or --battle")
     if args.fen and args.battle:
         raise CliError("--battle starts from the screened set-up: it takes no --fen")
+    if args.battle and args.game not in (None, "chess"):  # (it was ignored: a chess game began)
+        raise CliError(f"--battle is chess from a screened free set-up: it takes no --game {args.game}")
     from host.record import pgn_date, tag_value_ok
 
     for t in TAG_OPTIONS:
@@ -606,7 +624,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 from host.commands.club import sim_room
                 from host.link import VirtualBoardError
 
-                print(f"starting {args.sim} virtual boards; their hands play random games ...", flush=True)
+                print(f"starting {args.sim} virtual board{'s' if args.sim != 1 else ''}; their hands play random games ...",
+                      flush=True)
                 try:
                     boards = sim_room(args.sim, args.seed)
                 except VirtualBoardError as e:
@@ -692,6 +711,24 @@ def _version() -> str:
         return "(not installed)"
 
 
+ARCHIVE_HELP = "the SQLite archive (default: ~/.local/share/eboard/games.sqlite; EBOARD_DATA, XDG_DATA_HOME)"
+FEN_HELP = "the position, as FEN (docs/rules/notation.md; default: the game's start)"
+GAME_HELP = "game id: " + ", ".join(GAMES)
+
+
+def cmd_help(args: argparse.Namespace) -> int:
+    """eboard help [COMMAND]: the list of commands, or one command's options."""
+    p = build_parser()
+    if args.topic is None:
+        sys.stdout.write(p.format_help())
+        return 0
+    sub = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
+    if args.topic not in sub.choices:
+        raise CliError(f"no command {args.topic!r}: eboard help lists them")
+    sys.stdout.write(sub.choices[args.topic].format_help())
+    return 0
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise CliError(message)
@@ -707,9 +744,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--fen", help="position (default: the start position)")
     m.set_defaults(func=cmd_moves)
     q = sub.add_parser("perft", help="count the leaf nodes of the move tree")
-    q.add_argument("game")
-    q.add_argument("depth")
-    q.add_argument("--fen")
+    q.add_argument("game", help=GAME_HELP)
+    q.add_argument("depth", help="plies deep: 0 to 99 (0: the position itself, 1)")
+    q.add_argument("--fen", help=FEN_HELP)
     q.add_argument("--divide", action="store_true", help="also print the count below each move")
     q.set_defaults(func=cmd_perft)
     b = sub.add_parser("bestmove", help="the engine's move in a position (info lines on stderr)")
@@ -736,7 +773,7 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--fen", help="the true start position (default: chess's screened battle setup; another game's start)")
     k.add_argument("--standard", action="store_true", help="start from the usual array, castling allowed (ICC's rule)")
     k.add_argument("--seed", type=int, default=0, help="--sim: the virtual hands' random arrays")
-    k.add_argument("--archive")
+    k.add_argument("--archive", help=ARCHIVE_HELP)
     k.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng, Russian)")
     k.add_argument("--white-view", metavar="PATH",
                    help="where White's own lines go (attempts, refusals): a file, or White's own terminal (/dev/pts/N)")
@@ -748,14 +785,14 @@ def build_parser() -> argparse.ArgumentParser:
     k.set_defaults(func=cmd_kriegspiel)
     v = sub.add_parser("sim", help="run a virtual board; prints its port, runs until interrupted")
     v.add_argument("--game", help="start this game, its pieces set up")
-    v.add_argument("--fen")
+    v.add_argument("--fen", help="--game: " + FEN_HELP)
     v.add_argument("--dir", help="the virtual board's flash (default: a new temporary folder)")
     v.add_argument("--fresh", action="store_true", help="run what is on the board's flash, not the source tree")
     v.set_defaults(func=cmd_sim)
     r = sub.add_parser("replay-sensors", help="feed a sensor script to a virtual board; print its moves")
     r.add_argument("file", help="one event a line: lift SQ, place SQ, wait MS, # comment")
-    r.add_argument("--game", required=True)
-    r.add_argument("--fen")
+    r.add_argument("--game", required=True, help=GAME_HELP)
+    r.add_argument("--fen", help=FEN_HELP)
     r.add_argument("--pico", action="store_true", help="on an emulated Pico (boards/emu) instead of the virtual board")
     r.add_argument("--uf2", help="--pico: a MicroPython image with the firmware in it (default: stock + flash.sh)")
     r.set_defaults(func=cmd_replay_sensors)
@@ -765,9 +802,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--pico", action="store_true", help="start an emulated Pico (boards/emu) and play on it")
     g.add_argument("--uf2", help="--pico: a MicroPython image with the firmware in it (default: stock + flash.sh)")
     g.add_argument("--game", help="start this game (default: go on with the board's game; lippo on --sim)")
-    g.add_argument("--fen")
+    g.add_argument("--fen", help="--game: " + FEN_HELP)
     g.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (docs/rules/battle-setup.md)")
-    g.add_argument("--archive", help="the SQLite archive (default: ~/.local/share/eboard/games.sqlite)")
+    g.add_argument("--archive", help=ARCHIVE_HELP)
     g.add_argument("--resume", metavar="ID", help="go on with an adjourned game of the archive (a game id, or last)")
     g.add_argument("--engine", nargs="?", const="ours", metavar="LEVEL|ours|uci|uci:PATH",
                    help="play against the computer: our engine (a level 1-8), or a UCI engine for chess, courier, gardner")
@@ -781,7 +818,7 @@ def build_parser() -> argparse.ArgumentParser:
     web_arguments(g)
     g.set_defaults(func=cmd_play)
     ls = sub.add_parser("games", help="list the archived games")
-    ls.add_argument("--archive")
+    ls.add_argument("--archive", help=ARCHIVE_HELP)
     ls.set_defaults(func=cmd_games)
     sh = sub.add_parser("show", help="replay an archived game in the terminal")
     sh.add_argument("id", help="a game id, or last")
@@ -789,7 +826,7 @@ def build_parser() -> argparse.ArgumentParser:
     which = sh.add_mutually_exclusive_group()
     which.add_argument("--final", action="store_true", help="only the final position")
     which.add_argument("--ply", metavar="N", help="only the position after ply N (0: the start)")
-    sh.add_argument("--archive")
+    sh.add_argument("--archive", help=ARCHIVE_HELP)
     sh.set_defaults(func=cmd_show)
     ex = sub.add_parser("export", help="write archived games out as PGN (several: one PGN file)")
     ex.add_argument("ids", nargs="*", metavar="ID", help="game ids, or last")
@@ -798,23 +835,23 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--pgn", action="store_true", help="as PGN (the default; kept for older scripts)")
     ex.add_argument("--sheet", choices=("white", "black"), help="a Kriegspiel player's own scoresheet, as text")
     ex.add_argument("-o", "--output", help="a file (default: standard output)")
-    ex.add_argument("--archive")
+    ex.add_argument("--archive", help=ARCHIVE_HELP)
     ex.set_defaults(func=cmd_export)
     tg = sub.add_parser("tag", help="set an archived game's White, Black, Event, Site or Date (its PGN tags)")
     tg.add_argument("id", help="a game id, or last")
     tg.add_argument("name", help="White, Black, Event, Site or Date (YYYY.MM.DD)")
-    tg.add_argument("value")
-    tg.add_argument("--archive")
+    tg.add_argument("value", help="the new value (quoted if it has spaces)")
+    tg.add_argument("--archive", help=ARCHIVE_HELP)
     tg.set_defaults(func=cmd_tag)
     de = sub.add_parser("delete", help="remove an archived game")
     de.add_argument("id", help="a game id, or last")
-    de.add_argument("--archive")
+    de.add_argument("--archive", help=ARCHIVE_HELP)
     de.set_defaults(func=cmd_delete)
     sv = sub.add_parser("serve", help="follow several boards at once and archive their games")
     sv.add_argument("--port", action="append", help="a board's port (repeat for more)")
     sv.add_argument("--sim", type=int, metavar="N", help="also N virtual boards whose hands play random games")
     sv.add_argument("--seed", type=int, default=0, help="--sim: the random games' seed")
-    sv.add_argument("--archive")
+    sv.add_argument("--archive", help=ARCHIVE_HELP)
     sv.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
     web_arguments(sv)
     sv.set_defaults(func=cmd_serve)
@@ -838,9 +875,12 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("listen", nargs="?", type=web_port, default=8080, metavar="PORT", help="default 8080 (0: any free port)")
     w.add_argument("--host", dest="web_host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)")
-    w.add_argument("--archive")
+    w.add_argument("--archive", help=ARCHIVE_HELP)
     w.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
     w.set_defaults(func=cmd_web)
+    hp = sub.add_parser("help", help="this list, or one command's options (eboard help play)")
+    hp.add_argument("topic", nargs="?", metavar="COMMAND", help="a command")
+    hp.set_defaults(func=cmd_help)
     return p
 
 

@@ -21,14 +21,17 @@ Commands, one a line:
                   asks for each man in turn; on the virtual board, the hands set up
                   random arrays
   claim perpetual|declare|demand   lippo's claims         moves   the legal moves
+  resign, draw    not on the board: quit adjourns (other games' draws by rule end by themselves)
   help            this text         quit    (or end of input) adjourns the game (a new
                   GAME or battle adjourns it too): --resume ID goes on with it
   help pieces     the key to the pieces: letters, names, points, how each moves
+                  (help pieces N: one piece, its moves drawn)
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from typing import TextIO
@@ -53,6 +56,12 @@ HINT_MS = 1000  # what a hint may take
 PLAYING = ("idle", "moving", "pending", "promoting", "correcting")  # board states of a game on
 
 
+NOT_ON_THE_BOARD = {  # what a player may type that the board has no way to do (yet): said so
+    "resign": "the board takes no resignation yet: quit adjourns the game",
+    "draw": "the board takes no draw offer or claim: quit adjourns the game (its draws by rule end it "
+            "by themselves)",
+    "offer": "the board takes no draw offer: quit adjourns the game",
+}
 WAITING = {  # why the board takes no move in a state of a game (docs/protocol.md's `state`)
     "setup": "the board waits for the men to be set up as it shows",
     "moving": "a man is lifted: put it down first (or make the move with it)",
@@ -297,6 +306,8 @@ class Session:
             self._publish()
         if word == "undo" and len(text.split()) == 3:  # said in words by refresh (host/commands/takeback.py)
             self.undone.append(text.split()[2])
+            if self.snap.state == "over":
+                self.snap.notes.append("the end of the game is taken back with its last move: the game goes on")
         elif word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
             self.snap.notes.append(said(self.snap.game, text))
         if word == "arrange":
@@ -338,19 +349,25 @@ class Session:
 
     def show(self) -> None:
         self.refresh()
-        if self.colour:
+        size = None
+        if self.colour:  # a terminal: the view fits its rows, a long page cut at its width
             self.out.write("\x1b[H\x1b[2J")
-        self.out.write(render(self.snap, self.colour))
+            size = tuple(shutil.get_terminal_size())
+        self.out.write(render(self.snap, self.colour, size))
         self.out.flush()
         self.dirty = False
 
-    def start(self, game: str | None, fen: str | None, again: bool = False) -> None:
+    def start(self, game: str | None, fen: str | None, again: bool = False, forget: bool = False) -> None:
         """Start game (again: even if the board is playing it), else go on with the
-        board's own game; on the virtual board the hands then set the pieces up."""
+        board's own game; on the virtual board the hands then set the pieces up.  forget:
+        what the board said of its old game on connecting is not said in the new one's view
+        (a promotion it waited for, a takeback)."""
         st = self.bridge.request("state").split(" ", 4)
         # A board still being set up gets `new` even for the game it shows: a new game is
         # journaled, so that it survives a power cut (a board's first, default game is not).
         if game is not None and (again or game != st[1] or fen or st[2] in ("over", "setup")):
+            if forget:
+                self.snap.notes.clear()
             self.bridge.request(f"new {game}" + (f" {fen}" if fen else ""))
         if self.sim:
             st = self.bridge.request("state").split(" ", 4)
@@ -389,8 +406,10 @@ class Session:
     def command(self, line: str) -> bool:
         """Carry out one command; False to stop."""
         words = line.split()
+        self.dirty = True  # every line typed, an empty one too, gets the view and a prompt again
         if not words:
             return True
+        self.snap.page = ""  # a page shown stays until the next line typed
         cmd = words[0]
         which, self.which = self.which, {}
         if len(words) == 1 and cmd.lower() in which:  # "q" answers "which piece?": the queen, never quit
@@ -398,12 +417,18 @@ class Session:
         try:
             if cmd in ("quit", "exit", "q"):
                 return False
-            if cmd == "help" and words[1:] == ["pieces"]:
-                from host.commands.pieces import text
-
-                self.snap.notes.append(text(self.snap.game))
+            if cmd == "help" and words[1:2] == ["pieces"] and len(words) <= 3:
+                self.snap.page = pieces_page(self.snap.game, words[2] if len(words) == 3 else None)
             elif cmd == "help":
-                self.snap.notes.append(__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
+                self.snap.page = __doc__.split("\n\n", 1)[1].strip() if __doc__ else ""
+            elif cmd in NOT_ON_THE_BOARD:
+                raise PlayError(f"{cmd}: {NOT_ON_THE_BOARD[cmd]}")
+            elif cmd == "claim" and self.snap.game != "lippo":
+                raise PlayError(f"claim: only lippo's claims are made by hand; {self.snap.game}'s draws by "
+                                "repetition or by the count of moves are ended by the board itself")
+            elif cmd == "claim" and words[1:2] not in (["perpetual"], ["declare"], ["demand"]):
+                raise PlayError("claim needs one of lippo's claims: claim perpetual (§14), claim declare (§15) "
+                                "or claim demand (§6)")
             elif cmd in ("lift", "place", "wait") and len(words) != 2:
                 raise PlayError(f"{cmd} needs one " + ("number of milliseconds: wait 500" if cmd == "wait" else f"square: {cmd} e2"))
             elif cmd in ("lift", "place", "wait"):
@@ -447,9 +472,12 @@ class Session:
                     st = self.bridge.request("state").split(" ", 4)
                     pos = new_position(st[1], st[4])
                     legal = pos.legal_moves()
-                    self.snap.notes.append("legal moves: " + " ".join(san(pos, m, legal, marks=False) for m in legal))
+                    self.snap.page = ("legal moves: " + " ".join(san(pos, m, legal, marks=False) for m in legal))
             elif cmd in ("promote", "claim") and len(words) == 2:
                 self.bridge.request(f"{cmd} {words[1]}")
+                if cmd == "claim":  # taken: said what it does (the board's reply is only ok)
+                    other = "Black" if self._turn() == "white" else "White"
+                    self.snap.notes.append(f"claim {words[1]}: taken: " + CLAIMED[words[1]].format(other=other))
             else:
                 self._moves(line)
         except BoardError as e:
@@ -616,6 +644,11 @@ REFUSED = {  # the board's error words (docs/protocol.md), as a person reads the
     "bad-fen": "not a position of that game",
     "internal": "a fault of the board's program (it goes on)",
 }
+CLAIMED = {  # lippo's claims, once the board has taken one (lippo.md, A18, A19)
+    "perpetual": "a perpetual attack protested (§14): the game ends after 6 more moves each",
+    "declare": "the end declared (§15): the game ends after 56 more moves each",
+    "demand": "{other} must move the President next, to a safe square (§6)",
+}
 ENDS = {"time": "on time", "surrender": "by surrender", "claim": "by a claim"}
 ALERTS = {
     "setup-conflict": "the two arrays put Black's king in check: both are set up again",
@@ -624,6 +657,23 @@ ALERTS = {
     "journal-damaged": "the board's memory of its game was damaged: it began a new game (the archive keeps the old one)",
     "stuck-switch": "a square's switch seems stuck",
 }
+
+
+def pieces_page(game: str, letter: str | None) -> str:
+    """help pieces [LETTER]: the game's key to the pieces, or one piece's part of it; PlayError
+    in words for a letter that is none of the game's."""
+    import re
+
+    from host.commands.pieces import text
+
+    key = text(game)
+    if letter is None:
+        return key
+    for part in re.split(r"\n(?=[A-Z], )", key)[1:]:
+        if part.startswith(letter.upper() + ", "):
+            return part.strip()
+    letters = " ".join(p[0] for p in re.split(r"\n(?=[A-Z], )", key)[1:])
+    raise PlayError(f"help pieces {letter}: no piece of {game} has that letter ({letters})")
 
 
 def _piece(game: str, letter: str) -> str:
@@ -726,7 +776,7 @@ def run(
         elif battle:
             session.battle()
         else:  # a virtual board starts afresh: its last game was adjourned (--resume)
-            session.start(game or ("lippo" if sim else None), fen, again=sim)
+            session.start(game or ("lippo" if sim else None), fen, again=sim, forget=True)
         session.show()
         feed = board_feed(session.bridge, archive) if web else None  # the web room's live board
         session.feed = feed

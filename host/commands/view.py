@@ -7,6 +7,7 @@ coloured too.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 
 from firmware.rules import FenError, new_position
@@ -60,10 +61,21 @@ class Snapshot:
     notes: list[str] = field(default_factory=list)
     port: str = ""
     status: list[str] = field(default_factory=list)  # lines under the head: the clock, the computer
+    page: str = ""  # a text asked for (help, help pieces, the legal moves), shown until the next typed line
 
 
-def render(s: Snapshot, colour: bool = False) -> str:
-    """The view as text."""
+def wrapped(text: str, cols: int) -> list[str]:
+    """text's lines, each longer than cols cut at spaces (its indent kept), not inside a word."""
+    out = []
+    for line in text.splitlines():
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        out += textwrap.wrap(line, cols, subsequent_indent=indent, break_on_hyphens=False) if len(line) > cols else [line]
+    return out
+
+
+def render(s: Snapshot, colour: bool = False, size: tuple[int, int] | None = None) -> str:
+    """The view as text; size: the terminal's (columns, rows), which it then fits, the
+    prompt's row kept (a page too long beside the board is shown in its place, the head kept)."""
     try:
         pos = new_position(s.game, s.fen or None)
     except (FenError, ValueError):
@@ -80,6 +92,7 @@ def render(s: Snapshot, colour: bool = False) -> str:
         head += f"  |  points White {w}, Black {b}"
     lines.append(head)
     lines.extend(s.status)
+    top = len(lines)  # the diagram starts here
     files = lay.letters
     lines.append("     " + "".join(f" {f} " for f in files))
     lit = set()
@@ -103,6 +116,7 @@ def render(s: Snapshot, colour: bool = False) -> str:
     lines.append("     " + "".join(f" {f} " for f in files))
     if lit:
         lines.append("LEDs: " + ", ".join(f"{k} {LED_NAMES.get(k, k)}" for k in sorted(lit)))
+    diagram = len(lines) - top
     if s.moves:
         pairs = []
         for i in range(0, len(s.moves), 2):
@@ -112,6 +126,13 @@ def render(s: Snapshot, colour: bool = False) -> str:
         lines.append(f"last move: {s.moves[-1]}")
     for note in s.notes[-3:]:
         lines.append(note)
+    if s.page:
+        page = wrapped(s.page, size[0]) if size else s.page.splitlines()
+        cols = size[0] if size else 0
+        others = lines[:top] + lines[top + diagram:] + page  # the diagram's rows are narrower than any terminal
+        if size and diagram + sum(max(1, -(-len(x) // cols)) for x in others) + 2 > size[1]:  # + archived, prompt
+            lines[top:top + diagram] = ["(the board is drawn again at the next line typed)"]
+        lines += page
     if s.game_id is not None and not s.moves and pos.fen() == new_position(s.game).fen():
         # the archive keeps no game that has no move from the usual start (Archive.drop_empty)
         lines.append(f"game #{s.game_id}: archived once a move is made")

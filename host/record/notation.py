@@ -130,7 +130,10 @@ def parse(pos: Any, text: str, ask: bool = False) -> int:
     if chosen is not None:
         return chosen
     pseudo = pos.pseudo_moves() if pos.game.check_rules else legal
-    for same_case in (True, False):
+    # Lower case is read as SAN too (nf3), but never a move typed as squares: lippo's a1a4
+    # (its Fortress cannot go there) would be its Aeroplane's A1a4, another man's move.
+    as_squares = re.match(r"[a-z]\d+[a-z]\d+", key) is not None
+    for same_case in (True,) if as_squares else (True, False):
         k = key if same_case else key.lower()
         found = [m for m in pseudo if k in ((s if same_case else s.lower()) for s in _spellings(pos, m))]
         ok = [m for m in found if m in legal]
