@@ -62,6 +62,9 @@ COMMAND_WALKS = {
     "serve": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
     "web": "test_walk_commands.py::test_web_alone_serves_the_archive_and_refuses_a_bad_port",
     "help": "test_walk_help.py::test_eboard_help_and_every_commands_options",
+    "uci": "test_walk_apps.py::test_uci_typed_in_a_terminal",
+    "xboard": "test_walk_apps.py::test_xboard_typed_in_a_terminal",
+    "board-engine": "test_walk_apps.py::test_board_engine_typed_in_a_terminal",
 }
 # every option of `eboard serve` (it has no help of its own inside) -> the walk that gives it
 SERVE_WALKS = {
