@@ -135,3 +135,26 @@ def test_against_the_computer_undo_then_the_same_move_in_every_game(tmp_path, ga
             s.type("undo", until="2 moves taken back")
             assert "White to move  |  ply 0  |" in s.rows()[0], s.text()
     assert s.end() == 0
+
+
+@pytest.mark.parametrize("engine", [[], ["--engine", "1"]], ids=["human", "computer"])
+def test_ctrl_c_adjourns_the_game_as_quit_does(tmp_path, engine):
+    """Found by this walk: Ctrl-C left the game in progress, without a word, and the next
+    `play --sim` abandoned it for good; against the computer its unmade move stayed in."""
+    import pexpect
+
+    s = Screen(["play", "--sim", "--game", "chess", *engine], tmp_path)
+    s.wait(READY)
+    s.type("e4", until=r"the computer plays black: waits for its move \S+ to be made" if engine else "last move: e4")
+    s.p.sendintr()
+    s.p.expect(pexpect.EOF)
+    s.p.close()
+    said = s.raw.getvalue()
+    assert s.p.exitstatus == 130 and "Traceback" not in said, said[-2000:]
+    assert "game 1 adjourned: eboard play --resume 1 --sim goes on with it" in said, said[-2000:]
+    assert ("its move, not made yet, was taken back" in said) == bool(engine)
+    assert re.search(r"^ +1 .* chess +1 plies +adjourned", games(tmp_path), re.M), games(tmp_path)
+    s = Screen(["play", "--sim", "--resume", "1", *engine], tmp_path)
+    s.wait(READY)
+    assert "game 1 resumed" in s.text() and "moves: 1. e4" in s.text(), s.text()
+    assert s.end() == 0
