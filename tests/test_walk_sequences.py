@@ -46,6 +46,16 @@ def test_every_game_in_turn_on_the_same_virtual_board(tmp_path):
     listed = games(tmp_path)
     for n, game in enumerate(GAMES, 1):
         assert re.search(rf"^ +{n} .* {re.escape(game)} +1 plies +adjourned", listed, re.M), listed
+    # the first game again, on the board the battle left: its move replayed, and the game goes on
+    game = GAMES[0]
+    pos = start_position(game)
+    pos.push(pos.legal_moves()[0])
+    answer = pos.move_str(pos.legal_moves()[0])
+    s = Screen(["play", "--sim", "--resume", "1"], tmp_path)
+    s.wait(READY)
+    assert f"{game} on " in s.rows()[0] and "game 1 resumed: its 1 plies replayed on the board" in s.text(), s.text()
+    s.type(answer, until=r"White to move  \|  ply 2  \|  board: idle")
+    assert s.end() == 0
 
 
 # state -> (play's arguments, lines typed to reach it, the state the view names, lines that
