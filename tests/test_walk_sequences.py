@@ -168,3 +168,18 @@ def test_ctrl_c_adjourns_the_game_as_quit_does(tmp_path, engine):
     s.wait(READY)
     assert "game 1 resumed" in s.text() and "moves: 1. e4" in s.text(), s.text()
     assert s.end() == 0
+
+
+def test_a_fallen_flag_is_not_taken_back(tmp_path):
+    """Found by this walk: undo after a loss on time took the move back on a board that
+    stayed over, said "the game goes on", and the archive lost the result (0 plies, in
+    progress). A fallen flag stands: undo is refused in words, the result kept."""
+    s = Screen(["play", "--sim", "--game", "chess", "--clock", "0.05+0"], tmp_path)  # 3 s each
+    s.wait(READY)
+    assert "(stopped)" in s.rows()[1]  # White's clock starts with White's first move
+    s.type("e4", until="last move: e4")
+    s.wait("Black's flag fell: 1-0")
+    s.type("undo", until=r"undo: the game ended on time \(1-0\): a fallen flag is not taken back")
+    assert "ply 1  |  board: over" in s.rows()[0] and "the game goes on" not in s.text(), s.text()
+    assert s.end() == 0
+    assert re.search(r"^ +1 .* chess +1 plies +1-0 \(time\)", games(tmp_path), re.M), games(tmp_path)

@@ -36,6 +36,7 @@ import sys
 import time
 from typing import TextIO
 
+from firmware.common import HOST_ENDS
 from firmware.rules import MoveError, new_position
 from firmware.rules.board import BLACK, WHITE
 from firmware.squares import Geometry
@@ -453,6 +454,11 @@ class Session:
             elif cmd == "battle" and len(words) == 1:
                 self.battle()
             elif cmd in ("undo", "moves") and len(words) == 1:
+                gid = self.bridge.game_id
+                ended = self.archive.game(str(gid)) if cmd == "undo" and gid is not None else None
+                if ended is not None and ended.ended and ended.reason in HOST_ENDS:
+                    raise PlayError(f"undo: the game ended {ENDS.get(ended.reason, ended.reason)} ({ended.result}): "
+                                    "a fallen flag is not taken back")
                 self.bridge.request(cmd)
                 if cmd == "undo" and self.computer is not None:
                     # Against the computer a takeback is the player's: the computer's
