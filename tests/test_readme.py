@@ -185,3 +185,13 @@ def test_readme_skips_say_why():
     for command, (how, what) in COMMANDS.items():
         if how == "skip":
             assert what and len(what) > 20, command
+
+
+def test_every_eboard_command_is_in_the_readme():
+    from host.commands.cli import build_parser
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = next(a for a in build_parser()._actions if hasattr(a, "choices") and a.choices).choices
+    missing = [c for c in commands if not re.search(rf"`eboard {re.escape(c)}[ `]", text)]
+    assert not missing, (f"eboard commands the README never names: {missing}: add a row `eboard COMMAND ...` "
+                         "to the table of its section \"The host\"")
