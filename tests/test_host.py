@@ -93,6 +93,11 @@ def test_a_takeback_after_the_end_reopens_the_game(tmp_path):
     a.db.execute("UPDATE games SET ended='x', reason='diverged', result='*' WHERE id=?", (g,))
     a.record("b1", 4, "undo 1 e2e4", g)
     assert a.game(str(g)).reason == "diverged"
+    g = a.new_game("b1", "chess", None)  # a host's end (a fallen flag) stands
+    a.record("b1", 5, "move 1 e2e4", g)
+    a.record("b1", 6, "end time 1-0", g)
+    a.record("b1", 7, "undo 1 e2e4", g)
+    assert (a.game(str(g)).reason, a.game(str(g)).result) == ("time", "1-0")
 
 
 def test_a_damaged_archive_is_refused_and_left_alone(tmp_path):

@@ -126,7 +126,12 @@ def test_sim_prints_its_port_and_serve_follows_it_with_every_option(tmp_path):
         assert f"{port}: newgame courier " in r.stdout and f"{port}: connected" in r.stdout
         assert re.search(r"^web: http://127\.0\.0\.1:\d+/$", r.stdout + r.stderr, re.M), r.stdout + r.stderr
         games = eboard(tmp_path, "games", "--archive", str(archive)).stdout
-        assert re.search(r"^ +\d+ .* courier ", games, re.M) and re.search(r"^ +\d+ .* chess ", games, re.M), games
+        # the board on --port goes on without serve; serve's own virtual board stops with it:
+        # its game is adjourned, not in progress for ever (found by this walk)
+        assert re.search(r"^ +\d+ .* courier .* in progress ", games, re.M), games
+        assert not re.search(r"^ +\d+ .* chess .* in progress ", games, re.M), games  # (no move yet: not kept)
+        assert bool(re.search(r"^ +\d+ .* chess .* adjourned ", games, re.M)) == bool(re.search(
+            r"game \d+ adjourned \(its virtual board stops\): eboard play --sim --resume \d+ goes on", r.stdout)), r.stdout
     finally:
         board.sendintr()
         board.expect(pexpect.EOF)

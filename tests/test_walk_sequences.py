@@ -46,6 +46,16 @@ def test_every_game_in_turn_on_the_same_virtual_board(tmp_path):
     listed = games(tmp_path)
     for n, game in enumerate(GAMES, 1):
         assert re.search(rf"^ +{n} .* {re.escape(game)} +1 plies +adjourned", listed, re.M), listed
+    # the first game again, on the board the battle left: its move replayed, and the game goes on
+    game = GAMES[0]
+    pos = start_position(game)
+    pos.push(pos.legal_moves()[0])
+    answer = pos.move_str(pos.legal_moves()[0])
+    s = Screen(["play", "--sim", "--resume", "1"], tmp_path)
+    s.wait(READY)
+    assert f"{game} on " in s.rows()[0] and "game 1 resumed: its 1 plies replayed on the board" in s.text(), s.text()
+    s.type(answer, until=r"White to move  \|  ply 2  \|  board: idle")
+    assert s.end() == 0
 
 
 # state -> (play's arguments, lines typed to reach it, the state the view names, lines that
@@ -135,3 +145,41 @@ def test_against_the_computer_undo_then_the_same_move_in_every_game(tmp_path, ga
             s.type("undo", until="2 moves taken back")
             assert "White to move  |  ply 0  |" in s.rows()[0], s.text()
     assert s.end() == 0
+
+
+@pytest.mark.parametrize("engine", [[], ["--engine", "1"]], ids=["human", "computer"])
+def test_ctrl_c_adjourns_the_game_as_quit_does(tmp_path, engine):
+    """Found by this walk: Ctrl-C left the game in progress, without a word, and the next
+    `play --sim` abandoned it for good; against the computer its unmade move stayed in."""
+    import pexpect
+
+    s = Screen(["play", "--sim", "--game", "chess", *engine], tmp_path)
+    s.wait(READY)
+    s.type("e4", until=r"the computer plays black: waits for its move \S+ to be made" if engine else "last move: e4")
+    s.p.sendintr()
+    s.p.expect(pexpect.EOF)
+    s.p.close()
+    said = s.raw.getvalue()
+    assert s.p.exitstatus == 130 and "Traceback" not in said, said[-2000:]
+    assert "game 1 adjourned: eboard play --resume 1 --sim goes on with it" in said, said[-2000:]
+    assert ("its move, not made yet, was taken back" in said) == bool(engine)
+    assert re.search(r"^ +1 .* chess +1 plies +adjourned", games(tmp_path), re.M), games(tmp_path)
+    s = Screen(["play", "--sim", "--resume", "1", *engine], tmp_path)
+    s.wait(READY)
+    assert "game 1 resumed" in s.text() and "moves: 1. e4" in s.text(), s.text()
+    assert s.end() == 0
+
+
+def test_a_fallen_flag_is_not_taken_back(tmp_path):
+    """Found by this walk: undo after a loss on time took the move back on a board that
+    stayed over, said "the game goes on", and the archive lost the result (0 plies, in
+    progress). A fallen flag stands: undo is refused in words, the result kept."""
+    s = Screen(["play", "--sim", "--game", "chess", "--clock", "0.05+0"], tmp_path)  # 3 s each
+    s.wait(READY)
+    assert "(stopped)" in s.rows()[1]  # White's clock starts with White's first move
+    s.type("e4", until="last move: e4")
+    s.wait("Black's flag fell: 1-0")
+    s.type("undo", until=r"undo: the game ended on time \(1-0\): a fallen flag is not taken back")
+    assert "ply 1  |  board: over" in s.rows()[0] and "the game goes on" not in s.text(), s.text()
+    assert s.end() == 0
+    assert re.search(r"^ +1 .* chess +1 plies +1-0 \(time\)", games(tmp_path), re.M), games(tmp_path)

@@ -633,7 +633,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 for i, vb in enumerate(boards, 1):
                     print(f"virtual board {i}: {vb.port}", flush=True)
             return serve((args.port or []) + [vb.port for vb in boards], args.archive, args.seconds,
-                         web=server is not None)
+                         web=server is not None, own=tuple(vb.port for vb in boards))
         finally:
             for vb in boards:
                 vb.stop()

@@ -22,7 +22,7 @@ Commands, one a line:
                   random arrays
   claim perpetual|declare|demand   lippo's claims         moves   the legal moves
   resign, draw    not on the board: quit adjourns (other games' draws by rule end by themselves)
-  help            this text         quit    (or end of input) adjourns the game (a new
+  help            this text         quit    (or end of input, Ctrl-C) adjourns the game (a new
                   GAME or battle adjourns it too): --resume ID goes on with it
   help pieces     the key to the pieces: letters, names, points, how each moves
                   (help pieces N: one piece, its moves drawn)
@@ -36,6 +36,7 @@ import sys
 import time
 from typing import TextIO
 
+from firmware.common import HOST_ENDS
 from firmware.rules import MoveError, new_position
 from firmware.rules.board import BLACK, WHITE
 from firmware.squares import Geometry
@@ -457,6 +458,11 @@ class Session:
             elif cmd == "battle" and len(words) == 1:
                 self.battle()
             elif cmd in ("undo", "moves") and len(words) == 1:
+                gid = self.bridge.game_id
+                ended = self.archive.game(str(gid)) if cmd == "undo" and gid is not None else None
+                if ended is not None and ended.ended and ended.reason in HOST_ENDS:
+                    raise PlayError(f"undo: the game ended {ENDS.get(ended.reason, ended.reason)} ({ended.result}): "
+                                    "a fallen flag is not taken back")
                 self.bridge.request(cmd)
                 if cmd == "undo" and self.computer is not None:
                     # Against the computer a takeback is the player's: the computer's
@@ -789,42 +795,49 @@ def run(
         todo: list[str] = []  # lines typed (or pasted) and not yet carried out, in order
         down = ""  # why the board does not answer, while it does not
         ended = False  # the end of input: the computer's move under way is still shown
-        while True:
-            if not todo and not ended:
-                timed = feed is not None or not interactive or session.clock is not None or session.job is not None
-                lines = typed.lines(0.05 if timed else 0.5)
-                if lines is None:
-                    ended = True
-                else:
-                    todo += lines
-            if ended and not todo and not session.busy() and session.job is None:
-                break
-            try:
-                # Lines typed while the computer is to move wait for its move (quit does not).
-                if todo and (not session.busy() or todo[0].strip() in ("quit", "exit", "q")):
-                    if not session.command(todo.pop(0).strip()):
-                        break
-                session.serve(0.05)
-                if feed is not None:
-                    feed.flush()
-                if session.dirty or down:
-                    session.show()
-                    if down:
-                        session.snap.notes.append("the board answers again")
-                        down = ""
+        interrupted = False
+        try:
+            while True:
+                if not todo and not ended:
+                    timed = feed is not None or not interactive or session.clock is not None or session.job is not None
+                    lines = typed.lines(0.05 if timed else 0.5)
+                    if lines is None:
+                        ended = True
+                    else:
+                        todo += lines
+                if ended and not todo and not session.busy() and session.job is None:
+                    break
+                try:
+                    # Lines typed while the computer is to move wait for its move (quit does not).
+                    if todo and (not session.busy() or todo[0].strip() in ("quit", "exit", "q")):
+                        if not session.command(todo.pop(0).strip()):
+                            break
+                    session.serve(0.05)
+                    if feed is not None:
+                        feed.flush()
+                    if session.dirty or down:
                         session.show()
-                    if interactive:
-                        out.write("> ")
+                        if down:
+                            session.snap.notes.append("the board answers again")
+                            down = ""
+                            session.show()
+                        if interactive:
+                            out.write("> ")
+                            out.flush()
+                except (LinkError, BridgeTimeout) as e:
+                    if str(e) != down:
+                        down = str(e)
+                        out.write(f"board: {down}: waiting for it (quit to stop)\n")
                         out.flush()
-            except (LinkError, BridgeTimeout) as e:
-                if str(e) != down:
-                    down = str(e)
-                    out.write(f"board: {down}: waiting for it (quit to stop)\n")
-                    out.flush()
+        except KeyboardInterrupt:  # Ctrl-C: as quit, the game adjourned (never left in progress)
+            interrupted = True
+            out.write("\n")
         session.leave()
         adjourned = session.bridge.game_id
         if adjourned is not None and archive.adjourn(adjourned):
             out.write(f"game {adjourned} adjourned: {session.resume_hint(adjourned)}\n")
+        if interrupted:
+            return 130  # (as an interrupted program does)
     finally:
         archive.close()
         if vb is not None:

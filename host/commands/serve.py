@@ -40,6 +40,7 @@ class Room:
         self.path = path
         self.paused = threading.Event()
         self.closed: set[str] = set()
+        self.own: set[str] = set()  # the ports of serve's own virtual boards, which stop with it
 
     def say(self, port: str, text: str, err: bool = False) -> None:
         with self.lock:
@@ -112,6 +113,14 @@ def _follow(port: str, room: Room, web: bool = False) -> None:
                     room.say(port, "link lost, reconnecting")
                 was = now
     finally:
+        gid = bridge.game_id
+        if port in room.own and gid is not None and not bridge.unsaved:
+            try:  # its board stops with serve: the game is adjourned, never in progress for ever
+                if archive.adjourn(gid):
+                    room.say(port, f"game {gid} adjourned (its virtual board stops): "
+                                   f"eboard play --sim --resume {gid} goes on with it")
+            except ArchiveError as e:
+                room.say(port, str(e), err=True)
         bridge.close()
         if bridge.unsaved:
             room.say(port, f"{len(bridge.unsaved)} messages were never stored ({bridge.trouble}); "
@@ -168,13 +177,17 @@ def _watch(keeper: Archive, room: Room, threads: list[threading.Thread]) -> Arch
     return keeper
 
 
-def serve(ports: list[str], archive_path: str | None, seconds: float | None, web: bool = False) -> int:
+def serve(ports: list[str], archive_path: str | None, seconds: float | None, web: bool = False,
+          own: tuple[str, ...] = ()) -> int:
+    """Follow the boards on ports until interrupted (or seconds); own: the ports of virtual
+    boards that stop with serve (their unfinished games are adjourned)."""
     try:
         keeper = Archive(archive_path)  # made (schema, WAL) once, before the threads open it
     except ArchiveError as e:
         print(f"eboard: {e}", file=sys.stderr)
         return 2
     room = Room(keeper.path)
+    room.own.update(own)
     # SIGTERM (a service manager's stop) ends serve as Ctrl-C does: the followers close.
     try:
         signal.signal(signal.SIGTERM, signal.default_int_handler)

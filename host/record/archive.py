@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from firmware.common import HOST_ENDS
+
 SCHEMA_VERSION = 5
 # Every message a board said, once: (board, game uid, seq) is its identity.
 EVENTS = """
@@ -440,11 +442,13 @@ class Archive:
             self.db.execute("UPDATE games SET reason=NULL WHERE id=? AND ended IS NULL AND reason='adjourned'", (game_id,))
         elif words[0] == "undo" and len(words) >= 2 and words[1].isdigit():
             self.db.execute("DELETE FROM moves WHERE game_id=? AND ply>=?", (game_id, int(words[1])))
-            # A takeback after the end (the board allows it) reopens the game: the result
-            # of a position no longer on the board is no longer the game's.
+            # A takeback after the rules' end (the board allows it) reopens the game: the result
+            # of a position no longer on the board is no longer the game's. A host's end (a
+            # fallen flag) stands: the board stays over.
+            kept = ("diverged", "abandoned", *HOST_ENDS)
             self.db.execute("UPDATE games SET ended=NULL, reason=NULL, result='*', white_points=NULL, "
-                            "black_points=NULL WHERE id=? AND ended IS NOT NULL AND COALESCE(reason, '') NOT IN ('diverged', 'abandoned')",
-                            (game_id,))
+                            f"black_points=NULL WHERE id=? AND ended IS NOT NULL AND COALESCE(reason, '') NOT IN "
+                            f"({', '.join('?' * len(kept))})", (game_id, *kept))
         elif words[0] == "end" and len(words) >= 3 and not trusted:
             self.db.execute("UPDATE games SET reason=? WHERE id=? AND ended IS NULL",
                             (f"unconfirmed {words[1]} {words[2]}", game_id))
