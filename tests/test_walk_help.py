@@ -37,6 +37,7 @@ PLAY_WALKS = {
 }
 KRIEG_WALKS = {
     "e2e4,": "test_walk_kriegspiel.py::test_a_pawn_tries_a_capture_onto_a_square_its_own_board_shows_empty",
+    "e8=Q,": "test_kriegspiel_adjourned.py::test_a_typed_kriegspiel_promotion_asks_which_piece",
     "ask": "test_walk_kriegspiel.py::test_a_pawn_tries_a_capture_onto_a_square_its_own_board_shows_empty",
     "board": "test_walk_kriegspiel.py::test_a_pawn_tries_a_capture_onto_a_square_its_own_board_shows_empty",
     "resign": "test_walk_kriegspiel.py::test_kriegspiel_in_every_game_to_a_resignation",

@@ -140,8 +140,6 @@ def test_kriegspiel_in_every_game_to_a_resignation(tmp_path, game):
     assert code == 0 and re.search(rf"^ +1 .* {game} +Kriegspiel .* {winner} \(resigned\)", out, re.M), out
 
 
-@pytest.mark.xfail(reason="host/commands/kriegspiel.py (Kriegspiel's adjournment, not this branch's area): "
-                          "Ctrl-C ends kriegspiel --sim with its game nowhere in the archive", strict=False)
 def test_ctrl_c_in_kriegspiel_keeps_the_game_in_the_archive(tmp_path):
     """The README: "the game is kept in the archive as it goes". Found by the walk: after
     an attempt, Ctrl-C, and `eboard games` says there are no games."""

@@ -718,41 +718,46 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
 
         typed = LineInput(inp)
         quit_ = asked = False  # asked: quit was typed, the next line answers
-        while not match.ump.over and not quit_:
-            if shown is not None:
-                shown(match.ump.pos.us)
-            match.pump()
-            match.heal()
-            lines = typed.lines(0.1)
-            if lines is None:
-                break
-            for line in lines:
-                cmd = line.strip()
-                side = match.ump.pos.us
-                if match.ump.over:
+        interrupted = False  # Ctrl-C: the game is adjourned, as quit does
+        try:
+            while not match.ump.over and not quit_:
+                if shown is not None:
+                    shown(match.ump.pos.us)
+                match.pump()
+                match.heal()
+                lines = typed.lines(0.1)
+                if lines is None:
                     break
-                if asked:
-                    asked = False
-                    if cmd.lower() in ("y", "yes"):
-                        quit_ = True
+                for line in lines:
+                    cmd = line.strip()
+                    side = match.ump.pos.us
+                    if match.ump.over:
                         break
-                    continue
-                if not cmd:
-                    continue
-                if cmd == "quit":
-                    show(confirm_prompt(live_id != []))
-                    asked = True
-                    continue
-                if cmd == "help":
-                    show(HELP)
-                elif cmd == "board" and shown is not None:
-                    shown(side, force=True)
-                elif cmd == "ask":
-                    match.ask(side)
-                elif cmd == "resign":
-                    match.resign(side)
-                else:
-                    typed_attempt(side, cmd)
+                    if asked:
+                        asked = False
+                        if cmd.lower() in ("y", "yes"):
+                            quit_ = True
+                            break
+                        continue
+                    if not cmd:
+                        continue
+                    if cmd == "quit":
+                        show(confirm_prompt(live_id != []))
+                        asked = True
+                        continue
+                    if cmd == "help":
+                        show(HELP)
+                    elif cmd == "board" and shown is not None:
+                        shown(side, force=True)
+                    elif cmd == "ask":
+                        match.ask(side)
+                    elif cmd == "resign":
+                        match.resign(side)
+                    else:
+                        typed_attempt(side, cmd)
+        except KeyboardInterrupt:
+            interrupted = True
+            show("")
         if match.ump.over:
             rec = match.record()
             res, reason = match.result()
@@ -771,7 +776,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             gid = adjourn(arch, f"{white_port}+{black_port}", match, opening, None if sealed is None else sealed["id"])
             show(f"the game is adjourned: archived as game {gid}, the umpire's record sealed; "
                  f"eboard kriegspiel --sim --resume {gid} goes on with it")
-        return 0
+        return 130 if interrupted else 0
     finally:
         for end in ends.values():
             end.close()

@@ -73,8 +73,8 @@ HELP = """Kriegspiel on two virtual boards: type for the side to move, whose own
   board               draw the side to move's own board again
   resign              the side to move resigns
   help                this text
-  quit                leave the game (asks first): it is archived as adjourned, sealed
-                      (eboard kriegspiel --sim --resume ID goes on with it)"""
+  quit                leave the game (asks first; Ctrl-C leaves at once): it is archived as
+                      adjourned, sealed (eboard kriegspiel --sim --resume ID goes on with it)"""
 
 
 def kview_shower(match: Any, ends: dict[int, Any], game: str, heard: dict[int, list[str]], out: TextIO):
