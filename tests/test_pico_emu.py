@@ -232,6 +232,33 @@ def test_replay_sensors_on_the_emulated_pico(flashed, tmp_path):
     assert "fen " in on_pico.stdout
 
 
+def test_the_hands_steps_fall_at_emulated_instants_however_late_the_host(pico):
+    """A sensor script's `wait MS` is emulated time (control `sleep`): after it the chip
+    stops, busy or not, until the next step's wait begins, so a host that sends the next
+    step late (a loaded machine: the en passant lost once in a full run) changes nothing:
+    the step falls at the instant the wait ended, and a wait is its own length of emulated
+    time to the tenth of a millisecond, whatever the wall clock did meanwhile."""
+    hands = Hands(pico)
+    assert hands.requests("wait 50") == ["sleep 50"]  # a script's wait, on held hands
+    assert Hands(pico, hold=False).requests("wait 50") == ["wait 50"]  # a person's: the wall clock's pace
+
+    def us(reply: str) -> int:
+        return int(reply.split()[-1])
+
+    t0 = us(pico.control("hold 1", "sleep 100", "time")[2])
+    time.sleep(2)  # the host is two seconds late: none of them reaches the chip
+    assert us(pico.control("time")[0]) == t0
+    assert us(pico.control("place 0")[0]) == t0  # a hand's step (a margin square) at that instant
+    t1 = us(pico.control("sleep 3000", "lift 0", "time")[2])
+    assert 3_000_000 <= t1 - t0 < 3_000_200
+    time.sleep(1)
+    assert us(pico.control("time")[0]) == t1
+    # The board goes on as before: its own requests wake the chip.
+    with BoardLink(pico.port, timeout_s=30) as link:
+        link.hello(timeout_s=20)
+        assert link.request("ping") == "pong"
+
+
 def test_dead_led_planted(pico):
     """A dead LED planted in the chain stays dark where the firmware lights it; its
     neighbours still show their colours."""

@@ -44,6 +44,7 @@ def test_a_promotions_letter_alone_answers_which_piece_and_q_never_quits(tmp_pat
                        input="e7e8\nq\nquit\n", capture_output=True, text=True, env=env, timeout=180)
     assert r.returncode == 0 and "Traceback" not in r.stdout + r.stderr, r.stderr
     assert "(or its letter alone: q, r, b, n)" in r.stdout and "moves: 1. e8=Q" in r.stdout
+    assert "a promotion: which piece? promote" not in r.stdout  # the board's question, answered at once: not asked
     # Lippo's Soldier that stays one: its letter too; another line forgets the question.
     r = subprocess.run([BIN / "eboard", "play", "--sim", "--game", "lippo", "--fen",
                         "12/4S7/12/12/12/s11/S11/12/12/12/12/p5P5 w - - 0 1"],

@@ -466,6 +466,7 @@ function handle(words) {
       return `ok edge ${world.firstEdge < 0 ? -1 : Math.round((world.firstEdge - world.lastEvent) / 1000)} ${world.edges}`;
     case 'hold':
       held = a === '1';
+      if (!held) frozen = false;
       return `ok hold ${held ? 1 : 0}`;
     case 'usb':
       return `ok usb ${connected ? 1 : 0}`;
@@ -489,6 +490,7 @@ function handle(words) {
       return `ok flashops ${flashOps}`;
     case 'reset':
       resetPending = true;
+      frozen = false;
       return 'ok reset';
     default:
       throw new Error(`unknown request ${cmd}`);
@@ -497,21 +499,29 @@ function handle(words) {
 
 let control = null;
 
+// `sleep MS`: a wait after which the chip stops, busy or not, until the next wait or sleep
+// begins (or the host sends a byte, or `hold 0`, `reset`): a script's steps then fall at
+// exact emulated instants however late the host sends them (a loaded machine), the only
+// time between two sleeps being theirs.
+let frozen = false;
+
 function runQueue() {
   while (queue.length) {
     const req = queue[0];
-    if (req.words[0] === 'wait') {
+    if (req.words[0] === 'wait' || req.words[0] === 'sleep') {
       const ms = Number(req.words[1]);
       if (!(ms >= 0)) {
         queue.shift();
-        control.write(`error wait MS\n`);
+        control.write(`error ${req.words[0]} MS\n`);
         continue;
       }
       if (waitUntil < 0) waitUntil = now() + ms * 1e6;
+      frozen = false;
       if (now() < waitUntil) return;
       waitUntil = -1;
       queue.shift();
-      control.write(`ok wait ${ms}\n`);
+      frozen = req.words[0] === 'sleep';
+      control.write(`ok ${req.words[0]} ${ms}\n`);
       continue;
     }
     queue.shift();
@@ -599,6 +609,10 @@ function run() {
   let paced = false;
   while (wallNs() - t0 < 20e6) {
     for (let i = 0; i < 20000; i++) {
+      if (frozen) {
+        paced = true;
+        break;
+      }
       if (resetPending) {
         resetPending = false;
         resets.total++;
@@ -606,6 +620,10 @@ function run() {
         break;
       }
       const t = now();
+      if (waitUntil >= 0 && t >= waitUntil) {
+        runQueue(); // a wait's end falls between two instructions, never a slice later
+        continue;
+      }
       if (stallUntil > t || flashOp) {
         idle(Math.max(1, Math.min(stallUntil - t, 100e3)));
         continue;
@@ -653,6 +671,7 @@ paceOffset = wallNs() - now();
 
 process.stdin.on('data', (data) => {
   if (!connected) return; // no port on the host yet: nothing can be sent
+  frozen = false;
   for (const b of data) serialIn.push(b);
   feedSerial();
 });

@@ -92,6 +92,7 @@ class Session:
         self.snap = Snapshot(port=port)
         self.asked = ""  # the last man the board asked for in a screened setup
         self.which: dict[str, str] = {}  # a promotion asked about: its piece's letter -> the move
+        self.typed = False  # the hands make a typed move: its promotion's piece is known already
         self.tags: dict[str, str] = {}  # PGN tags for every game played (--white, ...)
         self.tagged: set[int | None] = {None}
         self.dirty = True
@@ -309,6 +310,8 @@ class Session:
             self.undone.append(text.split()[2])
             if self.snap.state == "over":
                 self.snap.notes.append("the end of the game is taken back with its last move: the game goes on")
+        elif word in ("promote", "choice") and self.typed:
+            pass  # the board's question of a promotion typed with its piece: answered at once, not asked
         elif word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
             self.snap.notes.append(said(self.snap.game, text))
         if word == "arrange":
@@ -627,13 +630,17 @@ class Session:
             return
         geo = Geometry(pos.game.layout)
         lifts, places = hand_moves(pos, m)
-        for verb, cells in (("lift", lifts), ("place", places)):
-            for cell in cells:
-                self.hand(f"sim {verb} {geo.name(geo.phys(cell))}")
-                self.hand("sim wait 60")
-        if self.bridge.request("state").split()[2] == "promoting":
-            letter = pos.move_str(m)[-1]
-            self.bridge.request("promote " + (letter if letter.isalpha() else "-"))
+        self.typed = True
+        try:
+            for verb, cells in (("lift", lifts), ("place", places)):
+                for cell in cells:
+                    self.hand(f"sim {verb} {geo.name(geo.phys(cell))}")
+                    self.hand("sim wait 60")
+            if self.bridge.request("state").split()[2] == "promoting":
+                letter = pos.move_str(m)[-1]
+                self.bridge.request("promote " + (letter if letter.isalpha() else "-"))
+        finally:
+            self.typed = False
         self.hand(f"sim wait {COMMIT_WAIT_MS}")
 
 

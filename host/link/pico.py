@@ -303,7 +303,9 @@ class Hands:
             p = self.square(words[1])
             return [] if p is None else [f"{words[0]} {p}"]
         if len(words) == 2 and words[0] == "wait" and words[1].isdigit():
-            return [f"wait {words[1]}"]
+            # held: `sleep`, after which the chip stops until the next step's wait, so the
+            # steps fall at exact emulated instants however late this host sends them
+            return [f"{'sleep' if self.hold else 'wait'} {words[1]}"]
         raise PicoError(f"not a sensor event: {step!r} (lift SQ, place SQ, wait MS)")
 
     def play(self, *steps: str) -> None:
