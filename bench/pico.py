@@ -52,9 +52,7 @@ def reset_to_hello(pico: emu.EmulatedPico, n: int = 8) -> tuple[list[float], lis
     core's time is paced by the wall clock, so it grows with the host's load)."""
     out, slept = [], []
     for _ in range(n):
-        pico.control("reset")
-        pico.wait_usb()
-        emu.wait_firmware(pico.port)
+        pico.power_up()
         words = pico.control("hello")[0].split()
         out.append(int(words[2]) / 1000)
         slept.append(int(words[3]) / 1000)
@@ -96,15 +94,11 @@ def firmware_heap(pico: emu.EmulatedPico, game: str, plies: int, wait_ms: int, c
     is counted: everything the firmware holds, with the request being answered; nothing
     of the bench's.  check_every: every that many plies, the board's `history` and
     `state` (its FEN) are checked against the moves played (SystemExit if they differ)."""
-    pico.control("reset")  # a power-up of its own: `mem`'s peak is this game's
-    pico.wait_usb()
-    emu.wait_firmware(pico.port)
+    pico.power_up()  # of its own: `mem`'s peak is this game's
     with BoardLink(pico.port, timeout_s=120) as link:
         link.hello(timeout_s=30)
-        link.request(f"new {game}")
         hands = emu.Hands(pico)
-        hands.setup(game, None)
-        hands.play("wait 500")
+        hands.new_game(link, game)
         start = int(link.request("mem").split()[1])
         lives: list[tuple[int, int]] = []
         checks: list[int] = []
