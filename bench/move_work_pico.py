@@ -1,6 +1,6 @@
 """Every move's work on the emulated Pico (issue #23 item 4), in emulated time.  Run:
 
-    .venv/bin/python bench/move_work_pico.py [--uf2 UF2] [--games lippo:200,chess:60,...]
+    .venv/bin/python bench/move_work_pico.py [--uf2 UF2] [--games lippo:200,chess:60,...] [--every 10]
 
 Without --uf2: stock MicroPython with the firmware's .mpy files (./flash.sh's); with --uf2:
 an image with the firmware frozen in.  The whole firmware runs (main.py, the pico profile);
@@ -53,8 +53,9 @@ def steps(verb: str, cells: list[int], geo) -> list[str]:
     return [x for c in cells for x in (f"{verb} @{geo.phys(c)}", "wait 100")]
 
 
-def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int) -> dict[str, list[float]]:
-    """One game of `plies` plies; the figures, each a list of ms."""
+def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 0) -> dict[str, list[float]]:
+    """One game of `plies` plies; the figures, each a list of ms (the maxima so far printed
+    every `every` plies)."""
     out: dict[str, list[float]] = {"lift": [], "place": [], "commit": [], "line": [], "request": []}
     pico.power_up()  # of its own
     with BoardLink(pico.port, timeout_s=120) as link:
@@ -102,6 +103,8 @@ def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int) -> dict[str, 
                 raise SystemExit(f"move_work_pico: the board is not where the game is after ply {ply + 1} "
                                  f"({text}): {' '.join(st[1:4])}")
             gap_ms(pico)  # the requests' own work is not the move's
+            if every and (ply + 1) % every == 0:  # so far: a run stopped early still says something
+                print(f"  ply {ply + 1}: " + "; ".join(f"{k} max {max(v):.1f}" for k, v in out.items() if v), flush=True)
     return out
 
 
@@ -118,6 +121,7 @@ def main() -> int:
     ap.add_argument("--uf2", help="a MicroPython image with the firmware in it (default: stock + flash.sh)")
     ap.add_argument("--games", default="lippo:200,chess:60,checkers12:60,grosschess:60", help="GAME:PLIES,...")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--every", type=int, default=10, help="print the maxima so far every N plies (0: never)")
     args = ap.parse_args()
     uf2 = Path(args.uf2) if args.uf2 else None
     layout = f"our image {uf2.name}" if uf2 else "stock MicroPython, .mpy files"
@@ -128,7 +132,7 @@ def main() -> int:
             for spec in args.games.split(","):
                 game, _, n = spec.partition(":")
                 t0 = time.monotonic()
-                got = play(pico, game, int(n or 200), args.seed)
+                got = play(pico, game, int(n or 200), args.seed, args.every)
                 plies = len(got["lift"]) + len(got["line"])
                 for key, name in (
                     ("place", "White's man put down -> scanning again (the move matched)"),
