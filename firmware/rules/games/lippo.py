@@ -267,21 +267,14 @@ class LippoPosition(Position):
         cells = self.cells
         ms = []
         if self.attacked(p, them):
+            # Whether some move ends the attack does not hang on the order they are tried
+            # in: the President's own first, most often one of them does.
             enemy = self.kings[them >> 6]
+            if self._ends_attack(p, ms, enemy, them):
+                return None
             for sq in self.game.layout.squares:
-                c = cells[sq]
-                if not c & us:
-                    continue
-                del ms[:]
-                self._gen_piece(sq, c & 31, ms)
-                for m in ms:
-                    if m >> 9 & 511 == enemy and m & CAPTURE:
-                        return None
-                    self.push(m)
-                    ok = not self.attacked(self.kings[us >> 6], them)
-                    self.pop()
-                    if ok:
-                        return None
+                if sq != p and cells[sq] & us and self._ends_attack(sq, ms, enemy, them):
+                    return None
             return "surrender"
         if self._closed(p, us, them):
             return "patt"
@@ -292,6 +285,22 @@ class LippoPosition(Position):
                 if ms:
                     return None
         return "no-moves"
+
+    def _ends_attack(self, sq, ms, enemy, them):
+        # 4 а), A15: does a move of the piece on sq take their President or leave ours
+        # unattacked?  (ms: a list to use, emptied first.)
+        del ms[:]
+        self._gen_piece(sq, self.cells[sq] & 31, ms)
+        side = self.us >> 6
+        for m in ms:
+            if m >> 9 & 511 == enemy and m & CAPTURE:
+                return True
+            self.push(m)
+            ok = not self.attacked(self.kings[side], them)
+            self.pop()
+            if ok:
+                return True
+        return False
 
     def _closed(self, p, us, them):
         # 4 б), A16: every neighbour of the President on the board attacked, the President
