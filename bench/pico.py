@@ -52,9 +52,7 @@ def reset_to_hello(pico: emu.EmulatedPico, n: int = 8) -> tuple[list[float], lis
     core's time is paced by the wall clock, so it grows with the host's load)."""
     out, slept = [], []
     for _ in range(n):
-        pico.control("reset")
-        pico.wait_usb()
-        emu.wait_firmware(pico.port)
+        pico.power_up()
         words = pico.control("hello")[0].split()
         out.append(int(words[2]) / 1000)
         slept.append(int(words[3]) / 1000)
@@ -89,30 +87,28 @@ def lift_to_edge(pico: emu.EmulatedPico, game: str, n: int = 8) -> list[float]:
     return out
 
 
-def firmware_heap(pico: emu.EmulatedPico, game: str, plies: int, wait_ms: int) -> dict[str, Any]:
+def firmware_heap(pico: emu.EmulatedPico, game: str, plies: int, wait_ms: int, check_every: int = 0) -> dict[str, Any]:
     """The firmware as deployed (main.py, the pico profile) plays a game of random moves
     that do not end it (bench/heap.py's, the same seed), made by the emulator's hands;
     after every move the board collects and tells its live heap (protocol `mem`).  What
     is counted: everything the firmware holds, with the request being answered; nothing
-    of the bench's."""
-    pico.control("reset")  # a power-up of its own: `mem`'s peak is this game's
-    pico.wait_usb()
-    emu.wait_firmware(pico.port)
+    of the bench's.  check_every: every that many plies, the board's `history` and
+    `state` (its FEN) are checked against the moves played (SystemExit if they differ)."""
+    pico.power_up()  # of its own: `mem`'s peak is this game's
     with BoardLink(pico.port, timeout_s=120) as link:
         link.hello(timeout_s=30)
-        link.request(f"new {game}")
         hands = emu.Hands(pico)
-        hands.setup(game, None)
-        hands.play("wait 500")
+        hands.new_game(link, game)
         start = int(link.request("mem").split()[1])
         lives: list[tuple[int, int]] = []
+        checks: list[int] = []
         try:
-            _heap_game(link, hands, game, plies, wait_ms, lives)
+            _heap_game(link, hands, game, plies, wait_ms, lives, check_every, checks)
         except (BridgeTimeout, LinkError) as e:
             raise SystemExit(f"bench/pico.py: the heap game stopped after ply {len(lives)}: {e}\n{_link_report(pico, link)}") from None
         words = link.request("mem").split()
     return {"start": start, "peak": int(words[3]), "heap": int(words[1]) + int(words[2]), "plies": len(lives),
-            "lives": lives}
+            "lives": lives, "checks": checks}
 
 
 def _link_report(pico: emu.EmulatedPico, link: BoardLink) -> str:
@@ -132,7 +128,8 @@ def _link_report(pico: emu.EmulatedPico, link: BoardLink) -> str:
     return "\n".join(lines) + "\n" + log
 
 
-def _heap_game(link: BoardLink, hands: emu.Hands, game: str, plies: int, wait_ms: int, lives: list[tuple[int, int]]) -> None:
+def _heap_game(link: BoardLink, hands: emu.Hands, game: str, plies: int, wait_ms: int, lives: list[tuple[int, int]],
+               check_every: int = 0, checks: list[int] | None = None) -> None:
     sys.path.insert(0, str(ROOT / "tests" / "mpy"))
     from fuzzgen import Rand, lasting_move
 
@@ -143,6 +140,8 @@ def _heap_game(link: BoardLink, hands: emu.Hands, game: str, plies: int, wait_ms
     geo = hands.geo
     assert geo is not None
     rng = Rand(7)
+    played: list[str] = []
+    t0 = time.monotonic()
     for ply in range(plies):
         ms = pos.legal_moves()
         if not ms or pos.outcome() is not None:
@@ -153,6 +152,7 @@ def _heap_game(link: BoardLink, hands: emu.Hands, game: str, plies: int, wait_ms
         hands.play(*[x for step in steps for x in (step, "wait 100")], f"wait {wait_ms}")
         text = pos.move_str(m)
         pos.push(m)
+        played.append(text)
         st = link.request("state").split(" ", 4)
         if st[2] != "idle":
             # A man the rules add (Lippo's Soldiers of a Fougasse's conversion, section 11)
@@ -163,6 +163,22 @@ def _heap_game(link: BoardLink, hands: emu.Hands, game: str, plies: int, wait_ms
         if int(st[3]) != ply + 1 or st[2] != "idle":
             raise SystemExit(f"bench/pico.py: the board missed a move by ply {ply + 1} ({text}): {' '.join(st[1:4])}")
         lives.append((ply + 1, int(link.request("mem").split()[1])))
+        if check_every and (ply + 1) % check_every == 0 and checks is not None:
+            _check_record(link, pos, played, st)
+            checks.append(ply + 1)
+            print(f"  ply {ply + 1}: history and state agree with the moves played; "
+                  f"{(time.monotonic() - t0) / (ply + 1):.2f} s wall a ply", flush=True)
+
+
+def _check_record(link: BoardLink, pos: Any, played: list[str], st: list[str]) -> None:
+    """The board's `history` and `state` against the moves played (SystemExit if not)."""
+    got = link.request("history", timeout_s=120).split()[1:]
+    if got != played:
+        at = next((i for i, (a, b) in enumerate(zip(got, played)) if a != b), min(len(got), len(played)))
+        raise SystemExit(f"bench/pico.py: history after ply {len(played)} differs from ply {at + 1}: "
+                         f"{len(got)} moves, {got[at:at + 3]} for {played[at:at + 3]}")
+    if st[4] != pos.fen():
+        raise SystemExit(f"bench/pico.py: state after ply {len(played)}: {st[4]}, played: {pos.fen()}")
 
 
 def put_benches(port: str, tmp: Path, fens: Path) -> None:
@@ -199,6 +215,7 @@ def main() -> int:
     ap.add_argument("--uf2", help="a MicroPython image with the firmware in it (default: stock + flash.sh)")
     ap.add_argument("--plies", type=int, default=200)
     ap.add_argument("--long", type=int, default=1000, help="the long game's plies (0: skip)")
+    ap.add_argument("--check-every", type=int, default=50, help="plies between the long game's history/state checks")
     ap.add_argument("--wait", type=int, default=600, help="ms the hands wait after each move of the heap games")
     ap.add_argument("--positions", type=int, default=100)
     ap.add_argument("--games", default="lippo,chess", help="the games of the hint figure")
@@ -236,15 +253,20 @@ def main() -> int:
                 if name in skip or not plies:
                     continue
                 t0 = time.monotonic()
-                got = firmware_heap(pico, "lippo", plies, args.wait)
+                got = firmware_heap(pico, "lippo", plies, args.wait, args.check_every if name == "long" else 0)
                 after = [live for ply, live in got["lives"] if ply >= 100]
                 growth = f", live heap after ply 100 varies by {max(after) - min(after):,} B" if after else ""
                 if len(after) >= 200:  # growth: the largest of plies 100-199 beside that of the last 100
                     growth += f" (largest {max(after[:100]):,} B in plies 100-199, {max(after[-100:]):,} B in the last 100)"
+                wall = time.monotonic() - t0
+                checked = ""
+                if got["checks"]:
+                    checked = (f"; history and state checked at {len(got['checks'])} plies (every {args.check_every}), "
+                               f"all agree; no request unanswered")
                 row(
                     f"peak live heap, firmware alone, {got['plies']}-ply Lippo game, {layout}",
                     f"{got['peak']:,} B (at the start {got['start']:,} B, heap {got['heap']:,} B{growth}; "
-                    f"{time.monotonic() - t0:.0f} s wall)",
+                    f"{wall:.0f} s wall, {wall / max(1, got['plies']):.2f} s a ply{checked})",
                 )
                 # A power cut now: the board resumes the game from its journal (every move replayed).
                 ms, slept = reset_to_hello(pico, 2)

@@ -41,6 +41,7 @@ STATES = ("setup", "idle", "moving", "pending", "promoting", "correcting", "over
 COMMIT_MS = 400  # calm before a complete move is made
 LONG_COMMIT_MS = 2500  # ... when it could still grow into another move (a capture after a
 # Fougasse's victim is taken off, a bonus Soldier after the President's move)
+LIST_PIECES = 4  # pieces whose moves a scan adds to the turn's list (the board listens between)
 KRIEG_PROMO_MS = 3000  # a Kriegspiel board (no takebacks) takes the piece shown after this calm:
 # it holds no enemy man whose lift could say that play goes on; elsewhere no time limit
 
@@ -74,7 +75,8 @@ class Tracker:
         self.deadline = 0
         self.promo_up = False
         self.last = None  # physical squares of the last move, as (from, to)
-        self.moves = []
+        self.moves = []  # the turn's legal moves, as far as listed (all once listing is None)
+        self.listing = None  # the generator listing them, a few pieces a scan (on_tick)
         self.outcome = None
         self.menu = None
         self.starting = False
@@ -113,7 +115,11 @@ class Tracker:
         self.pending = None
         self.choices = []
         self.hinted = None
-        self.moves = pos.legal_moves()[:]  # kept all turn: no spare room (RAM)
+        # The turn's legal moves are listed a few pieces a scan (on_tick), not all at once
+        # after the move: a lift's hints come from its piece alone, and whatever needs
+        # the whole list before the scans have made it finishes it (_turn_moves).
+        self.moves = []
+        self.listing = pos.legal_steps(self.moves)
         self.outcome = self.ended or pos.outcome()
         if self.outcome is not None:
             self.state = OVER
@@ -199,8 +205,26 @@ class Tracker:
             diff[i] = p
             self.n_diff = n + 1
 
+    def _turn_moves(self):
+        """The turn's legal moves, all of them: what the scans have not listed yet is
+        listed now."""
+        if self.listing is not None:
+            for _ in self.listing:
+                pass
+            self.listing = None
+        return self.moves
+
     def on_tick(self, now_ms):
-        """Called after every scan: makes a pending move once its calm is over."""
+        """Called after every scan: makes a pending move once its calm is over; lists a
+        few more pieces' moves of the turn."""
+        if self.listing is not None:
+            n = 0
+            for _ in self.listing:
+                n += 1
+                if n == LIST_PIECES:
+                    break
+            else:
+                self.listing = None
         st = self.state
         if (st == PENDING or st == PROMOTING and not self.takebacks) and self.deadline \
                 and ticks_diff(now_ms, self.deadline) >= 0:
@@ -302,8 +326,9 @@ class Tracker:
             # back on each other's squares: a swap (100-square chess's pawn castling).
             del complete[:]
             if self.ev > 1:
-                for m in self.moves:
-                    if self._match(m, 0) == 2:
+                plain = self.pos.PLAIN_KINDS  # (a plain move never leaves the squares as they were)
+                for m in self._turn_moves():
+                    if not plain >> (m >> 19 & 15) & 1 and self._match(m, 0) == 2:
                         complete.append(m)
             if complete:
                 self._complete(now_ms, False)
@@ -318,8 +343,11 @@ class Tracker:
         if n == 1 and not act[diff[0]]:
             cell = geo.cell(diff[0])
             if pos.cells[cell] & pos.us:
-                # The turn's legal moves are known already: the piece's are among them.
-                pos.moves_among(self.moves, cell, self.hint)
+                # The piece's own moves: among the turn's once they are all listed.
+                if self.listing is None:
+                    pos.moves_among(self.moves, cell, self.hint)
+                else:
+                    pos.moves_from(cell, self.hint)
                 plain = True
                 if self.ev > 1:  # only this lift touched the board yet: nothing to look at
                     for m in self.hint:
@@ -339,7 +367,19 @@ class Tracker:
                     self.undoing = False
                     return
         del complete[:]
-        for m in self.moves:
+        # A plain move (its from square emptied, its to square filled: PLAIN_KINDS) covers
+        # the diff only if every square of it is one of those two: told without effects().
+        plain = pos.PLAIN_KINDS if n <= 2 else 0
+        d0 = geo.cell(diff[0])
+        d1 = geo.cell(diff[n - 1])
+        for m in self._turn_moves():
+            if pos.PLAIN_KINDS >> (m >> 19 & 15) & 1:
+                if not plain:
+                    continue
+                f = m & 511
+                t = m >> 9 & 511
+                if d0 != f and d0 != t or d1 != f and d1 != t:
+                    continue
             k = self._match(m, n)
             if k == 2:
                 complete.append(m)
@@ -389,8 +429,9 @@ class Tracker:
         buf = self.buf
         k = pos.effects(m, buf)
         cells = [buf[2 * j] for j in range(k)]
-        for x in self.moves:
-            if x == m:
+        plain = pos.PLAIN_KINDS if k >= 2 else 0  # a plain move has 2 effects: never more than m's
+        for x in self._turn_moves():
+            if x == m or plain >> (x >> 19 & 15) & 1:
                 continue
             kx = pos.effects(x, buf)
             if kx <= k:
@@ -417,7 +458,7 @@ class Tracker:
                 break
         else:
             return False  # not a castling rook's square: no need to look at every move
-        for m in self.moves:
+        for m in self._turn_moves():
             if m >> 19 & 15 == CASTLE and self._match(m, n):  # kind_of(m), inline: a lift's path
                 return True
         return False

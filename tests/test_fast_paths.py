@@ -119,3 +119,61 @@ def test_a_journaled_move_is_found_again_among_its_pieces_powers(gid):
     empty = next(sq for sq in lay.squares if not pos.cells[sq])
     with pytest.raises(MoveError):
         pos.replay_move(lay.name(empty) + lay.name(empty))
+
+
+ALL_GAMES = ["chess", "lippo", "checkers12", "courier", "gardner", "hundred", "grosschess", "chess-t1"]
+
+
+def _random_games(gid, seed, games, plies):
+    # Positions along random games played to their end (or `plies`).
+    rnd = random.Random(seed)
+    for _ in range(games):
+        pos = new_position(gid)
+        for _ in range(plies):
+            yield pos
+            ms = pos.legal_moves()
+            if not ms or pos.outcome() is not None:
+                break
+            pos.push(rnd.choice(ms))
+
+
+@pytest.mark.parametrize("gid", ALL_GAMES)
+def test_the_turns_moves_listed_a_piece_at_a_time_are_the_legal_moves(gid):
+    # The board lists the turn's moves a few pieces a scan (legal_steps): the same list in
+    # the same order, one step a piece of the side to move where the game's moves are its
+    # pieces' (a step or none where a game has rules of its own).
+    for pos in _random_games(gid, 3, 3, 200):
+        pos.outcome()  # as the board asks first, after every move
+        fen = pos.fen()
+        ms = []
+        steps = sum(1 for _ in pos.legal_steps(ms))
+        assert ms == pos.legal_moves(), fen
+        assert pos.fen() == fen
+        if pos._piecewise():
+            assert steps == sum(1 for sq in pos.game.layout.squares if pos.cells[sq] & pos.us)
+
+
+def test_lippos_end_found_a_piece_at_a_time_is_the_end_of_the_whole_list():
+    # end_reason() stops at the first move that answers; _moves_and_end lists them all.
+    # legal_moves() once the end is known: the whole list's moves, or none at the end.
+    seen = {}
+    for pos in _random_games("lippo", 11, 30, 400):
+        pos._end = 0
+        ms, whole = pos._moves_and_end()
+        reason = pos.end_reason()
+        assert reason == whole, pos.fen()
+        assert pos.legal_moves() == ([] if whole else ms), pos.fen()
+        seen[reason] = seen.get(reason, 0) + 1
+    assert seen.get("surrender") and seen.get("patt") and seen.get(None, 0) > 1000, seen
+
+
+@pytest.mark.parametrize("gid", ALL_GAMES)
+def test_a_hosts_move_string_names_that_move(gid):
+    # `move` parses a host's string among its piece's moves, giving a string only to
+    # those that go to its second square: every legal move is found by its string.
+    seen = 0
+    for pos in _random_games(gid, 9, 2, 150):
+        for m in pos.legal_moves():
+            assert pos.parse_move(pos.move_str(m)) == m, (pos.fen(), pos.move_str(m))
+            seen += 1
+    assert seen > 1000

@@ -78,6 +78,7 @@ COMMANDS = {
     ".venv/bin/python bench/invariants.py 2000 chess": ("short", None),
     "MICROPYPATH=.:tests/mpy .venv/bin/micropython -X heapsize=8M bench/invariants.py 100000": ("short", None),
     ".venv/bin/python bench/onboard.py": ("short", None),
+    ".venv/bin/python bench/move_work_pico.py --games lippo:40 --every 4": ("short", None),
 }
 
 

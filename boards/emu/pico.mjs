@@ -109,6 +109,12 @@ const world = {
   lastEvent: 0, // emulated ns of the last hands event
   firstEdge: -1, // emulated ns of the first LED-pin edge after it
   edges: 0,
+  lineAt: 0, // emulated ns a line's last byte (a newline) was handed to the chip
+  lineEdge: -1, // emulated ns of the first LED-pin edge after it
+  scanAt: 0, // emulated ns of the last scan's start (the first row driven high)
+  scans: 0, // scans since the control channel last asked (`scans`)
+  scanGap: 0, // the longest time between two scans' starts since then, ns
+  scanGapAt: 0, // emulated ns of the scan that began that gap
 };
 
 // The pieces stay where they are when the power goes: the switches are kept beside the
@@ -202,9 +208,12 @@ function boot() {
     resetPending = true;
   };
   for (const pin of ROW_PINS) mcu.gpio[pin].addListener(updateColumns);
+  mcu.gpio[ROW_PINS[0]].addListener(noteScan);
+  world.scanAt = 0;
   mcu.gpio[LED_PIN].addListener(() => {
     world.edges++;
     if (world.firstEdge < 0 && world.lastEvent) world.firstEdge = now();
+    if (world.lineEdge < 0 && world.lineAt) world.lineEdge = now();
   });
   cdc = new USBCDC(mcu.usbCtrl);
   connected = false;
@@ -251,6 +260,10 @@ function feedSerial() {
   pendingRead = -1;
   serialStats.in += n;
   serialStats.inAt = now();
+  if (chunk.includes(10)) {
+    world.lineAt = serialStats.inAt;
+    world.lineEdge = -1;
+  }
   mcu.usbCtrl.endpointReadDone(cdc.outEndpoint, chunk);
 }
 
@@ -259,6 +272,19 @@ function feedSerial() {
 // row to the column only.  Without diodes (a test's board) it flows both ways, and a
 // column is read high when any path leads to it from a row driven high (a driven-low row
 // it also reaches fights it; the model takes the worse outcome, a ghost).
+// A scan begins when the firmware drives the first row high: the time between two such
+// starts is how long the board did not look at its switches (control `scans`).
+function noteScan() {
+  if (mcu.gpio[ROW_PINS[0]].value !== GPIOPinState.High) return;
+  const t = now();
+  if (world.scanAt && t - world.scanAt > world.scanGap) {
+    world.scanGap = t - world.scanAt;
+    world.scanGapAt = world.scanAt;
+  }
+  world.scanAt = t;
+  world.scans++;
+}
+
 function updateColumns() {
   if (!mcu) return;
   const high = new Uint8Array(N);
@@ -464,6 +490,15 @@ function handle(words) {
     }
     case 'edge':
       return `ok edge ${world.firstEdge < 0 ? -1 : Math.round((world.firstEdge - world.lastEvent) / 1000)} ${world.edges}`;
+    case 'lineedge':
+      return `ok lineedge ${world.lineEdge < 0 ? -1 : Math.round((world.lineEdge - world.lineAt) / 1000)}`;
+    case 'scans': {
+      // the scans and the longest gap between two since the last ask; then counted afresh
+      const r = `ok scans ${world.scans} ${Math.round(world.scanGap / 1000)} ${Math.round(world.scanGapAt / 1000)}`;
+      world.scans = 0;
+      world.scanGap = 0;
+      return r;
+    }
     case 'hold':
       held = a === '1';
       if (!held) frozen = false;

@@ -353,6 +353,35 @@ class Position:
             return bool(self.legal_moves())
         return bool(self._legal_list(True))
 
+    def legal_steps(self, ms):
+        """A generator that appends legal_moves() to ms, in its order, a piece at a time,
+        yielding after each piece: a board spreads the turn's list over its scans.  The
+        position must stand as it was whenever the generator is resumed."""
+        if not self._piecewise():
+            ms.extend(self.legal_moves())
+            return
+        us = self.us
+        cells = self.cells
+        check = self.game.check_rules
+        if check:  # as _legal_list: one check test and one pin search a turn
+            them = us ^ (WHITE | BLACK)
+            k = self.kings[us >> 6]
+            in_check = self.attacked(k, them)
+            pins = None if in_check else self._pins(k, us, them)
+        for sq in self.game.layout.squares:
+            c = cells[sq]
+            if c & us:
+                if check:
+                    self._legal_from(sq, c & 31, ms, k, pins, them, in_check)
+                else:
+                    self._gen_piece(sq, c & 31, ms)
+                yield
+
+    def _piecewise(self):
+        # Are the legal moves the pieces' own, made piece by piece in the squares' order
+        # (legal_steps)?  Not where a game has move rules of its own.
+        return type(self).legal_moves is Position.legal_moves
+
     def _legal_list(self, first):
         # The legal moves; first: stop after the first piece that has any.
         if not self.game.check_rules:
@@ -768,9 +797,12 @@ class Position:
         """A move string -> the legal move it names; MoveError if malformed or illegal."""
         sqs = self._squares(text)
         # A move's string begins with its from square: only that piece's legal moves are
-        # made (moves_from: the turn's that start there, tests/test_fast_paths.py).
+        # made (moves_from: the turn's that start there, tests/test_fast_paths.py), and
+        # where the string is this class's (from, to, then the rest) only those to its
+        # second square are given one.
+        to = sqs[1] if type(self).move_str is Position.move_str else -1
         for m in self.moves_from(sqs[0]):
-            if self.move_str(m) == text:
+            if (to < 0 or m >> 9 & _SQ == to) and self.move_str(m) == text:
                 return m
         raise MoveError("illegal move %s" % text)
 

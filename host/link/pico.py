@@ -98,6 +98,12 @@ class EmulatedPico:
                 raise PicoError(f"the emulated Pico's USB did not come up (log: {self.log_path})")
             time.sleep(0.05)
 
+    def power_up(self) -> None:
+        """A reset, as a power-up: back once the USB is up and the firmware answers."""
+        self.control("reset")
+        self.wait_usb()
+        wait_firmware(self.port)
+
     def _launch(self) -> None:
         ours, theirs = socket.socketpair()
         fd = theirs.fileno()
@@ -282,6 +288,13 @@ class Hands:
         self.geo = geometry(game)
         self.pico.control("hold %d" % self.hold)
         self.pico.set_occupancy(occupancy_of(game, fen))
+
+    def new_game(self, link, game: str) -> None:
+        """The host's `new GAME` on link, the men set on its start squares, and 500 ms
+        for the board to see them."""
+        link.request(f"new {game}")
+        self.setup(game, None)
+        self.play("wait 500")
 
     def square(self, name: str) -> int | None:
         """A game square's name -> physical square; None for "off" (the margin)."""

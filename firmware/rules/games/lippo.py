@@ -238,15 +238,82 @@ class LippoPosition(Position):
 
     def legal_moves(self):
         """The moves of the side to move; none once the game is over (§8.3)."""
+        if self._end != 0:  # the end known already (end_reason): the moves alone
+            return [] if self._end else self._moves()
         ms, reason = self._moves_and_end()
         self._end = reason
         return [] if reason else ms
 
     def end_reason(self):
-        """Why the game is over, or None: president-captured, surrender, patt, no-moves, claim."""
+        """Why the game is over, or None: president-captured, surrender, patt, no-moves, claim.
+        Found without listing every move where it can be (the first that answers ends
+        the search): the board asks it after every move."""
         if self._end == 0:
-            self._end = self._moves_and_end()[1]
+            self._end = self._find_end()
         return self._end
+
+    def _piecewise(self):
+        return type(self).legal_moves is LippoPosition.legal_moves and self.end_reason() is None \
+            and not self.flags & DEMAND[self.us >> 6]
+
+    def _find_end(self):
+        # _moves_and_end's reason, a piece's moves at a time (the same rules, in its order).
+        if not self.kings[0] or not self.kings[1] or self.end_ply is not None \
+                or self.flags & DEMAND[self.us >> 6]:
+            return self._moves_and_end()[1]
+        us = self.us
+        them = us ^ (WHITE | BLACK)
+        p = self.kings[us >> 6]
+        cells = self.cells
+        ms = []
+        if self.attacked(p, them):
+            # Whether some move ends the attack does not hang on the order they are tried
+            # in: the President's own first, most often one of them does.
+            enemy = self.kings[them >> 6]
+            if self._ends_attack(p, ms, enemy, them):
+                return None
+            for sq in self.game.layout.squares:
+                if sq != p and cells[sq] & us and self._ends_attack(sq, ms, enemy, them):
+                    return None
+            return "surrender"
+        if self._closed(p, us, them):
+            return "patt"
+        for sq in self.game.layout.squares:
+            c = cells[sq]
+            if c & us:
+                self._gen_piece(sq, c & 31, ms)
+                if ms:
+                    return None
+        return "no-moves"
+
+    def _ends_attack(self, sq, ms, enemy, them):
+        # 4 а), A15: does a move of the piece on sq take their President or leave ours
+        # unattacked?  (ms: a list to use, emptied first.)
+        del ms[:]
+        self._gen_piece(sq, self.cells[sq] & 31, ms)
+        side = self.us >> 6
+        for m in ms:
+            if m >> 9 & 511 == enemy and m & CAPTURE:
+                return True
+            self.push(m)
+            ok = not self.attacked(self.kings[side], them)
+            self.pop()
+            if ok:
+                return True
+        return False
+
+    def _closed(self, p, us, them):
+        # 4 б), A16: every neighbour of the President on the board attacked, the President
+        # imagined off its square.
+        cells = self.cells
+        cells[p] = EMPTY
+        closed = True
+        for d in _NEIGHBOURS:
+            if cells[p + d] != OFF and not self.attacked(p + d, them):
+                closed = False
+                break
+        cells[p] = us | PRESIDENT
+        return closed
 
     def moves_from(self, sq, out=None):
         """The moves of the piece on sq, appended to `out` (a new list if None).  Once
@@ -305,16 +372,8 @@ class LippoPosition(Position):
                 if ok:
                     return ms, None
             return ms, "surrender"
-        # 4 б), A16: patt when every neighbour on the board is attacked, the President
-        # imagined off its square; a side with no move at all ends the same way.
-        cells[p] = EMPTY
-        closed = True
-        for d in _NEIGHBOURS:
-            if cells[p + d] != OFF and not self.attacked(p + d, them):
-                closed = False
-                break
-        cells[p] = us | PRESIDENT
-        if closed:
+        # 4 б), A16: patt (_closed); a side with no move at all ends the same way.
+        if self._closed(p, us, them):
             return ms, "patt"
         if not ms:
             return ms, "no-moves"
