@@ -159,8 +159,9 @@ class Tracker:
         """The position changed from outside (host move, undo, set position): the board
         waits until the pieces are put to match it, reading no move meanwhile.  shown: the
         change is the host's move just made, lit as a move to make (from, to, victims)."""
-        if self.state != OVER:
-            self.state = SETUP
+        # SETUP even after the end: an undo of the last move waits for its man to go back
+        # (never reads that move again); _new_turn makes it OVER again if the end stands.
+        self.state = SETUP
         self.starting = False
         self._new_turn()
         st = pos_last(self.pos)

@@ -196,11 +196,6 @@ def test_play_chess_every_help_entry(tmp_path):
     assert re.search(r"^ +2 .* chess +1 plies +adjourned", games, re.M), games
 
 
-TRACKER_OVER = ("firmware/tracker.py: Tracker.resync keeps OVER, so _new_turn makes it IDLE and the men still "
-                "standing as after the last move are read as that move again (fix: always SETUP there)")
-
-
-@pytest.mark.xfail(reason=TRACKER_OVER, strict=False)
 def test_the_board_waits_for_the_men_after_a_takeback_of_the_last_move(tmp_path):
     """What the walk below met, on the board itself: undo after the game's end waits for the
     man to go back (setup), as undo in the middle of a game does; never reads the move again."""
@@ -221,7 +216,6 @@ def test_the_board_waits_for_the_men_after_a_takeback_of_the_last_move(tmp_path)
 
 
 @needs_mpy
-@pytest.mark.xfail(reason=TRACKER_OVER + ": a race, the hands may put the man back first", strict=False)
 def test_a_takeback_after_the_end_reopens_the_game(tmp_path):
     """The board allows undo after the end: the men go back, the game goes on, and the
     archive no longer gives it the result of a position no longer on the board."""
