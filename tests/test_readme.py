@@ -52,9 +52,9 @@ def _unbuilt(command):
 COMMANDS = {
     "./play.sh": ("play", [("moves", r"\w"), ("quit", None)]),
     # quit takes back a computer's move not made yet: the archive holds the moves made
-    "./play.sh --engine --game chess": ("play", [("e2e4", r"make it on the board"), ("quit", r"1 plies +adjourned")]),
+    "./play.sh --engine --game chess": ("play", [("e2e4", r"make it on the board"), ("quit", r"1 ply +adjourned")]),
     "./play.sh --engine 3 --side black": ("play", [(None, r"make it on the board"), ("make", r"play goes on"),
-                                                   ("quit", r"1 plies +adjourned")]),
+                                                   ("quit", r"1 ply +adjourned")]),
     "./play.sh --engine uci --game chess --clock 5+3": ("play", [("e2e4", r"make it on the board"), ("quit", None)]),
     "./run-tests.sh": ("skip", "the whole suite: this test is part of it (run-tests.sh --co proves its setup)"),
     ".venv/bin/python bench/perft.py": ("short", None),

@@ -193,7 +193,7 @@ def test_play_chess_every_help_entry(tmp_path):
     assert s.rows()[0].startswith("chess on ")
     assert s.end() == 0
     games = subprocess.run([EBOARD, "games"], capture_output=True, text=True, env=person(tmp_path)).stdout
-    assert re.search(r"^ +2 .* chess +1 plies +adjourned", games, re.M), games
+    assert re.search(r"^ +2 .* chess +1 ply +adjourned", games, re.M), games
 
 
 def test_the_board_waits_for_the_men_after_a_takeback_of_the_last_move(tmp_path):

@@ -151,4 +151,4 @@ def test_ctrl_c_in_kriegspiel_keeps_the_game_in_the_archive(tmp_path):
     k.p.close()
     assert "Traceback" not in k.p.before
     code, out, _ = eboard(tmp_path, "games")
-    assert code == 0 and re.search(r"^ +1 .* chess +Kriegspiel +1 plies +adjourned", out, re.M), out
+    assert code == 0 and re.search(r"^ +1 .* chess +Kriegspiel +1 ply +adjourned", out, re.M), out

@@ -121,7 +121,7 @@ def test_quitting_with_the_computers_move_unmade_leaves_no_stray_game(tmp_path):
     out = p.quit()
     assert "take back" not in out
     listed = games(tmp_path)
-    assert len(listed) == 1 and "1 plies" in listed[0] and "adjourned" in listed[0], listed
+    assert len(listed) == 1 and "1 ply" in listed[0] and "adjourned" in listed[0], listed
 
 
 # ---- 11: a UCI engine that never answers `go` ----------------------------------------------

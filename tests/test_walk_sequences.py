@@ -45,7 +45,7 @@ def test_every_game_in_turn_on_the_same_virtual_board(tmp_path):
     assert s.end() == 0
     listed = games(tmp_path)
     for n, game in enumerate(GAMES, 1):
-        assert re.search(rf"^ +{n} .* {re.escape(game)} +1 plies +adjourned", listed, re.M), listed
+        assert re.search(rf"^ +{n} .* {re.escape(game)} +1 ply +adjourned", listed, re.M), listed
     # the first game again, on the board the battle left: its move replayed, and the game goes on
     game = GAMES[0]
     pos = start_position(game)
@@ -53,7 +53,7 @@ def test_every_game_in_turn_on_the_same_virtual_board(tmp_path):
     answer = pos.move_str(pos.legal_moves()[0])
     s = Screen(["play", "--sim", "--resume", "1"], tmp_path)
     s.wait(READY)
-    assert f"{game} on " in s.rows()[0] and "game 1 resumed: its 1 plies replayed on the board" in s.text(), s.text()
+    assert f"{game} on " in s.rows()[0] and "game 1 resumed: its 1 ply replayed on the board" in s.text(), s.text()
     s.type(answer, until=r"White to move  \|  ply 2  \|  board: idle")
     assert s.end() == 0
 
@@ -108,7 +108,7 @@ def test_a_new_game_after_quitting_with_a_promotion_waiting_hears_nothing_of_it(
     assert s.end() == 0
     listed = games(tmp_path)
     assert re.search(r"^ +1 .* chess +0 plies +adjourned", listed, re.M), listed  # (a promotion under way)
-    assert re.search(r"^ +2 .* chess +1 plies +adjourned", listed, re.M), listed
+    assert re.search(r"^ +2 .* chess +1 ply +adjourned", listed, re.M), listed
 
 
 def test_quit_when_the_game_is_over_then_resume_or_start_anew(tmp_path):
@@ -126,7 +126,7 @@ def test_quit_when_the_game_is_over_then_resume_or_start_anew(tmp_path):
     assert "White to move  |  ply 0  |  board: idle" in s.rows()[0] and "checkmate" not in s.text(), s.text()
     s.type("e4", until="last move: e4")
     assert s.end() == 0
-    assert re.search(r"^ +1 .* 1 plies +1-0 \(checkmate\)", games(tmp_path), re.M)
+    assert re.search(r"^ +1 .* 1 ply +1-0 \(checkmate\)", games(tmp_path), re.M)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -163,7 +163,7 @@ def test_ctrl_c_adjourns_the_game_as_quit_does(tmp_path, engine):
     assert s.p.exitstatus == 130 and "Traceback" not in said, said[-2000:]
     assert "game 1 adjourned: eboard play --resume 1 --sim goes on with it" in said, said[-2000:]
     assert ("its move, not made yet, was taken back" in said) == bool(engine)
-    assert re.search(r"^ +1 .* chess +1 plies +adjourned", games(tmp_path), re.M), games(tmp_path)
+    assert re.search(r"^ +1 .* chess +1 ply +adjourned", games(tmp_path), re.M), games(tmp_path)
     s = Screen(["play", "--sim", "--resume", "1", *engine], tmp_path)
     s.wait(READY)
     assert "game 1 resumed" in s.text() and "moves: 1. e4" in s.text(), s.text()
@@ -182,4 +182,4 @@ def test_a_fallen_flag_is_not_taken_back(tmp_path):
     s.type("undo", until=r"undo: the game ended on time \(1-0\): a fallen flag is not taken back")
     assert "ply 1  |  board: over" in s.rows()[0] and "the game goes on" not in s.text(), s.text()
     assert s.end() == 0
-    assert re.search(r"^ +1 .* chess +1 plies +1-0 \(time\)", games(tmp_path), re.M), games(tmp_path)
+    assert re.search(r"^ +1 .* chess +1 ply +1-0 \(time\)", games(tmp_path), re.M), games(tmp_path)

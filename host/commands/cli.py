@@ -457,7 +457,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         kind = "Kriegspiel" if g.id in krieg else ""
         if a.sealed(g):
             state += ", sealed"
-        print(f"{g.id:>4}  {g.started[:16].replace('T', ' ')}  {g.game:<10} {kind:<10} {n:>4} plies  {state}  [{g.board}]")
+        print(f"{g.id:>4}  {g.started[:16].replace('T', ' ')}  {g.game:<10} {kind:<10} {n:>4} {'ply  ' if n == 1 else 'plies'}  {state}  [{g.board}]")
     return 0
 
 
@@ -482,7 +482,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     import time
 
     from firmware.rules import MoveError, new_position
-    from host.record import result_text, san_list
+    from host.record import plies, result_text, san_list
     from host.commands.view import Snapshot, render
 
     if not 0 <= args.delay <= 3600:
@@ -500,7 +500,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     played: list[str] = []
     # Shown, not recorded: the game's own line heads it, no "archived as" under each position.
     print(f"game {g.id}: {g.game}, {g.white} - {g.black}, {g.event}, {g.started[:16].replace('T', ' ')}, "
-          f"{len(moves)} plies")
+          f"{plies(len(moves))}")
     snap = Snapshot(game=g.game, state="replay", fen=pos.fen(), moves=played, port=f"archive {a.path}")
     if first == 0:
         print(render(snap))

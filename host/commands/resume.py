@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from host.record import Archive, ArchiveError
+from host.record import Archive, ArchiveError, plies
 from host.link import TemporaryBoard, VirtualBoard
 
 
@@ -61,7 +61,7 @@ def resume_game(bridge: Any, archive: Archive, ref: str, sim: bool = False) -> s
     board = bridge.key
     if g.uid == bridge.uid and g.board == board and bridge.request("history").split()[1:] == moves:
         archive.resumed(g.id, board, g.uid)
-        return f"game {g.id} resumed: the board still holds it ({len(moves)} plies)"
+        return f"game {g.id} resumed: the board still holds it ({plies(len(moves))})"
     bridge.request(f"new {g.game}" + (f" {g.fen}" if g.fen else ""))
     filed = bridge.game_id  # the board's new game: empty, and only a vehicle
     archive.resumed(g.id, board, bridge.uid)
@@ -73,4 +73,4 @@ def resume_game(bridge: Any, archive: Archive, ref: str, sim: bool = False) -> s
     if sim:
         bridge.request("sim setup")
         bridge.request("sim wait 100")
-    return f"game {g.id} resumed: its {len(moves)} plies replayed on the board"
+    return f"game {g.id} resumed: its {plies(len(moves))} replayed on the board"

@@ -15,7 +15,7 @@ This package is the room's one door: the rooms above (engine, web, commands) imp
 `host.record`, never from its modules.  It imports the rules core and host.link only.
 """
 
-from host.record.announce import ANSWER_LEDS, words
+from host.record.announce import ANSWER_LEDS, plies, words
 from host.record.archive import Archive, ArchiveError, GameRow, malformed, pgn_date, result_text, tag_value_ok
 from host.record.bridge import Bridge
 from host.record.clock import Clock, ClockError, fmt, pgn_clk
@@ -24,7 +24,7 @@ from host.record.pgn import export, read_moves, scoresheet
 
 __all__ = [
     "ANSWER_LEDS", "Archive", "ArchiveError", "Bridge", "Clock", "ClockError", "GameRow", "MoveError", "export", "fmt", "malformed",
-    "parse", "parse_line", "pgn_clk", "pgn_date", "read_moves", "result_text", "san", "san_list", "scoresheet", "tag_value_ok",
+    "parse", "parse_line", "pgn_clk", "plies", "pgn_date", "read_moves", "result_text", "san", "san_list", "scoresheet", "tag_value_ok",
     "WhichPiece",
     "words",
 ]

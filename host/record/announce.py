@@ -42,6 +42,11 @@ REJECTED_RU = {
 ANSWER_LEDS = {"W": "the umpire's Yes: a pawn of yours can capture", "D": "the umpire's No: no pawn capture"}
 
 
+def plies(n: int) -> str:
+    """'1 ply', '2 plies'."""
+    return f"{n} ply" if n == 1 else f"{n} plies"
+
+
 def words(a: dict[str, object], lang: str = "en") -> str:
     """An announcement as the umpire says it (§5: seed wording in Russian, or English)."""
     t = a["type"]
