@@ -30,7 +30,7 @@ from aiohttp import web
 
 from host.record import Archive, ArchiveError, result_text, san_list
 from host.web import render
-from host.web.hub import HUB, Hub, slug
+from host.web.hub import HUB, Hub
 
 STATIC = Path(__file__).resolve().parent / "static"
 STATIC_TYPES = {"app.js": "text/javascript", "style.css": "text/css"}

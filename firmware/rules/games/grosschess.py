@@ -22,7 +22,7 @@ have moved: pawns without their double step, pieces without their first-move rig
 The Queen's treacherous capture is from, first victim, then where she ends: e7d6,e5.
 """
 
-from ..board import WHITE, BLACK, EMPTY, OFF, ALL8, ORTHO, DIAG, STRIDE, delta, file_of, rank_of
+from ..board import WHITE, BLACK, EMPTY, OFF, ALL8, ORTHO, DIAG, STRIDE, delta
 from ..game import leap, slide
 from ..position import CAPTURE
 from . import hundred
