@@ -246,7 +246,8 @@ class Hardware:
         return simfaults.request(self, w)
 
     def interrupted(self, board, stdin, write):
-        """Ctrl-C on the link: like a real board, drop into the REPL (for mpremote)."""
+        """The `repl` request was answered: like a real board, hand the link to the REPL
+        (for mpremote and flash.sh --sim)."""
         from boards import simrepl
 
         simrepl.repl(stdin)

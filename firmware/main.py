@@ -55,7 +55,10 @@ def make_hardware(argv):
 
 
 class LineReader:
-    """Bytes from the link -> complete lines; an over-long line is cut and flagged."""
+    """Bytes from the link -> complete lines; an over-long line is cut and flagged.
+    Ctrl-C (3) is dropped like a carriage return: a stray one (line noise, a key pressed
+    in a serial monitor) neither stops the board nor spoils the next request; the REPL
+    is reached on purpose, with the `repl` request."""
 
     def __init__(self):
         self.buf = bytearray()
@@ -69,7 +72,7 @@ class LineReader:
                 self.overflow = False
                 line = b"x" * (MAX_LINE + 1)  # answered "too-long"
             on_line(line)
-        elif b == 13:
+        elif b == 13 or b == 3:
             pass
         elif len(self.buf) > MAX_LINE:
             self.overflow = True
@@ -84,18 +87,39 @@ def run(argv=None):
 
         simrepl.repl(sys.stdin.buffer, raw=True, interrupted=False)
     hw = make_hardware(argv)
+    # No keyboard interrupt while the board plays: a byte 3 in the USB stream would drop
+    # it into the REPL for good (the watchdog is released there).  The `repl` request is
+    # the way in (flash.sh, mpremote after `./flash.sh --repl PORT`).
+    _kbd_intr(-1)
     try:
         _serve(hw)
-    except KeyboardInterrupt:
-        # Ctrl-C from the host (mpremote, flash.sh) stops the firmware for the REPL: a
-        # watchdog left running would reset the board under it a few seconds later.
+    except (KeyboardInterrupt, StopForRepl) as e:
+        # The firmware stops for the REPL: a watchdog left running would reset the board
+        # under mpremote a few seconds later.
         release = getattr(hw, "release_watchdog", None)
         if release:
             release()
         sys.path[:] = SYS_PATH
         for name in BUILTINS:  # the REPL's imports as MicroPython's own
             sys.modules.pop(name, None)
-        raise
+        _kbd_intr(3)
+        if isinstance(e, KeyboardInterrupt):
+            raise
+    finally:
+        _kbd_intr(3)
+
+
+class StopForRepl(Exception):
+    """The `repl` request was answered: the firmware ends and MicroPython's REPL follows."""
+
+
+def _kbd_intr(ch):
+    try:
+        import micropython
+
+        micropython.kbd_intr(ch)
+    except (ImportError, AttributeError):  # CPython: the tests' own process
+        pass
 
 
 def _serve(hw):
@@ -138,10 +162,12 @@ def _serve(hw):
             b = stdin.read(1)
             if not b:
                 return
-            if b[0] == 3 and hw.is_sim:  # Ctrl-C: mpremote wants the REPL
-                hw.interrupted(board, stdin, write)
-                continue
             reader.feed(b[0], on_line)
+            if board.repl:  # answered `ok repl`: the REPL takes the link
+                board.repl = False
+                if not hw.is_sim:
+                    raise StopForRepl()
+                hw.interrupted(board, stdin, write)
         if hw.realtime:
             now = hw.clock.now()
             if ticks_diff(now, next_scan) >= 0:
