@@ -29,8 +29,9 @@ build() {  # build PROFILE -> build/PROFILE
         mkdir -p "$out/$(dirname "$f")"
         "$MPYCROSS" -o "$out/${f%.py}.mpy" "$f" || die "mpy-cross failed on $f"
     done
-    # The board runs main.py at power-up: it only starts the firmware.
-    printf 'from firmware.main import run\nrun()\n' > "$out/main.py"
+    # The board runs main.py at power-up: it only starts the firmware, the keyboard
+    # interrupt off from its first line (a stray Ctrl-C must not stop the board).
+    printf 'import micropython\nmicropython.kbd_intr(-1)\nfrom firmware.main import run\nrun()\n' > "$out/main.py"
     echo "built $out: $(find "$out" -type f | wc -l) files, $(du -sk "$out" | cut -f1) KB" >&2
 }
 

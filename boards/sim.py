@@ -138,6 +138,9 @@ class Hardware:
     def feed_watchdog(self):
         pass
 
+    def release_watchdog(self):
+        pass
+
     def make_journal(self, path):
         return CuttableJournal(path)
 
@@ -245,7 +248,7 @@ class Hardware:
 
         return simfaults.request(self, w)
 
-    def interrupted(self, board, stdin, write):
+    def stop_for_repl(self, stdin):
         """The `repl` request was answered: like a real board, hand the link to the REPL
         (for mpremote and flash.sh --sim)."""
         from boards import simrepl

@@ -53,12 +53,10 @@ def _read(stdin):
     return b[0]
 
 
-def repl(stdin, raw=False, interrupted=True):
+def repl(stdin, raw=False):
     """Run the REPL on the link until a reboot ends the process."""
     sys.modules["machine"] = _Machine()
     env = {"__name__": "__main__"}
-    if interrupted:
-        _out("Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n")
     if not raw:
         _out(BANNER + ">>> ")
     line = bytearray()
@@ -158,4 +156,4 @@ def _raw(stdin, env):
 
 if __name__ == "__main__":
     # A virtual board with no program: its REPL is all there is.
-    repl(sys.stdin.buffer, raw="--raw-repl" in sys.argv, interrupted=False)
+    repl(sys.stdin.buffer, raw="--raw-repl" in sys.argv)

@@ -9,6 +9,13 @@ import sys
 
 SYS_PATH = sys.path[:]  # as it was: given back when the firmware stops for the REPL
 if sys.platform == "rp2":
+    # No keyboard interrupt while the board plays: a byte 3 on the USB link (line noise,
+    # a key pressed in a serial monitor, mpremote's own way in) dropped it into the REPL,
+    # for good (docs/protocol.md, Framing).  The `repl` request is the way in; after
+    # main.py, MicroPython's REPL takes Ctrl-C again.
+    import micropython
+
+    micropython.kbd_intr(-1)
     # MicroPython looks in every folder of sys.path before it takes a built-in module that
     # a file may extend (`time`, `struct`, `os`, ...): each `import struct` cost two
     # littlefs lookups (1.5 ms on the emulated Pico).  The firmware needs the folder it was
@@ -55,29 +62,44 @@ def make_hardware(argv):
 
 
 class LineReader:
-    """Bytes from the link -> complete lines; an over-long line is cut and flagged.
-    Ctrl-C (3) is dropped like a carriage return: a stray one (line noise, a key pressed
-    in a serial monitor) neither stops the board nor spoils the next request; the REPL
-    is reached on purpose, with the `repl` request."""
+    """Bytes from the link -> request lines of at most MAX_LINE bytes.
+
+    A longer line is dropped as it comes, nothing of it kept past the cap, and answered
+    once, at its newline, as too long.  A carriage return and Ctrl-C (3) are dropped
+    wherever they come: a stray Ctrl-C (line noise, a key pressed in a serial monitor)
+    neither stops the board nor spoils the request around it; the REPL is reached on
+    purpose, with the `repl` request.  on_line(line) returns True when the board stops
+    for the REPL: the bytes after that line are the REPL's."""
 
     def __init__(self):
-        self.buf = bytearray()
+        self.line = bytearray()
         self.overflow = False
 
-    def feed(self, b, on_line):
-        if b == 10:  # \n
-            line = bytes(self.buf)
-            self.buf = bytearray()
-            if self.overflow:
-                self.overflow = False
-                line = b"x" * (MAX_LINE + 1)  # answered "too-long"
-            on_line(line)
-        elif b == 13 or b == 3:
-            pass
-        elif len(self.buf) > MAX_LINE:
-            self.overflow = True
-        else:
-            self.buf.append(b)
+    def put(self, b, on_line):
+        """One byte; on_line's answer at a newline, else None."""
+        if b == 10:
+            return self.end(on_line)
+        if b != 13 and b != 3 and not self.overflow:
+            if len(self.line) >= MAX_LINE:
+                self.too_long()
+            else:
+                self.line.append(b)
+
+    def too_long(self):
+        self.overflow = True
+        self.line = bytearray()  # the rest of the line is dropped as it comes
+
+    def end(self, on_line):
+        line = self.line
+        self.line = bytearray()
+        if self.overflow:
+            self.overflow = False
+            line = b"x" * (MAX_LINE + 1)  # answered "too-long"
+        return on_line(bytes(line))
+
+
+class StopForRepl(Exception):
+    """The `repl` request was answered: the firmware ends and MicroPython's REPL follows."""
 
 
 def run(argv=None):
@@ -85,41 +107,17 @@ def run(argv=None):
     if "--raw-repl" in argv:  # the virtual board after a soft reboot in the raw REPL
         from boards import simrepl
 
-        simrepl.repl(sys.stdin.buffer, raw=True, interrupted=False)
+        simrepl.repl(sys.stdin.buffer, raw=True)
     hw = make_hardware(argv)
-    # No keyboard interrupt while the board plays: a byte 3 in the USB stream would drop
-    # it into the REPL for good (the watchdog is released there).  The `repl` request is
-    # the way in (flash.sh, mpremote after `./flash.sh --repl PORT`).
-    _kbd_intr(-1)
     try:
         _serve(hw)
-    except (KeyboardInterrupt, StopForRepl) as e:
-        # The firmware stops for the REPL: a watchdog left running would reset the board
-        # under mpremote a few seconds later.
-        release = getattr(hw, "release_watchdog", None)
-        if release:
-            release()
+    except StopForRepl:
+        # The firmware ends for the REPL (the `repl` request): a watchdog left running
+        # would reset the board under mpremote a few seconds later.
+        hw.release_watchdog()
         sys.path[:] = SYS_PATH
         for name in BUILTINS:  # the REPL's imports as MicroPython's own
             sys.modules.pop(name, None)
-        _kbd_intr(3)
-        if isinstance(e, KeyboardInterrupt):
-            raise
-    finally:
-        _kbd_intr(3)
-
-
-class StopForRepl(Exception):
-    """The `repl` request was answered: the firmware ends and MicroPython's REPL follows."""
-
-
-def _kbd_intr(ch):
-    try:
-        import micropython
-
-        micropython.kbd_intr(ch)
-    except (ImportError, AttributeError):  # CPython: the tests' own process
-        pass
 
 
 def _serve(hw):
@@ -148,31 +146,55 @@ def _serve(hw):
         except Exception as e:  # our bug: report it, and keep the board alive
             sys.print_exception(e)
             board.outbox.send("error internal %s" % e)
+        return board.repl
 
-    next_scan = hw.clock.now()
+    clock = hw.clock
+    realtime = hw.realtime
+    # MicroPython's stdin (on the Pico and on the unix port alike) blocks until it has
+    # every byte asked for, and its poll says only whether one is there: so the link is
+    # read a byte at a time, as long as the poll says there is one, with a junk line's
+    # bytes dropped right here (some 10 us a byte on the chip: a flood costs its own
+    # length in time, no more), and the scan still run on its beat in a flood.
+    one = bytearray(1)
+    readinto = stdin.readinto
+    ipoll = poll.ipoll
+    put = reader.put
+
+    def take():
+        n = 0
+        while True:
+            if not readinto(one):
+                return False  # the link is gone (the virtual board's pty was closed)
+            b = one[0]
+            if (b == 10 or not reader.overflow) and put(b, on_line):
+                # answered `ok repl`: the REPL takes the link
+                if not hw.is_sim:
+                    raise StopForRepl()
+                board.repl = False
+                hw.stop_for_repl(stdin)
+            n += 1
+            if n & 63 == 0 and realtime and ticks_diff(clock.now(), next_scan[0]) >= 0:
+                return True  # the sensors' turn
+            for _ in ipoll(0):
+                break
+            else:
+                return True
+
+    next_scan = [clock.now()]
     while True:
         # A virtual board with a virtual clock scans only inside "sim wait": it waits
         # for the host.  Every other board scans every hw.scan_ms and reads in between.
         wait = -1
-        if hw.realtime:
-            wait = max(0, ticks_diff(next_scan, hw.clock.now()))
-        for _, ev in poll.poll(wait):
-            if not ev & select.POLLIN:
-                return  # the link is gone (the virtual board's pty was closed)
-            b = stdin.read(1)
-            if not b:
-                return
-            reader.feed(b[0], on_line)
-            if board.repl:  # answered `ok repl`: the REPL takes the link
-                board.repl = False
-                if not hw.is_sim:
-                    raise StopForRepl()
-                hw.interrupted(board, stdin, write)
-        if hw.realtime:
-            now = hw.clock.now()
-            if ticks_diff(now, next_scan) >= 0:
+        if realtime:
+            wait = max(0, ticks_diff(next_scan[0], clock.now()))
+        ready = poll.poll(wait)
+        if ready and (not ready[0][1] & select.POLLIN or not take()):
+            return  # the link is gone (the virtual board's pty was closed)
+        if realtime:
+            now = clock.now()
+            if ticks_diff(now, next_scan[0]) >= 0:
                 board.step(now)
-                next_scan = now + hw.scan_ms
+                next_scan[0] = now + hw.scan_ms
                 hw.feed_watchdog()
 
 

@@ -407,7 +407,13 @@ def make_flash(flash: Path, uf2: Path | None = None, log: Path | None = None) ->
                 raise
             # an image with the firmware frozen in but no main.py: flash.sh's one-liner
             main = flash.with_name(flash.name + ".main.py")
-            main.write_text("from firmware.main import run\nrun()\n")
+            main.write_text("import micropython\nmicropython.kbd_intr(-1)\nfrom firmware.main import run\nrun()\n")
+            from host.link.repl import stop_for_repl
+
+            try:
+                stop_for_repl(pico.port)  # a firmware running after all: mpremote's Ctrl-C is dropped
+            except TimeoutError:
+                pass  # mpremote says what it finds
             exe = Path(sys.executable).parent / "mpremote"
             cmd = [str(exe) if exe.exists() else "mpremote", "connect", pico.port]
             subprocess.run([*cmd, "fs", "cp", str(main), ":main.py", "+", "reset"], capture_output=True, timeout=300)
