@@ -92,6 +92,7 @@ if (fresh || args.uf2) {
   fs.writeFileSync(args.flash, flashImage);
 }
 const flashFd = fs.openSync(args.flash, 'r+');
+
 const bootrom = new Uint32Array(readFile(args.bootrom, 'boot ROM').buffer.slice(0));
 
 // ---- the world: switches, hands, LEDs ------------------------------------------------------
@@ -150,12 +151,17 @@ let helloAt = -1;
 let idleToHello = 0; // emulated ns the core slept between the reset and the hello
 let lineBuf = '';
 let pioDebt = 0;
-const serialIn = []; // bytes from the host not yet read by the Pico
+const serialIn = []; // chunks (Buffers) from the host not yet read by the Pico
+let serialInOff = 0; // bytes of serialIn[0] already read
+let serialInLen = 0; // bytes in serialIn not yet read
 let pendingRead = -1; // the size of an OUT read the Pico waits on (gap 1)
 let connected = false;
 // bytes handed to the device's OUT endpoint and taken from its IN endpoint since power-on,
 // and the emulated ns of the last of each (control `serial`: where a lost line was lost)
-const serialStats = { in: 0, out: 0, inAt: 0, outAt: 0 };
+// and of the last byte that came from the host (into serialIn)
+const serialStats = { in: 0, out: 0, inAt: 0, outAt: 0, arrivedAt: 0 };
+// `await TEXT`: the emulated ns at which the chip next says TEXT (-1: not yet)
+const watch = { text: null, buf: '', at: -1 };
 
 function now() {
   return epoch + mcu.clock.nanos;
@@ -210,6 +216,8 @@ function boot() {
   connected = false;
   pendingRead = -1;
   serialIn.length = 0;
+  serialInOff = 0;
+  serialInLen = 0;
   cdc.onDeviceConnected = () => {
     connected = true;
   };
@@ -238,6 +246,11 @@ function boot() {
 }
 
 function noteOutput(buf) {
+  if (watch.text !== null && watch.at < 0) {
+    watch.buf += Buffer.from(buf).toString('latin1');
+    if (watch.buf.includes(watch.text)) watch.at = now();
+    else if (watch.buf.length > 4096) watch.buf = watch.buf.slice(-watch.text.length);
+  }
   if (helloAt >= 0) return;
   lineBuf += Buffer.from(buf).toString('latin1');
   if (lineBuf.includes('hello eboard')) helloAt = now() - bootAt;
@@ -245,9 +258,21 @@ function noteOutput(buf) {
 }
 
 function feedSerial() {
-  if (pendingRead < 0 || !serialIn.length || !connected) return;
-  const n = Math.min(pendingRead, serialIn.length);
-  const chunk = Uint8Array.from(serialIn.splice(0, n));
+  if (pendingRead < 0 || !serialInLen || !connected) return;
+  const n = Math.min(pendingRead, serialInLen);
+  const chunk = new Uint8Array(n);
+  for (let got = 0; got < n;) {
+    const head = serialIn[0];
+    const k = Math.min(n - got, head.length - serialInOff);
+    chunk.set(head.subarray(serialInOff, serialInOff + k), got);
+    got += k;
+    serialInOff += k;
+    if (serialInOff === head.length) {
+      serialIn.shift();
+      serialInOff = 0;
+    }
+  }
+  serialInLen -= n;
   pendingRead = -1;
   serialStats.in += n;
   serialStats.inAt = now();
@@ -470,8 +495,18 @@ function handle(words) {
     case 'usb':
       return `ok usb ${connected ? 1 : 0}`;
     case 'serial':
-      return `ok serial in ${serialStats.in} queued ${serialIn.length} pending ${pendingRead} out ${serialStats.out}` +
-        ` at ${Math.round(serialStats.inAt / 1000)} ${Math.round(serialStats.outAt / 1000)} now ${Math.round(now() / 1000)}`;
+      return `ok serial in ${serialStats.in} queued ${serialInLen} pending ${pendingRead} out ${serialStats.out}` +
+        ` at ${Math.round(serialStats.inAt / 1000)} ${Math.round(serialStats.outAt / 1000)} now ${Math.round(now() / 1000)}` +
+        ` arrived ${Math.round(serialStats.arrivedAt / 1000)}`;
+    case 'await':
+      // await TEXT (the rest of the line): note when the chip next says it
+      watch.text = words.slice(1).join(' ');
+      watch.buf = '';
+      watch.at = -1;
+      if (!watch.text) throw new Error('await TEXT');
+      return `ok await`;
+    case 'seen':
+      return `ok seen ${watch.at < 0 ? -1 : Math.round(watch.at / 1000)}`;
     case 'time':
       return `ok time ${Math.round(now() / 1000)}`;
     case 'hello':
@@ -653,7 +688,9 @@ paceOffset = wallNs() - now();
 
 process.stdin.on('data', (data) => {
   if (!connected) return; // no port on the host yet: nothing can be sent
-  for (const b of data) serialIn.push(b);
+  serialIn.push(data);
+  serialInLen += data.length;
+  serialStats.arrivedAt = now();
   feedSerial();
 });
 process.stdin.on('end', () => process.exit(0));
