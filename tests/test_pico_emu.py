@@ -319,3 +319,72 @@ def test_dead_led_planted(pico):
     assert frame[e3] == (0, 0, 0)
     lit = [p for p in range(144) if frame[p] != (0, 0, 0)]
     assert e4 in lit and e2 in lit, lit  # a destination, the lifted piece
+
+
+def _archived(path: Path) -> dict[str, list[list[str]]]:
+    """{board id: the moves of each of its archived games}."""
+    from host.record import Archive
+
+    got: dict[str, list[list[str]]] = {}
+    if not path.exists():
+        return got
+    a = Archive(path)
+    try:
+        for g in a.games():
+            got.setdefault(g.board, []).append(a.moves(g.id))
+    finally:
+        a.close()
+    return got
+
+
+def test_serve_follows_four_emulated_picos_apart(flashed, tmp_path):
+    """Issue #23 item 6: every emulated Pico said `pico-0000000000000000`, as if one board.
+    Each emulated flash now has its flash chip's own unique id, kept across power cuts;
+    the club room (`eboard serve`) follows four emulated Picos at once, and the moves made
+    on two of them are archived apart, each under its own board's id."""
+    from walkutil import serve_until
+
+    kind, image = flashed
+    if kind == "stock" and IMAGE_UF2.exists():
+        pytest.skip("run once, on the image: the ids are the emulated flash chip's, whatever runs on it")
+    picos = []
+    try:
+        for i in range(4):
+            flash = tmp_path / f"pico{i}.flash"
+            shutil.copy(image, flash)
+            p = EmulatedPico(flash, log_path=tmp_path / f"pico{i}.log")
+            picos.append(p)
+            p.start()
+        ids = []
+        for p in picos:
+            wait_firmware(p.port)
+            with BoardLink(p.port, timeout_s=30) as link:
+                link.hello(timeout_s=20)
+                ids.append(link.board_id)
+        assert len(set(ids)) == 4 and all(i.startswith("pico-") and i != "pico-" + "0" * 16 for i in ids), ids
+        picos[0].kill()  # a power cut: the same chip, the same id
+        picos[0].restart()
+        assert wait_firmware(picos[0].port).split()[4] == ids[0]
+        hands = [Hands(p) for p in picos]
+        for h in hands:
+            h.setup("chess", None)
+            h.play("wait 300")
+        archive = tmp_path / "club.sqlite"
+        args = ["--archive", str(archive)]
+        for p in picos:
+            args += ["--port", p.port]
+
+        def play():
+            hands[1].play("lift e2", "wait 150", "place e4", "wait 600", "lift e7", "wait 150", "place e5", "wait 600")
+            hands[2].play("lift d2", "wait 150", "place d4", "wait 600")
+
+        want = {ids[1]: [["e2e4", "e7e5"]], ids[2]: [["d2d4"]]}
+        # 300 s: a guard only, serve files each move as it hears it
+        got, _, err, code = serve_until(args, tmp_path, lambda: _archived(archive),
+                                        lambda got: all(got.get(b) == m for b, m in want.items()), 300, play)
+        assert code == 0, err
+        assert {b: m for b, m in got.items() if any(m)} == want, (got, err[-2000:])
+        assert "Traceback" not in err, err
+    finally:
+        for p in picos:
+            p.stop()

@@ -15,6 +15,7 @@
 // erase and program are BKPTs done here with the W25Q16's times (4), and UART0's TX
 // interrupt is raised only when its FIFO is really empty (5).
 
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -93,6 +94,23 @@ if (fresh || args.uf2) {
 }
 const flashFd = fs.openSync(args.flash, 'r+');
 
+// The flash chip's unique id, 8 bytes, as every W25Q16 has its own (read with command 0x4B:
+// pico-sdk reads it at boot; MicroPython's machine.unique_id(), the board id `pico-...`).
+// Drawn at random for a flash file that has none and kept beside it (FILE.id), so that
+// every flash file is a board of its own and keeps its id across restarts; a copy of the
+// file without its FILE.id is another chip.
+const idPath = args.flash + '.id';
+let flashId = null;
+try {
+  const kept = fs.readFileSync(idPath, 'utf8').trim();
+  if (/^[0-9a-f]{16}$/.test(kept)) flashId = Buffer.from(kept, 'hex');
+} catch (e) {
+  // a flash with no id yet
+}
+if (!flashId) {
+  flashId = crypto.randomBytes(8);
+  fs.writeFileSync(idPath, flashId.toString('hex') + '\n');
+}
 const bootrom = new Uint32Array(readFile(args.bootrom, 'boot ROM').buffer.slice(0));
 
 // ---- the world: switches, hands, LEDs ------------------------------------------------------
@@ -212,6 +230,7 @@ function boot() {
     world.edges++;
     if (world.firstEdge < 0 && world.lastEvent) world.firstEdge = now();
   });
+  patchFlashId();
   cdc = new USBCDC(mcu.usbCtrl);
   connected = false;
   pendingRead = -1;
@@ -376,6 +395,43 @@ function patchFlashRom() {
   }
 }
 
+// The flash's unique id (command 0x4B): pico-sdk's flash_do_cmd forces the chip select low
+// through IO_QSPI's SS override, then writes and reads the SSI's data register a byte at a
+// time; rp2040js answers every read with 0 (so every emulated Pico was pico-0000...).
+// Within a forced select, the flash's answer is queued byte for byte: the id after the
+// command and 4 dummy bytes, 0 for anything else (as before).
+const SSI_DR0 = 0x60;
+const QSPI_SS_CTRL = 0x0c;
+function patchFlashId() {
+  const ssi = mcu.peripherals[0x18000];
+  const qspi = mcu.peripherals[0x40018];
+  const spi = { ctrl: 0, low: false, pos: 0, cmd: 0, rx: [] };
+  const qspiRead = qspi.readUint32.bind(qspi);
+  const qspiWrite = qspi.writeUint32.bind(qspi);
+  qspi.readUint32 = (offset) => (offset === QSPI_SS_CTRL ? spi.ctrl : qspiRead(offset));
+  qspi.writeUint32 = (offset, value) => {
+    if (offset !== QSPI_SS_CTRL) return qspiWrite(offset, value);
+    spi.ctrl = value >>> 0;
+    spi.low = ((value >>> 8) & 3) === 2; // OUTOVER: 2 drives the select low
+    if (spi.low) {
+      spi.pos = 0;
+      spi.rx.length = 0;
+    }
+  };
+  const ssiRead = ssi.readUint32.bind(ssi);
+  const ssiWrite = ssi.writeUint32.bind(ssi);
+  ssi.writeUint32 = (offset, value) => {
+    if (offset !== SSI_DR0 || !spi.low) return ssiWrite(offset, value);
+    const pos = spi.pos++;
+    if (pos === 0) spi.cmd = value & 0xff;
+    spi.rx.push(spi.cmd === 0x4b && pos >= 5 && pos < 13 ? flashId[pos - 5] : 0);
+  };
+  ssi.readUint32 = (offset) => {
+    if (offset !== SSI_DR0 || !spi.low) return ssiRead(offset);
+    return spi.rx.length ? spi.rx.shift() : 0;
+  };
+}
+
 function onBreak(code) {
   const core = mcu.core;
   const regs = core.registers;
@@ -507,6 +563,8 @@ function handle(words) {
       return `ok await`;
     case 'seen':
       return `ok seen ${watch.at < 0 ? -1 : Math.round(watch.at / 1000)}`;
+    case 'id':
+      return `ok id ${flashId.toString('hex')}`;
     case 'time':
       return `ok time ${Math.round(now() / 1000)}`;
     case 'hello':

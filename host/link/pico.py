@@ -3,7 +3,9 @@ serial behind a pseudo-terminal, so that pyserial, mpremote and flash.sh talk to
 /dev/ttyACM0; and its world (reed switches, hands, LED frames, faults) on a control socket.
 
 Shaped like host/link/virtual.py's VirtualBoard: start() -> port, kill() (a power cut, at any
-instant), restart(), stop().  The flash is a file (flash_path) that outlives the process.
+instant), restart(), stop().  The flash is a file (flash_path) that outlives the process; the
+flash chip's unique id (the board id, `pico-<16 hex digits>`) is kept beside it (FILE.id),
+drawn at random the first time: a copy of the flash file alone is another board.
 """
 
 from __future__ import annotations
@@ -420,6 +422,9 @@ def make_flash(flash: Path, uf2: Path | None = None, log: Path | None = None) ->
             main.unlink()
             wait_firmware(pico.port)
     work.rename(flash)
+    # The chip's unique id stays behind (work.flash.id): every copy of the prepared flash
+    # is a board of its own, with an id drawn at its first start (boards/emu/README.md).
+    work.with_name(work.name + ".id").unlink(missing_ok=True)
     return report
 
 
