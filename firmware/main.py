@@ -163,24 +163,11 @@ def _serve(hw):
     def take():
         n = 0
         while True:
-            if reader.overflow:
-                # The rest of a line over the cap, up to its newline: each byte only
-                # looked at, in the loop's fewest steps.
-                while True:
-                    if not readinto(one):
-                        return False
-                    if one[0] == 10:
-                        break
-                    n += 1
-                    if not n & 63 and realtime and ticks_diff(clock.now(), next_scan[0]) >= 0:
-                        return True  # the sensors' turn
-                    for _ in ipoll(0):
-                        break
-                    else:
-                        return True
-            elif not readinto(one):
+            if not readinto(one):
                 return False  # the link is gone (the virtual board's pty was closed)
-            if put(one[0], on_line):
+            b = one[0]
+            # past a line's cap only its newline counts: the rest is dropped right here
+            if (b == 10 or not reader.overflow) and put(b, on_line):
                 # answered `ok repl`: the REPL takes the link
                 if not hw.is_sim:
                     raise StopForRepl()
