@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import micropython_cmd
+from conftest import ROOT, micropython_cmd
 
 from host.link import BoardError, BoardLink
 from host.link.virtual import VirtualBoard
@@ -99,8 +99,8 @@ def _reply_of(link):
 
 def test_mpremote_talks_to_the_virtual_board_after_the_repl_request(board):
     # mpremote's own way in, Ctrl-C, is dropped by a board in play: the `repl` request
-    # (python -m host.link.repl PORT, what flash.sh does first) stops the firmware.
-    r = subprocess.run([BIN / "python", "-m", "host.link.repl", board.port], capture_output=True, text=True, timeout=60)
+    # (./flash.sh --repl PORT, as README says; python -m host.link.repl) stops the firmware.
+    r = subprocess.run([ROOT / "flash.sh", "--repl", board.port], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert r.returncode == 0 and "the firmware stopped" in r.stderr, r.stderr
     r = subprocess.run(
         [BIN / "mpremote", "connect", board.port, "resume", "exec", "print(6 * 7)"],
