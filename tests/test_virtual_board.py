@@ -264,3 +264,43 @@ def test_a_firmware_that_crashes_is_reset_by_the_watchdog_and_resumes(tmp_path):
             assert link.hello().startswith("version 3 ")
             assert link.request("state").startswith("state chess setup 0 ")
     assert "the watchdog reset the board" in vb.log_path.read_text()
+
+
+MPY_FEED_CHECK = """
+import random
+from firmware.main import LineReader
+random.seed(23)
+alphabet = b"ab\\r\\n\\x03\\n"
+def lines_of(chunks, by_byte):
+    out = []
+    r = LineReader()
+    for c in chunks:
+        if by_byte:
+            for b in c:
+                r.put(b, lambda line: out.append(line))
+        else:
+            r.feed(bytes(c), lambda line: out.append(line))
+    return out
+for trial in range(40):
+    data = bytearray()
+    for _ in range(random.getrandbits(4)):
+        n = random.choice((0, 1, 255, 511, 512, 513, 600, 2000))
+        data.extend(bytes(alphabet[random.getrandbits(8) % 6] if random.getrandbits(3) == 0 else 120 for _ in range(n)))
+        data.append(10)
+    cuts = sorted(random.getrandbits(12) % (len(data) + 1) for _ in range(random.getrandbits(3)))
+    chunks = [data[a:b] for a, b in zip([0] + cuts, cuts + [len(data)])]
+    assert lines_of(chunks, False) == lines_of([data], True), trial
+print("same")
+"""
+
+
+def test_line_reader_takes_a_chunk_as_it_takes_its_bytes_one_by_one(tmp_path):
+    # Issue #23 item 2: our image reads the link's waiting bytes in one call and hands them
+    # to LineReader.feed; the lines (and too-long ones) are those of put, a byte at a time,
+    # wherever the chunks are cut: on the unix port, MicroPython's own bytes methods.
+    mp = micropython_cmd()
+    if mp is None:
+        pytest.skip("no micropython (the unix port)")
+    out = subprocess.run([mp, "-c", MPY_FEED_CHECK], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={"MICROPYPATH": f"{ROOT}:{ROOT}/tests/mpy"})
+    assert out.stdout.strip() == "same", out.stdout + out.stderr
