@@ -122,6 +122,42 @@ class LineReader:
         return on_line(bytes(line))
 
 
+# Stock MicroPython's byte loop: at most 64 bytes, each read, then the poll asked whether
+# another is waiting; a junk line's bytes past the cap dropped right here.  Returns how
+# many were read (64: the caller checks the scan's beat), 0 when no byte is left waiting,
+# -1 when the link is gone, -2 when a line stopped the board for the REPL.  On the Pico it
+# is compiled at start-up as machine code (@micropython.native; rp2's compiler emits Thumb),
+# elsewhere as bytecode: one source for both.
+BYTE_LOOP = """
+def byte_loop(readinto, one, ipoll, reader, put, on_line):
+    n = 0
+    while n < 64:
+        if not readinto(one):
+            return -1
+        b = one[0]
+        n += 1
+        if (b == 10 or not reader.overflow) and put(b, on_line):
+            return -2
+        for _ in ipoll(0):
+            break
+        else:
+            return 0
+    return n
+"""
+
+
+def compile_byte_loop():
+    space = {}
+    native = ""
+    if sys.platform == "rp2":
+        import micropython
+
+        space["micropython"] = micropython
+        native = "@micropython.native\n"
+    exec(native + BYTE_LOOP, space)
+    return space["byte_loop"]
+
+
 class StopForRepl(Exception):
     """The `repl` request was answered: the firmware ends and MicroPython's REPL follows."""
 
@@ -203,28 +239,25 @@ def _serve(hw):
             if realtime and ticks_diff(clock.now(), next_scan[0]) >= 0:
                 return True  # the sensors' turn
 
+    byte_loop = None if drain else compile_byte_loop()
+
     def take():
         if drain:
             return take_chunks()
-        n = 0
         while True:
-            if not readinto(one):
+            n = byte_loop(readinto, one, ipoll, reader, put, on_line)
+            if n == -1:
                 return False  # the link is gone (the virtual board's pty was closed)
-            b = one[0]
-            # past a line's cap only its newline counts: the rest is dropped right here
-            if (b == 10 or not reader.overflow) and put(b, on_line):
-                # answered `ok repl`: the REPL takes the link
+            if n == -2:  # answered `ok repl`: the REPL takes the link
                 if not hw.is_sim:
                     raise StopForRepl()
                 board.repl = False
                 hw.stop_for_repl(stdin)
-            n += 1
-            if not n & 63 and realtime and ticks_diff(clock.now(), next_scan[0]) >= 0:
-                return True  # the sensors' turn
-            for _ in ipoll(0):
-                break
-            else:
                 return True
+            if not n:
+                return True
+            if realtime and ticks_diff(clock.now(), next_scan[0]) >= 0:
+                return True  # the sensors' turn
 
     next_scan = [clock.now()]
     while True:
