@@ -5,6 +5,8 @@
 #   ./flash.sh PORT [PROFILE]       a Pico on PORT (PROFILE: pico, the default)
 #   ./flash.sh --sim                a fresh virtual board, started and stopped here
 #   ./flash.sh --build-only [PROFILE]   only compile, into build/PROFILE
+#   ./flash.sh --repl PORT          stop the board's firmware for MicroPython's REPL (mpremote):
+#                                   a board in play ignores Ctrl-C; the `repl` request is the way in
 set -euo pipefail
 cd "$(dirname "$0")"
 BIN=.venv/bin
@@ -27,8 +29,9 @@ build() {  # build PROFILE -> build/PROFILE
         mkdir -p "$out/$(dirname "$f")"
         "$MPYCROSS" -o "$out/${f%.py}.mpy" "$f" || die "mpy-cross failed on $f"
     done
-    # The board runs main.py at power-up: it only starts the firmware.
-    printf 'from firmware.main import run\nrun()\n' > "$out/main.py"
+    # The board runs main.py at power-up: it only starts the firmware, the keyboard
+    # interrupt off from its first line (a stray Ctrl-C must not stop the board).
+    printf 'import micropython\nmicropython.kbd_intr(-1)\nfrom firmware.main import run\nrun()\n' > "$out/main.py"
     echo "built $out: $(find "$out" -type f | wc -l) files, $(du -sk "$out" | cut -f1) KB" >&2
 }
 
@@ -37,9 +40,14 @@ manifest() {  # the files of build/PROFILE, relative, with their SHA-256
         echo "$(sha256sum "$f" | cut -d' ' -f1) $f"; done)
 }
 
+repl() {  # stop the firmware on PORT for the REPL: Ctrl-C alone does not while it plays
+    "$PY" -m host.link.repl "$1" || die "could not reach the REPL of $1"
+}
+
 flash() {  # flash PORT PROFILE [resume]
     local port=$1 profile=$2 resume=${3:-}
     build "$profile"
+    repl "$port"
     local dirs
     dirs=$(cd "build/$profile" && find . -mindepth 1 -type d | sed 's|^\./||' | sort)
     # mkdir may fail for a folder that exists: that is fine.
@@ -72,8 +80,12 @@ for f in '$files'.split():
 
 case "${1:-}" in
     "" | -h | --help)
-        sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;
+    --repl)
+        [ -n "${2:-}" ] || die "--repl needs the board's port (e.g. /dev/ttyACM0)"
+        [ -e "$2" ] || die "no port $2 (is the board plugged in?)"
+        repl "$2" ;;
     --build-only)
         build "${2:-pico}" ;;
     --sim)

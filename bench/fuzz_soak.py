@@ -62,8 +62,8 @@ def on_line(line):
 rng = Rand(1)
 for i in range(LINES):
     for b in bad_line(rng):
-        reader.feed(b, on_line)
-    reader.feed(10, on_line)
+        reader.put(b, on_line)
+    reader.put(10, on_line)
     if i % 1000 == 999:
         if board.state_words() + board.leds_text() != before:
             changes += 1

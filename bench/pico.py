@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from host.link import pico as emu  # noqa: E402
 from host.link import BoardLink, BridgeTimeout, LinkError  # noqa: E402
+from host.link.repl import stop_for_repl  # noqa: E402
 
 LOWER = "(emulated time: a lower bound)"
 BIN = ROOT / ".venv" / "bin"
@@ -276,7 +277,7 @@ def main() -> int:
                     f"{min(a - b for a, b in zip(ms, slept)):.0f}-{max(a - b for a, b in zip(ms, slept)):.0f} ms {LOWER}",
                 )
             if "hint" not in skip:
-                mpremote(pico.port, "exec", "pass")  # Ctrl-C: the firmware stops for the REPL
+                stop_for_repl(pico.port)  # the firmware stops for the REPL (Ctrl-C is dropped in play)
                 games = args.games.split(",")
                 fens = Path(tmp) / "hintfens.txt"  # the host plays the random games out
                 subprocess.run(

@@ -65,6 +65,7 @@ fi
 # ---- the cache key: our frozen sources, this script, and the MicroPython source ----------
 mapfile -t files < <(cd "$ROOT" && { find firmware -name '*.py' -not -path '*/__pycache__/*'; \
     find boards -name '*.py' -not -path '*/__pycache__/*'; \
+    find boards/pico-image/cmod -type f; \
     echo boards/build-image.sh; } | LC_ALL=C sort)
 key=$( { echo "$src_id"; cd "$ROOT" && sha256sum "${files[@]}"; } | sha256sum | cut -c1-16)
 out=$CACHE/images/$key
@@ -136,8 +137,15 @@ make -j"$JOBS" -C "$MPY/mpy-cross" >>"$log" 2>&1 || die "mpy-cross did not build
 # Frozen modules are recompiled only when a source is newer than its .mpy: start them afresh,
 # so a change of the manifest's options reaches them too (a few seconds).
 rm -rf "$MPY/ports/rp2/build-$tag/frozen_mpy" "$MPY/ports/unix/build-$tag-32/frozen_mpy"
+# The port configures its build folder once (cmake): one configured before the C module
+# (boards/pico-image/cmod) is configured again, its objects kept.
+rp2cache=$MPY/ports/rp2/build-$tag/CMakeCache.txt
+if [ -f "$rp2cache" ] && ! grep -q "^USER_C_MODULES:.*=$ROOT/boards/pico-image/cmod/micropython.cmake\$" "$rp2cache"; then
+    rm -f "$MPY/ports/rp2/build-$tag/Makefile"
+fi
 make -j"$JOBS" -C "$MPY/ports/rp2" BOARD=RPI_PICO BUILD="build-$tag" \
-    FROZEN_MANIFEST="$ROOT/boards/pico-image/manifest.py" >>"$log" 2>&1 \
+    FROZEN_MANIFEST="$ROOT/boards/pico-image/manifest.py" \
+    USER_C_MODULES="$ROOT/boards/pico-image/cmod/micropython.cmake" >>"$log" 2>&1 \
     || die "the rp2 port did not build: see $log"
 make -j"$JOBS" -C "$MPY/ports/unix" BUILD="build-$tag-32" CC="gcc -m32" MICROPY_PY_FFI=0 MICROPY_PY_BTREE=0 \
     MICROPY_PY_SSL=0 MICROPY_SSL_AXTLS=0 MICROPY_SSL_MBEDTLS=0 \

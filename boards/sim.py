@@ -138,6 +138,9 @@ class Hardware:
     def feed_watchdog(self):
         pass
 
+    def release_watchdog(self):
+        pass
+
     def make_journal(self, path):
         return CuttableJournal(path)
 
@@ -245,8 +248,9 @@ class Hardware:
 
         return simfaults.request(self, w)
 
-    def interrupted(self, board, stdin, write):
-        """Ctrl-C on the link: like a real board, drop into the REPL (for mpremote)."""
+    def stop_for_repl(self, stdin):
+        """The `repl` request was answered: like a real board, hand the link to the REPL
+        (for mpremote and flash.sh --sim)."""
         from boards import simrepl
 
         simrepl.repl(stdin)

@@ -1,9 +1,11 @@
 """The virtual board's REPL: what MicroPython's own REPL does on a real board's USB port,
 so that mpremote (and flash.sh --sim) can talk to the virtual board.
 
-The unix port reads a pseudo-terminal in raw mode, so Ctrl-C arrives as a byte, not as
-an interrupt: the firmware hands the link to repl() when it sees one.  A fresh virtual
-board with no main.py runs this file as its whole program.
+The firmware hands the link to repl() once it has answered the `repl` request, as a real
+board's firmware stops for MicroPython's REPL (a stray Ctrl-C never does: the unix port
+reads a pseudo-terminal in raw mode, where Ctrl-C is a byte like any other, and the
+firmware drops it).  A fresh virtual board with no main.py runs this file as its whole
+program.
 
 Supported: the friendly REPL (one line at a time), the raw REPL (Ctrl-A; code ends with
 Ctrl-D, answered "OK", its output, Ctrl-D, its error, Ctrl-D), raw-paste refused ("R\\x00",
@@ -51,12 +53,10 @@ def _read(stdin):
     return b[0]
 
 
-def repl(stdin, raw=False, interrupted=True):
+def repl(stdin, raw=False):
     """Run the REPL on the link until a reboot ends the process."""
     sys.modules["machine"] = _Machine()
     env = {"__name__": "__main__"}
-    if interrupted:
-        _out("Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n")
     if not raw:
         _out(BANNER + ">>> ")
     line = bytearray()
@@ -156,4 +156,4 @@ def _raw(stdin, env):
 
 if __name__ == "__main__":
     # A virtual board with no program: its REPL is all there is.
-    repl(sys.stdin.buffer, raw="--raw-repl" in sys.argv, interrupted=False)
+    repl(sys.stdin.buffer, raw="--raw-repl" in sys.argv)

@@ -9,6 +9,13 @@ import sys
 
 SYS_PATH = sys.path[:]  # as it was: given back when the firmware stops for the REPL
 if sys.platform == "rp2":
+    # No keyboard interrupt while the board plays: a byte 3 on the USB link (line noise,
+    # a key pressed in a serial monitor, mpremote's own way in) dropped it into the REPL,
+    # for good (docs/protocol.md, Framing).  The `repl` request is the way in; after
+    # main.py, MicroPython's REPL takes Ctrl-C again.
+    import micropython
+
+    micropython.kbd_intr(-1)
     # MicroPython looks in every folder of sys.path before it takes a built-in module that
     # a file may extend (`time`, `struct`, `os`, ...): each `import struct` cost two
     # littlefs lookups (1.5 ms on the emulated Pico).  The firmware needs the folder it was
@@ -55,26 +62,104 @@ def make_hardware(argv):
 
 
 class LineReader:
-    """Bytes from the link -> complete lines; an over-long line is cut and flagged."""
+    """Bytes from the link -> request lines of at most MAX_LINE bytes.
+
+    A longer line is dropped as it comes, nothing of it kept past the cap, and answered
+    once, at its newline, as too long.  A carriage return and Ctrl-C (3) are dropped
+    wherever they come: a stray Ctrl-C (line noise, a key pressed in a serial monitor)
+    neither stops the board nor spoils the request around it; the REPL is reached on
+    purpose, with the `repl` request.  on_line(line) returns True when the board stops
+    for the REPL: the bytes after that line are the REPL's."""
 
     def __init__(self):
-        self.buf = bytearray()
+        self.line = bytearray()
         self.overflow = False
 
-    def feed(self, b, on_line):
-        if b == 10:  # \n
-            line = bytes(self.buf)
-            self.buf = bytearray()
-            if self.overflow:
-                self.overflow = False
-                line = b"x" * (MAX_LINE + 1)  # answered "too-long"
-            on_line(line)
-        elif b == 13:
-            pass
-        elif len(self.buf) > MAX_LINE:
-            self.overflow = True
+    def put(self, b, on_line):
+        """One byte; on_line's answer at a newline, else None."""
+        if b == 10:
+            return self.end(on_line)
+        if b != 13 and b != 3 and not self.overflow:
+            if len(self.line) >= MAX_LINE:
+                self.too_long()
+            else:
+                self.line.append(b)
+
+    def feed(self, data, on_line):
+        """A chunk of bytes (bytes), as put() takes them one by one, its lines found and its
+        junk dropped by bytes' own methods (C), not a byte at a time; True when a line's
+        on_line stopped the board for the REPL (the rest of the chunk is the REPL's: dropped)."""
+        start = 0
+        end = len(data)
+        while start < end:
+            nl = data.find(b"\n", start)
+            stop = end if nl < 0 else nl
+            if stop > start and not self.overflow:
+                part = data[start:stop]
+                if b"\r" in part or b"\x03" in part:
+                    part = part.replace(b"\r", b"").replace(b"\x03", b"")
+                if len(self.line) + len(part) > MAX_LINE:
+                    self.too_long()
+                else:
+                    self.line.extend(part)
+            if nl < 0:
+                return False
+            if self.end(on_line):
+                return True
+            start = nl + 1
+        return False
+
+    def too_long(self):
+        self.overflow = True
+        self.line = bytearray()  # the rest of the line is dropped as it comes
+
+    def end(self, on_line):
+        line = self.line
+        self.line = bytearray()
+        if self.overflow:
+            self.overflow = False
+            line = b"x" * (MAX_LINE + 1)  # answered "too-long"
+        return on_line(bytes(line))
+
+
+# Stock MicroPython's byte loop: at most 64 bytes, each read, then the poll asked whether
+# another is waiting; a junk line's bytes past the cap dropped right here.  Returns how
+# many were read (64: the caller checks the scan's beat), 0 when no byte is left waiting,
+# -1 when the link is gone, -2 when a line stopped the board for the REPL.  On the Pico it
+# is compiled at start-up as machine code (@micropython.native; rp2's compiler emits Thumb),
+# elsewhere as bytecode: one source for both.
+BYTE_LOOP = """
+def byte_loop(readinto, one, ipoll, reader, put, on_line):
+    n = 0
+    while n < 64:
+        if not readinto(one):
+            return -1
+        b = one[0]
+        n += 1
+        if (b == 10 or not reader.overflow) and put(b, on_line):
+            return -2
+        for _ in ipoll(0):
+            break
         else:
-            self.buf.append(b)
+            return 0
+    return n
+"""
+
+
+def compile_byte_loop():
+    space = {}
+    native = ""
+    if sys.platform == "rp2":
+        import micropython
+
+        space["micropython"] = micropython
+        native = "@micropython.native\n"
+    exec(native + BYTE_LOOP, space)
+    return space["byte_loop"]
+
+
+class StopForRepl(Exception):
+    """The `repl` request was answered: the firmware ends and MicroPython's REPL follows."""
 
 
 def run(argv=None):
@@ -82,20 +167,17 @@ def run(argv=None):
     if "--raw-repl" in argv:  # the virtual board after a soft reboot in the raw REPL
         from boards import simrepl
 
-        simrepl.repl(sys.stdin.buffer, raw=True, interrupted=False)
+        simrepl.repl(sys.stdin.buffer, raw=True)
     hw = make_hardware(argv)
     try:
         _serve(hw)
-    except KeyboardInterrupt:
-        # Ctrl-C from the host (mpremote, flash.sh) stops the firmware for the REPL: a
-        # watchdog left running would reset the board under it a few seconds later.
-        release = getattr(hw, "release_watchdog", None)
-        if release:
-            release()
+    except StopForRepl:
+        # The firmware ends for the REPL (the `repl` request): a watchdog left running
+        # would reset the board under mpremote a few seconds later.
+        hw.release_watchdog()
         sys.path[:] = SYS_PATH
         for name in BUILTINS:  # the REPL's imports as MicroPython's own
             sys.modules.pop(name, None)
-        raise
 
 
 def _serve(hw):
@@ -124,29 +206,74 @@ def _serve(hw):
         except Exception as e:  # our bug: report it, and keep the board alive
             sys.print_exception(e)
             board.outbox.send("error internal %s" % str(e)[:DETAIL])
+        return board.repl
 
-    next_scan = hw.clock.now()
+    clock = hw.clock
+    realtime = hw.realtime
+    # MicroPython's stdin (on the Pico and on the unix port alike) blocks until it has
+    # every byte asked for, and its poll says only whether one is there: so on stock
+    # MicroPython the link is read a byte at a time, as long as the poll says there is one,
+    # with a junk line's bytes dropped right here (some 45 us a byte on the chip).  Our
+    # image has eboardio.take (boards/pico-image/cmod), every waiting byte in one call,
+    # and LineReader.feed splits them with bytes' own methods.  Either way the scan is
+    # still run on its beat in a flood.
+    one = bytearray(1)
+    readinto = stdin.readinto
+    ipoll = poll.ipoll
+    put = reader.put
+
+    try:  # our image (boards/pico-image/cmod): the link's waiting bytes in one call
+        from eboardio import take as drain
+    except ImportError:
+        drain = None
+    chunk = bytearray(512)  # the rp2 port's stdin ring buffer holds 512
+    view = memoryview(chunk)
+
+    def take_chunks():
+        while True:
+            n = drain(chunk)
+            if not n:
+                return True
+            if reader.feed(bytes(view[:n]), on_line):
+                raise StopForRepl()  # answered `ok repl`: the REPL takes the link
+            if realtime and ticks_diff(clock.now(), next_scan[0]) >= 0:
+                return True  # the sensors' turn
+
+    byte_loop = None if drain else compile_byte_loop()
+
+    def take():
+        if drain:
+            return take_chunks()
+        while True:
+            n = byte_loop(readinto, one, ipoll, reader, put, on_line)
+            if n == -1:
+                return False  # the link is gone (the virtual board's pty was closed)
+            if n == -2:  # answered `ok repl`: the REPL takes the link
+                if not hw.is_sim:
+                    raise StopForRepl()
+                board.repl = False
+                hw.stop_for_repl(stdin)
+                return True
+            if not n:
+                return True
+            if realtime and ticks_diff(clock.now(), next_scan[0]) >= 0:
+                return True  # the sensors' turn
+
+    next_scan = [clock.now()]
     while True:
         # A virtual board with a virtual clock scans only inside "sim wait": it waits
         # for the host.  Every other board scans every hw.scan_ms and reads in between.
         wait = -1
-        if hw.realtime:
-            wait = max(0, ticks_diff(next_scan, hw.clock.now()))
-        for _, ev in poll.poll(wait):
-            if not ev & select.POLLIN:
-                return  # the link is gone (the virtual board's pty was closed)
-            b = stdin.read(1)
-            if not b:
-                return
-            if b[0] == 3 and hw.is_sim:  # Ctrl-C: mpremote wants the REPL
-                hw.interrupted(board, stdin, write)
-                continue
-            reader.feed(b[0], on_line)
-        if hw.realtime:
-            now = hw.clock.now()
-            if ticks_diff(now, next_scan) >= 0:
+        if realtime:
+            wait = max(0, ticks_diff(next_scan[0], clock.now()))
+        ready = poll.poll(wait)
+        if ready and (not ready[0][1] & select.POLLIN or not take()):
+            return  # the link is gone (the virtual board's pty was closed)
+        if realtime:
+            now = clock.now()
+            if ticks_diff(now, next_scan[0]) >= 0:
                 board.step(now)
-                next_scan = now + hw.scan_ms
+                next_scan[0] = now + hw.scan_ms
                 hw.feed_watchdog()
 
 

@@ -159,6 +159,14 @@ def _mode(name, where="modes"):
     return handler
 
 
+def c_repl(board, w, now):
+    # The deliberate way to MicroPython's REPL (flash.sh, mpremote): the loop stops the
+    # firmware once this reply is out.  Ctrl-C alone never does, while the board plays.
+    _args(w, 0, 0, "repl")
+    board.repl = True
+    return "ok repl"
+
+
 def c_selftest(board, w, now):
     # The bring-up self-test: firmware/selftest.py, loaded on first use.
     from firmware import selftest
@@ -229,5 +237,6 @@ COMMANDS = {
     "verdict": _mode("c_verdict"),
     "announce": _mode("c_announce"),
     "selftest": c_selftest,
+    "repl": c_repl,
     "sim": c_sim,
 }

@@ -42,3 +42,14 @@ def tuple_board(pos):
             n = lay.name(sq)
             out[(lay.letters.find(n[0]), int(n[1:]) - 1)] = ("w" if c & 32 else "b", pos.game.letter[c & 31])
     return out
+
+
+def request_with_ctrl_c(link, line, rng):
+    """link.request(line), with Ctrl-C bytes (3) before it and at random points inside
+    it (issue #23: a board in play drops them); the reply."""
+    i = rng.randrange(len(line) + 1)
+    head = bytearray(line[:i].encode())
+    for _ in range(rng.randrange(1, 4)):
+        head.insert(rng.randrange(len(head) + 1), 3)
+    link.ser.write(b"\x03" * rng.randrange(50) + bytes(head))
+    return link.request(line[i:])

@@ -20,8 +20,17 @@ import pytest
 from conftest import ROOT
 from pico_util import run_pico, run_virtual
 
-from host.link import BoardLink
-from host.link.pico import EmulatedPico, Hands, PicoError, firmware_key, make_flash, missing, wait_firmware
+from host.link import BoardError, BoardLink
+from host.link.pico import (
+    EmulatedPico,
+    Hands,
+    PicoError,
+    firmware_key,
+    make_flash,
+    missing,
+    wait_firmware,
+)
+from host.link.repl import stop_for_repl
 from host.link.virtual import VirtualBoard
 
 WHY = missing()
@@ -150,19 +159,80 @@ def test_power_cut_in_journal_write(pico):
 
 
 def _mpremote(port: str, code: str, timeout_s: float = 120) -> str:
+    stop_for_repl(port)  # a board in play drops mpremote's Ctrl-C: the `repl` request first
     done = subprocess.run([MPREMOTE, "connect", port, "exec", code], capture_output=True, text=True, timeout=timeout_s)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
-def test_ctrl_c_stops_the_watchdog(pico):
-    """mpremote interrupts the running firmware (whose watchdog runs) for its raw REPL:
-    the REPL stays usable past the watchdog's 4 s, no reset comes."""
+def test_the_repl_request_stops_the_watchdog(pico):
+    """The `repl` request ends the running firmware (whose watchdog runs) for the REPL,
+    and mpremote gets in: the REPL stays usable past the watchdog's 4 s, no reset comes."""
     before = pico.control("resets")[0]
     code = "import time\nt = time.ticks_ms()\ntime.sleep(6)\nprint(time.ticks_diff(time.ticks_ms(), t))"
     out = _mpremote(pico.port, code)
     assert int(out.split()[-1]) >= 6000
     assert pico.control("resets")[0] == before
+
+
+def _new_chess(link, hands, request):
+    """hello, then `new chess` (sent with request) and its pieces set up by hand."""
+    link.hello(timeout_s=20)
+    request("new chess")
+    hands.setup("chess", None)
+    hands.play("wait 300")
+
+
+def test_stray_ctrl_c_changes_nothing_on_the_chip(pico):
+    """Issue #23 item 1: a byte 3 on the USB link stopped the firmware for the REPL, for
+    good.  Ctrl-C bytes before and inside requests, floods of them between a game's moves
+    and mpremote's own way in (Ctrl-C, Ctrl-A): every move is taken, every reply right,
+    and the board still answers after more than the watchdog's 4 s, never reset."""
+    import random
+
+    from conftest import request_with_ctrl_c
+
+    rng = random.Random(23)
+    hands = Hands(pico)
+    with BoardLink(pico.port, timeout_s=30) as link:
+        _new_chess(link, hands, lambda line: request_with_ctrl_c(link, line, rng))
+        for a, b in (("e2", "e4"), ("e7", "e5"), ("g1", "f3")):
+            link.ser.write(b"\x03" * rng.randrange(1, 3000))
+            hands.play(f"lift {a}", "wait 150", f"place {b}", "wait 600")
+            assert request_with_ctrl_c(link, "ping", rng) == "pong"
+        link.ser.write(b"\r\x03\x03\r\x01")  # mpremote's way in, Ctrl-C twice, then Ctrl-A: no REPL
+        hands.play("wait 5000")
+        with pytest.raises(BoardError) as e:  # the Ctrl-A is a line's byte, answered in words
+            link.request("")
+        assert e.value.code == "bad-bytes"
+        assert request_with_ctrl_c(link, "history", rng) == "history e2e4 e7e5 g1f3"
+        assert request_with_ctrl_c(link, "state", rng).split()[2] == "idle"
+    assert pico.control("resets")[0] == "ok resets 0 0"
+
+
+def test_a_flood_of_junk_is_dropped_and_a_move_made_meanwhile_kept(pico):
+    """Issue #23 item 2: junk was read at some 210 us a byte, and a 100 KB line left the
+    board deaf for a minute.  A 20 KB line and 8 KB of random bytes, `ping` right behind
+    them, while a hand plays e2-e4: the ping is answered, every line of junk is answered
+    in words, and the move is kept (bench/junk_pico.py times it)."""
+    import random
+
+    hands = Hands(pico)
+    with BoardLink(pico.port, timeout_s=60) as link:
+        _new_chess(link, hands, link.request)
+        stream = random.Random(23).randbytes(8000)
+        link.ser.write(b"x" * 20000 + b"\n" + stream + b"\nping\n")
+        hands.play("lift e2", "wait 150", "place e4", "wait 600")
+        said = []
+        while not said or not said[-1].endswith("ok pong"):
+            line = link._read_line(time.monotonic() + 120)
+            assert line is not None, said[-5:]
+            said.append(line)
+        errors = [t.split()[2] for t in said if t.split()[1:2] == ["error"]]
+        assert errors[0] == "too-long"
+        assert len(errors) == stream.count(b"\n") + 2 and set(errors) <= {"too-long", "bad-bytes", "empty", "unknown-command"}
+        assert link.request("history") == "history e2e4"
+        assert link.request("state").split()[2] == "idle"
 
 
 HANG = "import time\nfrom boards import pico\nhw = pico.Hardware()\nwhile True:\n    time.sleep_ms(100)"
@@ -172,6 +242,7 @@ def test_watchdog_resets_a_hung_board(pico):
     """The pico profile's watchdog, then a hang (a loop waiting for what never comes):
     the chip resets and boots main.py into its game again."""
     assert pico.control("resets")[0] == "ok resets 0 0"
+    stop_for_repl(pico.port)
     subprocess.run(
         [MPREMOTE, "connect", pico.port, "exec", "--no-follow", HANG],
         capture_output=True,
@@ -275,3 +346,72 @@ def test_dead_led_planted(pico):
     assert frame[e3] == (0, 0, 0)
     lit = [p for p in range(144) if frame[p] != (0, 0, 0)]
     assert e4 in lit and e2 in lit, lit  # a destination, the lifted piece
+
+
+def _archived(path: Path) -> dict[str, list[list[str]]]:
+    """{board id: the moves of each of its archived games}."""
+    from host.record import Archive
+
+    got: dict[str, list[list[str]]] = {}
+    if not path.exists():
+        return got
+    a = Archive(path)
+    try:
+        for g in a.games():
+            got.setdefault(g.board, []).append(a.moves(g.id))
+    finally:
+        a.close()
+    return got
+
+
+def test_serve_follows_four_emulated_picos_apart(flashed, tmp_path):
+    """Issue #23 item 6: every emulated Pico said `pico-0000000000000000`, as if one board.
+    Each emulated flash now has its flash chip's own unique id, kept across power cuts;
+    the club room (`eboard serve`) follows four emulated Picos at once, and the moves made
+    on two of them are archived apart, each under its own board's id."""
+    from walkutil import serve_until
+
+    kind, image = flashed
+    if kind == "stock" and IMAGE_UF2.exists():
+        pytest.skip("run once, on the image: the ids are the emulated flash chip's, whatever runs on it")
+    picos = []
+    try:
+        for i in range(4):
+            flash = tmp_path / f"pico{i}.flash"
+            shutil.copy(image, flash)
+            p = EmulatedPico(flash, log_path=tmp_path / f"pico{i}.log")
+            picos.append(p)
+            p.start()
+        ids = []
+        for p in picos:
+            wait_firmware(p.port)
+            with BoardLink(p.port, timeout_s=30) as link:
+                link.hello(timeout_s=20)
+                ids.append(link.board_id)
+        assert len(set(ids)) == 4 and all(i.startswith("pico-") and i != "pico-" + "0" * 16 for i in ids), ids
+        picos[0].kill()  # a power cut: the same chip, the same id
+        picos[0].restart()
+        assert wait_firmware(picos[0].port).split()[4] == ids[0]
+        hands = [Hands(p) for p in picos]
+        for h in hands:
+            h.setup("chess", None)
+            h.play("wait 300")
+        archive = tmp_path / "club.sqlite"
+        args = ["--archive", str(archive)]
+        for p in picos:
+            args += ["--port", p.port]
+
+        def play():
+            hands[1].play("lift e2", "wait 150", "place e4", "wait 600", "lift e7", "wait 150", "place e5", "wait 600")
+            hands[2].play("lift d2", "wait 150", "place d4", "wait 600")
+
+        want = {ids[1]: [["e2e4", "e7e5"]], ids[2]: [["d2d4"]]}
+        # 300 s: a guard only, serve files each move as it hears it
+        got, _, err, code = serve_until(args, tmp_path, lambda: _archived(archive),
+                                        lambda got: all(got.get(b) == m for b, m in want.items()), 300, play)
+        assert code == 0, err
+        assert {b: m for b, m in got.items() if any(m)} == want, (got, err[-2000:])
+        assert "Traceback" not in err, err
+    finally:
+        for p in picos:
+            p.stop()

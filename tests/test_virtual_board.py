@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import micropython_cmd
+from conftest import ROOT, micropython_cmd
 
 from host.link import BoardError, BoardLink
 from host.link.virtual import VirtualBoard
@@ -97,7 +97,11 @@ def _reply_of(link):
             return rest
 
 
-def test_mpremote_talks_to_the_virtual_board(board):
+def test_mpremote_talks_to_the_virtual_board_after_the_repl_request(board):
+    # mpremote's own way in, Ctrl-C, is dropped by a board in play: the `repl` request
+    # (./flash.sh --repl PORT, as README says; python -m host.link.repl) stops the firmware.
+    r = subprocess.run([ROOT / "flash.sh", "--repl", board.port], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert r.returncode == 0 and "the firmware stopped" in r.stderr, r.stderr
     r = subprocess.run(
         [BIN / "mpremote", "connect", board.port, "resume", "exec", "print(6 * 7)"],
         capture_output=True,
@@ -140,18 +144,69 @@ def _read_until(ser, want, seconds=10):
 
 
 def test_a_line_that_is_not_utf8_in_the_repl_is_an_error_and_the_repl_goes_on(board):
-    # Issue #11 point 11: after Ctrl-C (mpremote's way in), a line of bytes that are not
-    # UTF-8 killed the virtual board.
+    # Issue #11 point 11: in the REPL, a line of bytes that are not UTF-8 killed the
+    # virtual board.  (The REPL is reached with the `repl` request: Ctrl-C is dropped.)
     import serial
 
     with serial.Serial(board.port, 115200, timeout=0.05) as ser:
-        ser.write(b"\x03")
-        assert b">>> " in _read_until(ser, b">>> ")
+        ser.write(b"\x03repl\n")
+        got = _read_until(ser, b">>> ")
+        assert b"ok repl" in got and b">>> " in got
         ser.write(b"\xff\xfe\xc3(\r")
         assert b"UnicodeError" in _read_until(ser, b"UnicodeError")
         ser.write(b"print(6 * 7)\r")
         assert b"42" in _read_until(ser, b"42")
     assert board.alive()
+
+
+def test_stray_ctrl_c_bytes_change_nothing(board):
+    # Issue #23 item 1: a byte 3 on the link (line noise, a key in a serial monitor,
+    # mpremote's way in) stopped the firmware for the REPL.  Now it is dropped wherever it
+    # comes, a flood of them too: inside requests, between them, in the middle of a game.
+    import random
+
+    from conftest import request_with_ctrl_c
+
+    rng = random.Random(23)
+    with BoardLink(board.port) as link:
+        link.hello()
+        for line in ("new chess", "sim setup", "sim wait 100"):
+            request_with_ctrl_c(link, line, rng)
+        for a, b in (("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6")):
+            for step in (f"sim lift {a}", "sim wait 50", f"sim place {b}", "sim wait 500"):
+                assert request_with_ctrl_c(link, step, rng) == step
+            link.ser.write(b"\x03" * rng.randrange(1, 2000))
+        link.ser.write(b"\x03" * 5000 + b"pi\x03ng\n")
+        assert _reply_of(link) == "pong"
+        assert link.request("history") == "history e2e4 e7e5 g1f3 b8c6"
+        assert link.request("state").split()[2] == "idle"
+    assert board.alive()
+
+
+def test_a_flood_of_junk_is_dropped_and_the_board_answers_on(board):
+    # Issue #23 item 2: a 100 KB line and 50 KB of random bytes, between a game's moves:
+    # each line is answered in words (the long one `too-long`, its bytes dropped as they
+    # came), the game is as it was, and the next move is taken.
+    import random
+
+    stream = random.Random(23).randbytes(50000)
+    with BoardLink(board.port) as link:
+        link.hello()
+        for line in ("new chess", "sim setup", "sim wait 100", "sim lift e2", "sim wait 50", "sim place e4", "sim wait 500"):
+            link.request(line)
+        before = link.request("state")
+        link.ser.write(b"y" * 100000 + b"\n" + stream + b"\n")
+        errors = []
+        for _ in range(stream.count(b"\n") + 2):
+            with pytest.raises(BoardError) as e:
+                _reply_of(link)
+            errors.append(e.value.code)
+        assert errors[0] == "too-long" and set(errors) <= {"too-long", "bad-bytes", "empty", "unknown-command"}
+        assert link.request("ping") == "pong"
+        assert link.request("state") == before
+        for line in ("sim lift e7", "sim wait 50", "sim place e5", "sim wait 500"):
+            link.request(line)
+        assert link.request("history") == "history e2e4 e7e5"
 
 
 def test_new_lippo_fits_beside_a_long_autoplay_script(tmp_path):
@@ -209,3 +264,43 @@ def test_a_firmware_that_crashes_is_reset_by_the_watchdog_and_resumes(tmp_path):
             assert link.hello().startswith("version 3 ")
             assert link.request("state").startswith("state chess setup 0 ")
     assert "the watchdog reset the board" in vb.log_path.read_text()
+
+
+MPY_FEED_CHECK = """
+import random
+from firmware.main import LineReader
+random.seed(23)
+alphabet = b"ab\\r\\n\\x03\\n"
+def lines_of(chunks, by_byte):
+    out = []
+    r = LineReader()
+    for c in chunks:
+        if by_byte:
+            for b in c:
+                r.put(b, lambda line: out.append(line))
+        else:
+            r.feed(bytes(c), lambda line: out.append(line))
+    return out
+for trial in range(40):
+    data = bytearray()
+    for _ in range(random.getrandbits(4)):
+        n = random.choice((0, 1, 255, 511, 512, 513, 600, 2000))
+        data.extend(bytes(alphabet[random.getrandbits(8) % 6] if random.getrandbits(3) == 0 else 120 for _ in range(n)))
+        data.append(10)
+    cuts = sorted(random.getrandbits(12) % (len(data) + 1) for _ in range(random.getrandbits(3)))
+    chunks = [data[a:b] for a, b in zip([0] + cuts, cuts + [len(data)])]
+    assert lines_of(chunks, False) == lines_of([data], True), trial
+print("same")
+"""
+
+
+def test_line_reader_takes_a_chunk_as_it_takes_its_bytes_one_by_one(tmp_path):
+    # Issue #23 item 2: our image reads the link's waiting bytes in one call and hands them
+    # to LineReader.feed; the lines (and too-long ones) are those of put, a byte at a time,
+    # wherever the chunks are cut: on the unix port, MicroPython's own bytes methods.
+    mp = micropython_cmd()
+    if mp is None:
+        pytest.skip("no micropython (the unix port)")
+    out = subprocess.run([mp, "-c", MPY_FEED_CHECK], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={"MICROPYPATH": f"{ROOT}:{ROOT}/tests/mpy"})
+    assert out.stdout.strip() == "same", out.stdout + out.stderr

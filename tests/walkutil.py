@@ -5,7 +5,10 @@ import io
 import os
 import re
 import shutil
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 EBOARD = shutil.which("eboard", path=str(Path(sys.executable).parent)) or "eboard"
@@ -89,3 +92,23 @@ class Screen:
         self.p.expect(pexpect.EOF)
         self.p.close()
         return self.p.exitstatus
+
+
+def serve_until(args, tmp_path, read, done, guard_s, meanwhile=None):
+    """`eboard serve ARGS...` as a new user starts it; meanwhile() (the hands at work) if
+    given, then read() every second until done(what it read) (guard_s: a guard only), and
+    Ctrl-C.  (The last read, serve's stdout, its stderr, its exit code.)"""
+    proc = subprocess.Popen([EBOARD, "serve", *args], env=person(tmp_path), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        if meanwhile:
+            meanwhile()
+        deadline = time.monotonic() + guard_s
+        got = read()
+        while not done(got) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(1)
+            got = read()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    return got, out, err, proc.returncode

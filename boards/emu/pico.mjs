@@ -15,6 +15,7 @@
 // erase and program are BKPTs done here with the W25Q16's times (4), and UART0's TX
 // interrupt is raised only when its FIFO is really empty (5).
 
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -92,6 +93,24 @@ if (fresh || args.uf2) {
   fs.writeFileSync(args.flash, flashImage);
 }
 const flashFd = fs.openSync(args.flash, 'r+');
+
+// The flash chip's unique id, 8 bytes, as every W25Q16 has its own (read with command 0x4B:
+// pico-sdk reads it at boot; MicroPython's machine.unique_id(), the board id `pico-...`).
+// Drawn at random for a flash file that has none and kept beside it (FILE.id), so that
+// every flash file is a board of its own and keeps its id across restarts; a copy of the
+// file without its FILE.id is another chip.
+const idPath = args.flash + '.id';
+let flashId = null;
+try {
+  const kept = fs.readFileSync(idPath, 'utf8').trim();
+  if (/^[0-9a-f]{16}$/.test(kept)) flashId = Buffer.from(kept, 'hex');
+} catch (e) {
+  // a flash with no id yet
+}
+if (!flashId) {
+  flashId = crypto.randomBytes(8);
+  fs.writeFileSync(idPath, flashId.toString('hex') + '\n');
+}
 const bootrom = new Uint32Array(readFile(args.bootrom, 'boot ROM').buffer.slice(0));
 
 // ---- the world: switches, hands, LEDs ------------------------------------------------------
@@ -156,12 +175,17 @@ let helloAt = -1;
 let idleToHello = 0; // emulated ns the core slept between the reset and the hello
 let lineBuf = '';
 let pioDebt = 0;
-const serialIn = []; // bytes from the host not yet read by the Pico
+const serialIn = []; // chunks (Buffers) from the host not yet read by the Pico
+let serialInOff = 0; // bytes of serialIn[0] already read
+let serialInLen = 0; // bytes in serialIn not yet read
 let pendingRead = -1; // the size of an OUT read the Pico waits on (gap 1)
 let connected = false;
 // bytes handed to the device's OUT endpoint and taken from its IN endpoint since power-on,
 // and the emulated ns of the last of each (control `serial`: where a lost line was lost)
-const serialStats = { in: 0, out: 0, inAt: 0, outAt: 0 };
+// and of the last byte that came from the host (into serialIn)
+const serialStats = { in: 0, out: 0, inAt: 0, outAt: 0, arrivedAt: 0 };
+// `await TEXT`: the emulated ns at which the chip next says TEXT (-1: not yet)
+const watch = { text: null, buf: '', at: -1 };
 
 function now() {
   return epoch + mcu.clock.nanos;
@@ -215,10 +239,13 @@ function boot() {
     if (world.firstEdge < 0 && world.lastEvent) world.firstEdge = now();
     if (world.lineEdge < 0 && world.lineAt) world.lineEdge = now();
   });
+  patchFlashId();
   cdc = new USBCDC(mcu.usbCtrl);
   connected = false;
   pendingRead = -1;
   serialIn.length = 0;
+  serialInOff = 0;
+  serialInLen = 0;
   cdc.onDeviceConnected = () => {
     connected = true;
   };
@@ -247,6 +274,11 @@ function boot() {
 }
 
 function noteOutput(buf) {
+  if (watch.text !== null && watch.at < 0) {
+    watch.buf += Buffer.from(buf).toString('latin1');
+    if (watch.buf.includes(watch.text)) watch.at = now();
+    else if (watch.buf.length > 4096) watch.buf = watch.buf.slice(-watch.text.length);
+  }
   if (helloAt >= 0) return;
   lineBuf += Buffer.from(buf).toString('latin1');
   if (lineBuf.includes('hello eboard')) helloAt = now() - bootAt;
@@ -254,9 +286,21 @@ function noteOutput(buf) {
 }
 
 function feedSerial() {
-  if (pendingRead < 0 || !serialIn.length || !connected) return;
-  const n = Math.min(pendingRead, serialIn.length);
-  const chunk = Uint8Array.from(serialIn.splice(0, n));
+  if (pendingRead < 0 || !serialInLen || !connected) return;
+  const n = Math.min(pendingRead, serialInLen);
+  const chunk = new Uint8Array(n);
+  for (let got = 0; got < n;) {
+    const head = serialIn[0];
+    const k = Math.min(n - got, head.length - serialInOff);
+    chunk.set(head.subarray(serialInOff, serialInOff + k), got);
+    got += k;
+    serialInOff += k;
+    if (serialInOff === head.length) {
+      serialIn.shift();
+      serialInOff = 0;
+    }
+  }
+  serialInLen -= n;
   pendingRead = -1;
   serialStats.in += n;
   serialStats.inAt = now();
@@ -375,6 +419,43 @@ function patchFlashRom() {
     const shift = (a & 2) * 8;
     mcu.bootrom[a >> 2] = ((word & ~(0xffff << shift)) | ((0xbe00 | bkpt) << shift)) >>> 0;
   }
+}
+
+// The flash's unique id (command 0x4B): pico-sdk's flash_do_cmd forces the chip select low
+// through IO_QSPI's SS override, then writes and reads the SSI's data register a byte at a
+// time; rp2040js answers every read with 0 (so every emulated Pico was pico-0000...).
+// Within a forced select, the flash's answer is queued byte for byte: the id after the
+// command and 4 dummy bytes, 0 for anything else (as before).
+const SSI_DR0 = 0x60;
+const QSPI_SS_CTRL = 0x0c;
+function patchFlashId() {
+  const ssi = mcu.peripherals[0x18000];
+  const qspi = mcu.peripherals[0x40018];
+  const spi = { ctrl: 0, low: false, pos: 0, cmd: 0, rx: [] };
+  const qspiRead = qspi.readUint32.bind(qspi);
+  const qspiWrite = qspi.writeUint32.bind(qspi);
+  qspi.readUint32 = (offset) => (offset === QSPI_SS_CTRL ? spi.ctrl : qspiRead(offset));
+  qspi.writeUint32 = (offset, value) => {
+    if (offset !== QSPI_SS_CTRL) return qspiWrite(offset, value);
+    spi.ctrl = value >>> 0;
+    spi.low = ((value >>> 8) & 3) === 2; // OUTOVER: 2 drives the select low
+    if (spi.low) {
+      spi.pos = 0;
+      spi.rx.length = 0;
+    }
+  };
+  const ssiRead = ssi.readUint32.bind(ssi);
+  const ssiWrite = ssi.writeUint32.bind(ssi);
+  ssi.writeUint32 = (offset, value) => {
+    if (offset !== SSI_DR0 || !spi.low) return ssiWrite(offset, value);
+    const pos = spi.pos++;
+    if (pos === 0) spi.cmd = value & 0xff;
+    spi.rx.push(spi.cmd === 0x4b && pos >= 5 && pos < 13 ? flashId[pos - 5] : 0);
+  };
+  ssi.readUint32 = (offset) => {
+    if (offset !== SSI_DR0 || !spi.low) return ssiRead(offset);
+    return spi.rx.length ? spi.rx.shift() : 0;
+  };
 }
 
 function onBreak(code) {
@@ -506,8 +587,20 @@ function handle(words) {
     case 'usb':
       return `ok usb ${connected ? 1 : 0}`;
     case 'serial':
-      return `ok serial in ${serialStats.in} queued ${serialIn.length} pending ${pendingRead} out ${serialStats.out}` +
-        ` at ${Math.round(serialStats.inAt / 1000)} ${Math.round(serialStats.outAt / 1000)} now ${Math.round(now() / 1000)}`;
+      return `ok serial in ${serialStats.in} queued ${serialInLen} pending ${pendingRead} out ${serialStats.out}` +
+        ` at ${Math.round(serialStats.inAt / 1000)} ${Math.round(serialStats.outAt / 1000)} now ${Math.round(now() / 1000)}` +
+        ` arrived ${Math.round(serialStats.arrivedAt / 1000)}`;
+    case 'await':
+      // await TEXT (the rest of the line): note when the chip next says it
+      watch.text = words.slice(1).join(' ');
+      watch.buf = '';
+      watch.at = -1;
+      if (!watch.text) throw new Error('await TEXT');
+      return `ok await`;
+    case 'seen':
+      return `ok seen ${watch.at < 0 ? -1 : Math.round(watch.at / 1000)}`;
+    case 'id':
+      return `ok id ${flashId.toString('hex')}`;
     case 'time':
       return `ok time ${Math.round(now() / 1000)}`;
     case 'hello':
@@ -707,7 +800,9 @@ paceOffset = wallNs() - now();
 process.stdin.on('data', (data) => {
   if (!connected) return; // no port on the host yet: nothing can be sent
   frozen = false;
-  for (const b of data) serialIn.push(b);
+  serialIn.push(data);
+  serialInLen += data.length;
+  serialStats.arrivedAt = now();
   feedSerial();
 });
 process.stdin.on('end', () => process.exit(0));

@@ -8,6 +8,8 @@ on USB, so one BoardLink (pyserial, docs/protocol.md) talks to each.
   wire.py     BoardLink: the protocol's framing, requests and replies, events, `hello`
   virtual.py  VirtualBoard, TemporaryBoard: the firmware behind a pty (eboard sim, play --sim)
   pico.py     EmulatedPico: the emulated RP2040 behind a pty, its hands and its flash
+  repl.py     the `repl` request, the way into a board's REPL: `python -m host.link.repl PORT`
+              (flash.sh); not imported here, so that it runs as a module
 
 This package is the room's one door: the rooms above (record, web, commands) import from
 `host.link`, never from its modules.  It imports nothing of the host; the virtual boards

@@ -3,7 +3,9 @@ serial behind a pseudo-terminal, so that pyserial, mpremote and flash.sh talk to
 /dev/ttyACM0; and its world (reed switches, hands, LED frames, faults) on a control socket.
 
 Shaped like host/link/virtual.py's VirtualBoard: start() -> port, kill() (a power cut, at any
-instant), restart(), stop().  The flash is a file (flash_path) that outlives the process.
+instant), restart(), stop().  The flash is a file (flash_path) that outlives the process; the
+flash chip's unique id (the board id, `pico-<16 hex digits>`) is kept beside it (FILE.id),
+drawn at random the first time: a copy of the flash file alone is another board.
 """
 
 from __future__ import annotations
@@ -422,13 +424,22 @@ def make_flash(flash: Path, uf2: Path | None = None, log: Path | None = None) ->
                 raise
             # an image with the firmware frozen in but no main.py: flash.sh's one-liner
             main = flash.with_name(flash.name + ".main.py")
-            main.write_text("from firmware.main import run\nrun()\n")
+            main.write_text("import micropython\nmicropython.kbd_intr(-1)\nfrom firmware.main import run\nrun()\n")
+            from host.link.repl import stop_for_repl
+
+            try:
+                stop_for_repl(pico.port)  # a firmware running after all: mpremote's Ctrl-C is dropped
+            except TimeoutError:
+                pass  # mpremote says what it finds
             exe = Path(sys.executable).parent / "mpremote"
             cmd = [str(exe) if exe.exists() else "mpremote", "connect", pico.port]
             subprocess.run([*cmd, "fs", "cp", str(main), ":main.py", "+", "reset"], capture_output=True, timeout=300)
             main.unlink()
             wait_firmware(pico.port)
     work.rename(flash)
+    # The chip's unique id stays behind (work.flash.id): every copy of the prepared flash
+    # is a board of its own, with an id drawn at its first start (boards/emu/README.md).
+    work.with_name(work.name + ".id").unlink(missing_ok=True)
     return report
 
 
