@@ -54,7 +54,7 @@ def test_replay_sensors_on_lippo_with_a_fen(tmp_path):
 
 @pytest.mark.parametrize(
     "text,word",
-    [("lift e2\nhop e4\n", "not a sensor event"), ("lift e4\n", "bad-square")],
+    [("lift e2\nhop e4\n", "not a sensor event"), ("lift e4\n", "lift e4: no piece there")],
 )
 def test_replay_sensors_errors(tmp_path, text, word):
     script = tmp_path / "bad.txt"
@@ -211,11 +211,15 @@ def test_a_flood_of_junk_is_dropped_and_the_board_answers_on(board):
 
 def test_new_lippo_fits_beside_a_long_autoplay_script(tmp_path):
     # Issue #11 point 15: held whole, the script took the heap that lippo's tables need
-    # (bench/autoplay_heap.py measures it); read as it runs, it holds a line.
+    # (bench/autoplay_heap.py measures it); read as it runs, it holds a line (the script is
+    # 150 KB).  288K: under 256K, the bound before issue #23's move work, the firmware
+    # compiled from source now fails on a 4 KB table of Lippo's (the compiler's peak and the
+    # heap's fragments; the board's own live heap grew 1.6 KB on the 64-bit port); the
+    # chip's heap is bench/pico.py's figure.
     d = tmp_path / "board"
     d.mkdir()
     (d / "autoplay.txt").write_text("game chess\n" + "wait 0 # the hands rest\n" * 6000 + "game lippo\nwait 100\n")
-    with VirtualBoard(d, realtime=True, heap="256K") as vb, BoardLink(vb.port) as link:
+    with VirtualBoard(d, realtime=True, heap="288K") as vb, BoardLink(vb.port) as link:
         deadline = time.monotonic() + 30
         said = []
         while time.monotonic() < deadline and not any(t.startswith("newgame lippo") for t in said):
