@@ -46,8 +46,10 @@ def engine_problem(spec: str) -> str | None:
 
 
 def best_move(pos: Position, limits: Limits | None = None, lvl: Level | None = None,
-           rng: random.Random | None = None, on_info: Callable[[Info], None] | None = None) -> Reply:
-    """Our engine's move in pos (left unchanged); ValueError if the game is over."""
+           rng: random.Random | None = None, on_info: Callable[[Info], None] | None = None,
+           off: frozenset[str] = frozenset()) -> Reply:
+    """Our engine's move in pos (left unchanged); ValueError if the game is over.  off: search
+    techniques left out (search.TECHNIQUES; bench/strength.py measures what each is worth)."""
     limits = limits or Limits()
     depth = limits.depth
     movetime = limits.movetime_ms
@@ -64,7 +66,7 @@ def best_move(pos: Position, limits: Limits | None = None, lvl: Level | None = N
     if movetime is None and hard is None and depth is None:
         hard, soft = 1.0, 1.0
     work = type(pos)(pos.game, pos.fen())  # a copy: the caller's position is never touched
-    s = Searcher(work, earlier_keys(pos))
+    s = Searcher(work, earlier_keys(pos), off)
     move, score, infos = s.run(depth or 64, hard, on_info, soft)
     if lvl is not None and lvl.error_rate:
         rng = rng or random.Random()

@@ -29,6 +29,7 @@ QS_DEPTH = 6  # capture plies in the quiescence search
 RECAPTURES = 2  # quiescence plies from which only recaptures are searched
 DELTA = 200  # centipawns a capture may gain beyond its victim (delta pruning)
 NULL_R = 2  # plies a null move's search is reduced by
+NULL_DEPTH = 4  # the least depth a null move is tried at: its search then sees one real ply (a quiet threat)
 MOP_UP = 400  # centipawns ahead from which the mop-up term helps to finish the game
 FUTILITY = (0, 150, 400)  # by depth: a quiet move cannot gain more than this
 LATE = (0, 10, 20)  # by depth: quiet moves searched in a null-window node, the rest pruned
@@ -42,8 +43,10 @@ class Timeout(Exception):
 class Info:
     """One finished iteration: depth, score (centipawns, or a mate in `mate` plies), nodes, time."""
 
-    def __init__(self, depth: int, score: int, nodes: int, time_ms: int, pv: list[str]) -> None:
+    def __init__(self, depth: int, score: int, nodes: int, time_ms: int, pv: list[str],
+                 complete: bool = True) -> None:
         self.depth = depth
+        self.complete = complete  # False: the iteration ran out of time (its move was better)
         self.score = score
         self.nodes = nodes
         self.time_ms = time_ms
@@ -62,16 +65,34 @@ class Info:
             self.depth, score, self.nodes, self.time_ms, nps, pv)
 
 
+# The techniques a search may be asked to leave out (Searcher's `off`): bench/strength.py
+# measures what each is worth by leaving it out.
+TECHNIQUES = ("tt", "killers", "history", "null", "lmr", "futility", "delta", "check-ext",
+              "aspiration", "mobility")
+
+
 class Searcher:
     """Searches one position (a core Position it may push and pop, left as it found it)."""
 
-    def __init__(self, pos: Position, earlier: list[int] | None = None) -> None:
+    def __init__(self, pos: Position, earlier: list[int] | None = None, off: frozenset[str] = frozenset()) -> None:
+        unknown = set(off) - set(TECHNIQUES)
+        if unknown:
+            raise ValueError("no technique %s: the search has %s" % (", ".join(sorted(unknown)), ", ".join(TECHNIQUES)))
+        self.use_tt = "tt" not in off
+        self.use_killers = "killers" not in off
+        self.use_history = "history" not in off
+        self.lmr_depth = 3 if "lmr" not in off else MAX_PLY  # the least depth a move is reduced at
+        self.futility_depth = len(FUTILITY) if "futility" not in off else 0
+        self.use_delta = "delta" not in off
+        self.check_ext = "check-ext" not in off
+        self.aspiration = "aspiration" not in off
         self.t = Tracked(pos)
         self.earlier = earlier or []  # keys of the game's positions before this one
         self.pos = pos
         prof = self.t.tables.profile
         self.profile = prof
         self.value = self.t.tables.value
+        self.mobility = prof.mobility if "mobility" not in off else 0
         self.points = [0] * 128
         for code in range(128):
             t = code & 31
@@ -89,7 +110,7 @@ class Searcher:
         self.royal_taken_ends = not self.check_rules and pos.game.royal != 0  # lippo (quick)
         # Null moves where zugzwang is rare; not in checkers, chess-T1 (a blocked side
         # loses) or gardner's 5 x 5.
-        self.null_ok = pos.game.id in ("chess", "courier", "hundred", "grosschess", "lippo")
+        self.null_ok = pos.game.id in ("chess", "courier", "hundred", "grosschess", "lippo") and "null" not in off
         self.piece_types = [t for t in range(1, len(pos.game.letter)) if t not in (pos.game.pawn, pos.game.royal)]
         self.prune_captures = pos.game.id != "checkers12"  # attacked() is the core's, by the pieces' powers
         self.tt: dict[int, tuple[int, int, int, int]] = {}
@@ -130,7 +151,7 @@ class Searcher:
                     best, score = self._root_best, self._root_score
                     # said too, so that the last info's pv begins with the move chosen
                     ms = int((time.perf_counter() - start) * 1000)
-                    info = Info(depth, score, self.nodes, ms, self._pv(best, depth))
+                    info = Info(depth, score, self.nodes, ms, self._pv(best, depth), False)
                     infos.append(info)
                     if on_info is not None:
                         on_info(info)
@@ -166,7 +187,7 @@ class Searcher:
                     v = -self._search(depth - 1, -INF, -alpha, 1)
                 else:
                     # Late quiet moves are first searched a ply shallower, as in the tree.
-                    r = 1 if depth >= 3 and i >= 8 and quiet and not (self.check_rules and pos.is_check()) else 0
+                    r = 1 if depth >= self.lmr_depth and i >= 8 and quiet and not (self.check_rules and pos.is_check()) else 0
                     v = -self._search(depth - 1 - r, -alpha - 1, -alpha, 1)
                     if v > alpha and r:
                         v = -self._search(depth - 1, -alpha - 1, -alpha, 1)
@@ -232,9 +253,9 @@ class Searcher:
         n = len(moves)
         self.counts[ply] = n
         in_check = self.check_rules and pos.is_check()
-        if in_check and ply < MAX_PLY // 2:
+        if in_check and ply < MAX_PLY // 2 and self.check_ext:
             depth += 1
-        entry = self.tt.get(key)
+        entry = self.tt.get(key) if self.use_tt else None
         tt_move = 0
         if entry is not None:
             e_depth, flag, e_score, tt_move = entry
@@ -245,7 +266,7 @@ class Searcher:
                     e_score += ply
                 if flag == EXACT or (flag == LOWER and e_score >= beta) or (flag == UPPER and e_score <= alpha):
                     return e_score
-        if (self.null_ok and depth >= 3 and beta - alpha == 1 and not in_check and abs(beta) < MATE_BOUND
+        if (self.null_ok and depth >= NULL_DEPTH and beta - alpha == 1 and not in_check and abs(beta) < MATE_BOUND
                 and self._has_pieces() and self._eval(ply) >= beta):
             v = self._null_search(depth, beta, ply, key)
             if v >= beta:
@@ -256,7 +277,7 @@ class Searcher:
         futile = INF  # INF: no pruning here
         late = INF
         quiets = 0
-        if depth < len(FUTILITY) and not in_check and beta - alpha == 1 and abs(alpha) < MATE_BOUND:
+        if depth < self.futility_depth and not in_check and beta - alpha == 1 and abs(alpha) < MATE_BOUND:
             futile = self._eval(ply) + FUTILITY[depth]  # no quiet move gets past this
             late = LATE[depth]  # late-move pruning: the quiet moves after these are left out
         self.path.append(key)
@@ -279,7 +300,7 @@ class Searcher:
                         v = -self._search(depth - 1, -beta, -alpha, ply + 1)
                     else:
                         r = 0
-                        if depth >= 3 and i >= 4 and quiet and not in_check and not (self.check_rules and pos.is_check()):
+                        if depth >= self.lmr_depth and i >= 4 and quiet and not in_check and not (self.check_rules and pos.is_check()):
                             r = 2 if depth >= 5 and i >= 16 else 1
                         v = -self._search(depth - 1 - r, -alpha - 1, -alpha, ply + 1)
                         if v > alpha and (r or v < beta):
@@ -294,10 +315,11 @@ class Searcher:
                         if v >= beta:
                             if quiet:
                                 k = self.killers[ply]
-                                if k[0] != m:
+                                if k[0] != m and self.use_killers:
                                     k[1] = k[0]
                                     k[0] = m
-                                self.history[m] = self.history.get(m, 0) + depth * depth
+                                if self.use_history:
+                                    self.history[m] = self.history.get(m, 0) + depth * depth
                             break
         finally:
             self.path.pop()
@@ -382,7 +404,7 @@ class Searcher:
                 return stand
             if stand > alpha:
                 alpha = stand
-            floor = alpha - stand - DELTA  # a capture must win at least this much to matter
+            floor = alpha - stand - DELTA if self.use_delta else -INF  # a capture must win at least this much
             best = stand
         else:
             floor = -INF
@@ -434,7 +456,7 @@ class Searcher:
         if pos.us == BLACK:
             s = -s
         c = self.counts
-        return s + self.profile.mobility * (c[ply - 2] - c[ply - 1])
+        return s + self.mobility * (c[ply - 2] - c[ply - 1])
 
     def _mop_up(self, white_ahead: bool) -> int:
         # Far ahead: drive the other royal piece to the edge and come closer with one's
