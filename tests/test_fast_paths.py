@@ -119,3 +119,22 @@ def test_a_journaled_move_is_found_again_among_its_pieces_powers(gid):
     empty = next(sq for sq in lay.squares if not pos.cells[sq])
     with pytest.raises(MoveError):
         pos.replay_move(lay.name(empty) + lay.name(empty))
+
+
+@pytest.mark.parametrize("gid", ["chess", "lippo", "courier", "gardner", "hundred", "grosschess", "checkers12", "chess-t1"])
+def test_captures_are_the_pseudo_moves_that_take(gid):
+    # Position.captures() (an engine's quiescence moves) generates the captures alone.
+    rnd = random.Random(24)
+    seen = 0
+    for _ in range(4):
+        pos = new_position(gid)
+        for _ in range(90):
+            caps = pos.captures()
+            assert caps == [m for m in pos.pseudo_moves() if pos.takes(m)], pos.fen()
+            seen += len(caps)
+            ms = pos.legal_moves()
+            if not ms:
+                break
+            takes = [m for m in ms if pos.takes(m)]
+            pos.push(rnd.choice(takes) if takes and rnd.random() < 0.5 else rnd.choice(ms))
+    assert seen > 0
