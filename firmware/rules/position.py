@@ -507,13 +507,7 @@ class Position:
             if cells[frm + d] & them:
                 ms.append(frm | (frm + d) << 9 | CAPTURE | BLAST << _KIND)
         if t == g.pawn:
-            fwd = STRIDE if them == BLACK else -STRIDE
-            for side in (-1, 1):
-                to = frm + fwd + side
-                if cells[to] & them:
-                    self._pawn_to(frm, to, CAPTURE, ms)
-                elif to == self.ep and self.game.ep:
-                    ms.append(frm | to << 9 | CAPTURE | EP << _KIND)
+            self._pawn_captures(frm, STRIDE if them == BLACK else -STRIDE, ms, them)
 
     def _pawn_moves(self, frm, ms, them):
         cells = self.cells
@@ -523,10 +517,13 @@ class Position:
             self._pawn_to(frm, to, 0, ms)
             if rank_of(frm) == self.game.double_ranks[them >> 6 ^ 1] and cells[to + fwd] == EMPTY:
                 ms.append(frm | (to + fwd) << 9 | DOUBLE << _KIND)
+        self._pawn_captures(frm, fwd, ms, them)
+
+    def _pawn_captures(self, frm, fwd, ms, them):
+        cells = self.cells
         for side in (-1, 1):  # a constant tuple: no allocation
             to = frm + fwd + side
-            x = cells[to]
-            if x & them:
+            if cells[to] & them:
                 self._pawn_to(frm, to, CAPTURE, ms)
             elif to == self.ep and self.game.ep:
                 ms.append(frm | to << 9 | CAPTURE | EP << _KIND)
