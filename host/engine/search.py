@@ -12,6 +12,7 @@ rules say.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
@@ -25,6 +26,8 @@ MATE_BOUND = MATE - 10_000
 INF = 10 * MATE
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 96
+LMR_DIVISOR = 2.0  # the larger, the gentler the late-move reductions
+ASPIRATION = 40  # centipawns either side of the last iteration's score
 QS_DEPTH = 6  # capture plies in the quiescence search
 RECAPTURES = 2  # quiescence plies from which only recaptures are searched
 DELTA = 200  # centipawns a capture may gain beyond its victim (delta pruning)
@@ -32,7 +35,11 @@ NULL_R = 2  # plies a null move's search is reduced by
 NULL_DEPTH = 4  # the least depth a null move is tried at: its search then sees one real ply (a quiet threat)
 MOP_UP = 400  # centipawns ahead from which the mop-up term helps to finish the game
 FUTILITY = (0, 150, 400)  # by depth: a quiet move cannot gain more than this
-LATE = (0, 10, 20)  # by depth: quiet moves searched in a null-window node, the rest pruned
+LATE = (0, 10, 16, 24, 36)  # by depth: quiet moves searched in a null-window node, the rest pruned
+# Late-move reductions by depth and move number: the later the move and the deeper the
+# search, the more (the usual log-log shape), always leaving at least one ply.
+LMR = [[max(1, min(d - 2, int(0.5 + math.log(d) * math.log(i) / LMR_DIVISOR))) if d >= 3 and i >= 4 else 0
+        for i in range(256)] for d in range(32)]
 TT_LIMIT = 400_000  # entries; the table is cleared when it grows past this
 
 
@@ -67,7 +74,7 @@ class Info:
 
 # The techniques a search may be asked to leave out (Searcher's `off`): bench/strength.py
 # measures what each is worth by leaving it out.
-TECHNIQUES = ("tt", "killers", "history", "null", "lmr", "futility", "delta", "check-ext",
+TECHNIQUES = ("tt", "killers", "history", "null", "lmr", "lmp", "futility", "delta", "check-ext",
               "aspiration", "mobility")
 
 
@@ -83,6 +90,7 @@ class Searcher:
         self.use_history = "history" not in off
         self.lmr_depth = 3 if "lmr" not in off else MAX_PLY  # the least depth a move is reduced at
         self.futility_depth = len(FUTILITY) if "futility" not in off else 0
+        self.late_depth = len(LATE) if "lmp" not in off else 0
         self.use_delta = "delta" not in off
         self.check_ext = "check-ext" not in off
         self.aspiration = "aspiration" not in off
@@ -144,7 +152,16 @@ class Searcher:
         self.nodes = 0
         for depth in range(1, max_depth + 1):
             try:
-                score, move = self._root(depth, moves, best)
+                if self.aspiration and depth >= 4 and abs(score) < MATE_BOUND:
+                    # Aspiration: a window around the last score, widened when it fails.
+                    lo, hi = score - ASPIRATION, score + ASPIRATION
+                    v, move = self._root(depth, moves, best, lo, hi)
+                    if lo < v < hi:
+                        score = v
+                    else:
+                        score, move = self._root(depth, moves, move)
+                else:
+                    score, move = self._root(depth, moves, best)
             except Timeout:
                 # A new best move found in the unfinished iteration is already better.
                 if self._root_best and (self._root_best != best or not infos):
@@ -170,9 +187,10 @@ class Searcher:
                 break
         return best, score, infos
 
-    def _root(self, depth: int, moves: list[int], best: int) -> tuple[int, int]:
+    def _root(self, depth: int, moves: list[int], best: int, alpha: int = -INF, beta: int = INF) -> tuple[int, int]:
+        # (score, move) within (alpha, beta); a score at or outside the window is only a bound.
         t = self.t
-        alpha = -INF
+        alpha0 = alpha
         self._root_best = 0
         ordered = self._ordered(moves, 0, best)
         root_key = t.key()
@@ -184,7 +202,7 @@ class Searcher:
             t.push(m)
             try:
                 if i == 0:
-                    v = -self._search(depth - 1, -INF, -alpha, 1)
+                    v = -self._search(depth - 1, -beta, -alpha, 1)
                 else:
                     # Late quiet moves are first searched a ply shallower, as in the tree.
                     r = 1 if depth >= self.lmr_depth and i >= 8 and quiet and not (self.check_rules and pos.is_check()) else 0
@@ -192,14 +210,17 @@ class Searcher:
                     if v > alpha and r:
                         v = -self._search(depth - 1, -alpha - 1, -alpha, 1)
                     if v > alpha:
-                        v = -self._search(depth - 1, -INF, -alpha, 1)
+                        v = -self._search(depth - 1, -beta, -alpha, 1)
             finally:
                 t.pop()
             if v > alpha:
                 alpha = v
                 best = m
                 self._root_best, self._root_score = m, v
-        self.tt[root_key] = (depth, EXACT, alpha, best)
+                if v >= beta:
+                    return v, m  # fails high: the caller widens the window
+        if alpha0 < alpha:
+            self.tt[root_key] = (depth, EXACT, alpha, best)
         return alpha, best
 
     def _pv(self, first: int, depth: int) -> list[str]:
@@ -277,22 +298,31 @@ class Searcher:
         futile = INF  # INF: no pruning here
         late = INF
         quiets = 0
-        if depth < self.futility_depth and not in_check and beta - alpha == 1 and abs(alpha) < MATE_BOUND:
-            futile = self._eval(ply) + FUTILITY[depth]  # no quiet move gets past this
-            late = LATE[depth]  # late-move pruning: the quiet moves after these are left out
+        check_rules = self.check_rules
+        if not in_check and beta - alpha == 1 and abs(alpha) < MATE_BOUND:
+            if depth < self.futility_depth:
+                futile = self._eval(ply) + FUTILITY[depth]  # no quiet move gets past this
+            if depth < self.late_depth:
+                late = LATE[depth]  # late-move pruning: the quiet moves after these are left out
         self.path.append(key)
         try:
             for i, m in enumerate(self._ordered(moves, ply, tt_move)):
                 quiet = not pos.takes(m)
+                prunable = quiet and i and (futile <= alpha or quiets >= late)
+                if prunable and not check_rules:
+                    # (Without a check rule, taking the royal piece is a capture, which is
+                    # never pruned: the move need not even be made.)
+                    if futile <= alpha and futile > best:
+                        best = futile
+                    continue
                 t.push(m)
                 try:
                     # A quiet move that gives check is neither pruned nor reduced: it may
-                    # be the mate.  (Without a check rule, taking the royal piece is a
-                    # capture, which is never pruned; the test would cost Lippo a third.)
-                    if quiet and i and (futile <= alpha or quiets >= late) \
-                            and not (self.check_rules and pos.is_check()):
-                        if futile <= alpha:
-                            best = max(best, futile)
+                    # be the mate.
+                    gives_check = quiet and check_rules and pos.is_check()
+                    if prunable and not gives_check:
+                        if futile <= alpha and futile > best:
+                            best = futile
                         continue
                     if quiet:
                         quiets += 1
@@ -300,8 +330,8 @@ class Searcher:
                         v = -self._search(depth - 1, -beta, -alpha, ply + 1)
                     else:
                         r = 0
-                        if depth >= self.lmr_depth and i >= 4 and quiet and not in_check and not (self.check_rules and pos.is_check()):
-                            r = 2 if depth >= 5 and i >= 16 else 1
+                        if depth >= self.lmr_depth and i >= 4 and quiet and not in_check and not gives_check:
+                            r = LMR[depth if depth < 32 else 31][i if i < 256 else 255]
                         v = -self._search(depth - 1 - r, -alpha - 1, -alpha, ply + 1)
                         if v > alpha and (r or v < beta):
                             v = -self._search(depth - 1, -beta, -alpha, ply + 1)
@@ -392,14 +422,10 @@ class Searcher:
             stand = self._eval(ply)
             if stand >= beta or qdepth >= QS_DEPTH:
                 return stand
-            if moves is None:
-                moves = pos.pseudo_moves()
-            assert moves is not None
-            if qdepth < RECAPTURES:
-                caps = [m for m in moves if pos.takes(m)]
-            else:  # deeper, only the exchange on the last square goes on (and a royal capture)
+            caps = pos.captures() if moves is None else [m for m in moves if pos.takes(m)]
+            if qdepth >= RECAPTURES:  # only the exchange on the last square goes on (and a royal capture)
                 royal = self.royal_taken_ends and pos.kings[(pos.us >> 6) ^ 1]
-                caps = [m for m in moves if pos.takes(m) and pos.move_to(m) in (last_to, royal)]
+                caps = [m for m in caps if pos.move_to(m) in (last_to, royal)]
             if not caps:
                 return stand
             if stand > alpha:
@@ -409,7 +435,9 @@ class Searcher:
         else:
             floor = -INF
             best = -INF
-        self.counts[ply] = len(caps) if moves is None else len(moves)
+        # Mobility counts the moves of full nodes; a node of captures alone keeps its side's
+        # count from two plies up.
+        self.counts[ply] = self.counts[ply - 2] if moves is None else len(moves)
         t = self.t
         cells = pos.cells
         points = self.points
