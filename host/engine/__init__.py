@@ -25,7 +25,7 @@ from firmware.rules.board import WHITE
 from firmware.rules.position import Position
 
 from .limits import LEVELS, Level, Limits, Reply, level
-from .search import Info, Searcher
+from .search import Info, Searcher, kept_table
 
 __all__ = ["LEVELS", "Info", "Level", "Limits", "Reply", "best_move", "choose", "engine_problem", "level"]
 
@@ -66,7 +66,9 @@ def best_move(pos: Position, limits: Limits | None = None, lvl: Level | None = N
     if movetime is None and hard is None and depth is None:
         hard, soft = 1.0, 1.0
     work = type(pos)(pos.game, pos.fen())  # a copy: the caller's position is never touched
-    s = Searcher(work, earlier_keys(pos), off)
+    # A level's games start each search afresh: what a deeper search learnt would lift a
+    # shallow level above its depth.
+    s = Searcher(work, earlier_keys(pos), off, kept_table(pos, off) if lvl is None else None)
     move, score, infos = s.run(depth or 64, hard, on_info, soft)
     if lvl is not None and lvl.error_rate:
         rng = rng or random.Random()

@@ -78,10 +78,22 @@ TECHNIQUES = ("tt", "killers", "history", "null", "lmr", "lmp", "futility", "del
               "aspiration", "mobility")
 
 
-class Searcher:
-    """Searches one position (a core Position it may push and pop, left as it found it)."""
+Table = dict[int, tuple[int, int, int, int]]  # key -> (depth, flag, score, move)
+_KEPT: dict[tuple[int, frozenset[str]], Table] = {}
 
-    def __init__(self, pos: Position, earlier: list[int] | None = None, off: frozenset[str] = frozenset()) -> None:
+
+def kept_table(pos: Position, off: frozenset[str] = frozenset()) -> Table:
+    """The transposition table kept from one search to the next in pos's game (one per set of
+    techniques left out): a move's search starts from what the last one learnt."""
+    return _KEPT.setdefault((id(pos.game), off), {})
+
+
+class Searcher:
+    """Searches one position (a core Position it may push and pop, left as it found it);
+    tt: a table to start from and fill (kept_table()), else a new one."""
+
+    def __init__(self, pos: Position, earlier: list[int] | None = None, off: frozenset[str] = frozenset(),
+                 tt: Table | None = None) -> None:
         unknown = set(off) - set(TECHNIQUES)
         if unknown:
             raise ValueError("no technique %s: the search has %s" % (", ".join(sorted(unknown)), ", ".join(TECHNIQUES)))
@@ -121,7 +133,7 @@ class Searcher:
         self.null_ok = pos.game.id in ("chess", "courier", "hundred", "grosschess", "lippo") and "null" not in off
         self.piece_types = [t for t in range(1, len(pos.game.letter)) if t not in (pos.game.pawn, pos.game.royal)]
         self.prune_captures = pos.game.id != "checkers12"  # attacked() is the core's, by the pieces' powers
-        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self.tt: Table = tt if tt is not None else {}
         self.history: dict[int, int] = {}
         self.killers = [[0, 0] for _ in range(MAX_PLY + 1)]
         self.path: list[int] = []  # keys of the positions from the root down
