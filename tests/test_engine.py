@@ -14,6 +14,7 @@ from conftest import ROOT
 
 from firmware.rules import GAMES, new_position
 from host.engine import LEVELS, Limits, best_move, choose, level, uci
+from host.engine.captures import captures
 from host.engine.search import MATE_BOUND
 from host.engine.tables import Tracked
 
@@ -49,6 +50,26 @@ def test_incremental_hash_and_score_match_a_full_count_along_random_games(gid):
                 t.pop()
                 assert (bytes(t.pos.cells), t.h, t.score) == before
             t.push(rng.choice(ms))
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_the_quiescence_captures_are_the_pseudo_moves_that_take(gid):
+    """captures(pos), generated alone, is the core's pseudo-moves that capture, in their
+    order, along random games (promotions, en passant, Lippo's bonus Soldier included)."""
+    rng = random.Random("captures " + gid)
+    seen = 0
+    for _ in range(6):
+        pos = new_position(gid)
+        for _ in range(160):
+            want = [m for m in pos.pseudo_moves() if pos.takes(m)]
+            assert captures(pos) == want, pos.fen()
+            seen += len(want)
+            ms = pos.legal_moves()
+            if not ms or pos.outcome() is not None:
+                break
+            caps = [m for m in ms if pos.takes(m)]
+            pos.push(rng.choice(caps if caps and rng.random() < 0.3 else ms))
+    assert seen > 20
 
 
 def test_lippo_soldiers_of_section_11_and_12_are_hashed():

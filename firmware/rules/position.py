@@ -342,27 +342,6 @@ class Position:
                 gen(sq, c & 31, ms)
         return ms
 
-    def captures(self):
-        """The moves of pseudo_moves() that capture, in their order (an engine's quiescence
-        search asks for these alone).  A game with its own generator and no _gen_captures
-        of its own gets them filtered out of pseudo_moves()."""
-        cls = type(self)
-        if cls.pseudo_moves is not Position.pseudo_moves or (
-                cls._gen_piece is not Position._gen_piece and cls._gen_captures is Position._gen_captures):
-            ms = []
-            for m in self.pseudo_moves():
-                if self.takes(m):
-                    ms.append(m)
-            return ms
-        ms = []
-        cells = self.cells
-        us = self.us
-        for sq in self.game.layout.squares:
-            c = cells[sq]
-            if c & us:
-                self._gen_captures(sq, c & 31, ms)
-        return ms
-
     def legal_moves(self):
         """Every legal move of the side to move (a list of move ints)."""
         return self._legal_list(False)
@@ -481,34 +460,6 @@ class Position:
         elif t == g.royal and self.castling:
             self._castle_moves(frm, ms)
 
-    def _gen_captures(self, frm, t, ms):
-        # _gen_piece's captures alone, in its order: a slider's empty squares add nothing.
-        g = self.game
-        cells = self.cells
-        them = self.us ^ (WHITE | BLACK)
-        for d in g.jumps[t]:
-            if cells[frm + d] & them:
-                ms.append(frm | (frm + d) << 9 | CAPTURE)
-        bent = g.bent
-        for i in range(g.bent_at[t], g.bent_at[t + 1], 3):
-            to = frm + bent[i]
-            if cells[to] & them:
-                if cells[frm + bent[i + 1]] != OFF or cells[frm + bent[i + 2]] != OFF:
-                    ms.append(frm | to << 9 | CAPTURE)
-        for d in g.slides[t]:
-            to = frm + d
-            x = cells[to]
-            while x == EMPTY:
-                to += d
-                x = cells[to]
-            if x & them:
-                ms.append(frm | to << 9 | CAPTURE)
-        for d in g.blasts[t]:
-            if cells[frm + d] & them:
-                ms.append(frm | (frm + d) << 9 | CAPTURE | BLAST << _KIND)
-        if t == g.pawn:
-            self._pawn_captures(frm, STRIDE if them == BLACK else -STRIDE, ms, them)
-
     def _pawn_moves(self, frm, ms, them):
         cells = self.cells
         fwd = STRIDE if them == BLACK else -STRIDE
@@ -517,13 +468,10 @@ class Position:
             self._pawn_to(frm, to, 0, ms)
             if rank_of(frm) == self.game.double_ranks[them >> 6 ^ 1] and cells[to + fwd] == EMPTY:
                 ms.append(frm | (to + fwd) << 9 | DOUBLE << _KIND)
-        self._pawn_captures(frm, fwd, ms, them)
-
-    def _pawn_captures(self, frm, fwd, ms, them):
-        cells = self.cells
         for side in (-1, 1):  # a constant tuple: no allocation
             to = frm + fwd + side
-            if cells[to] & them:
+            x = cells[to]
+            if x & them:
                 self._pawn_to(frm, to, CAPTURE, ms)
             elif to == self.ep and self.game.ep:
                 ms.append(frm | to << 9 | CAPTURE | EP << _KIND)

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from firmware.rules.board import BLACK, SIZE, WHITE, file_of, rank_of
 from firmware.rules.position import Position
 
+from .captures import captures
 from .tables import Tracked
 
 MATE = 1_000_000  # a won game, less the plies it takes
@@ -434,7 +435,7 @@ class Searcher:
             stand = self._eval(ply)
             if stand >= beta or qdepth >= QS_DEPTH:
                 return stand
-            caps = pos.captures() if moves is None else [m for m in moves if pos.takes(m)]
+            caps = captures(pos) if moves is None else [m for m in moves if pos.takes(m)]
             if qdepth >= RECAPTURES:  # only the exchange on the last square goes on (and a royal capture)
                 royal = self.royal_taken_ends and pos.kings[(pos.us >> 6) ^ 1]
                 caps = [m for m in caps if pos.move_to(m) in (last_to, royal)]

@@ -184,16 +184,8 @@ class LippoPosition(Position):
     def _gen_piece(self, frm, t, ms):
         n = len(ms)
         Position._gen_piece(self, frm, t, ms)
-        if t == PRESIDENT:
-            self._bonus_moves(frm, ms, n)
-
-    def _gen_captures(self, frm, t, ms):
-        n = len(ms)
-        Position._gen_captures(self, frm, t, ms)
-        if t == PRESIDENT:
-            self._bonus_moves(frm, ms, n)
-
-    def _bonus_moves(self, frm, ms, n):
+        if t != PRESIDENT:
+            return
         side = self.us >> 6
         back = 11 if side == 0 else 0
         if self.flags & BONUS_TAKEN[side] or rank_of(frm) == back:
