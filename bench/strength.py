@@ -39,6 +39,7 @@ sys.path.insert(0, ROOT)
 from firmware.rules import GAMES, new_position  # noqa: E402
 from firmware.rules.board import BLACK, WHITE  # noqa: E402
 from host.engine import Limits, best_move, level  # noqa: E402
+from host.engine import search  # noqa: E402
 from host.engine.search import MATE, MATE_BOUND, TECHNIQUES  # noqa: E402
 
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "engine")
@@ -158,7 +159,8 @@ def mate_suite(path: str, moves: int, movetime_ms: int) -> None:
     import chess.engine
 
     with open(path) as f:
-        fens = [line.strip() for line in f if line.strip()]
+        # (the files' move numbers are 0 in places: the position is the first four fields)
+        fens = [" ".join(line.split()[:4]) + " 0 1" for line in f if line.strip()]
     sf = chess.engine.SimpleEngine.popen_uci(STOCKFISH) if os.path.exists(STOCKFISH) else None
     solved = 0
     missed = []
@@ -403,12 +405,20 @@ def main() -> int:
     ap.add_argument("--selfplay", metavar="TECHNIQUES", help="self-play against the engine without these")
     ap.add_argument("--games", type=int, default=20, help="games of --selfplay (default 20)")
     ap.add_argument("--seed", type=int, default=24)
+    ap.add_argument("--cpu-time", action="store_true",
+                    help="our engine's time is its process time, not the wall clock's (a loaded machine's"
+                         " figures as a quiet one's; not for the matches, whose opponent keeps the wall clock)")
     a = ap.parse_args()
     if not any((a.sunfish, a.stockfish, a.mates, a.depth, a.levels, a.soak, a.ablation, a.selfplay)):
         ap.error("say what to run: --sunfish, --stockfish, --mates, --depth, --levels, --soak, --ablation, --selfplay")
     gids = a.only.split(",") if a.only else list(GAMES)
-    print("strength bench on CPython %s, %s, load average %s" % (
-        sys.version.split()[0], time.strftime("%Y-%m-%d %H:%M"), " ".join("%.2f" % x for x in os.getloadavg())))
+    if a.cpu_time:
+        if a.sunfish or a.stockfish or a.selfplay:
+            ap.error("--cpu-time is for the mates, depth, levels and soak: a match's opponent keeps the wall clock")
+        search.CLOCK = time.process_time
+    print("strength bench on CPython %s, %s, load average %s, %s" % (
+        sys.version.split()[0], time.strftime("%Y-%m-%d %H:%M"), " ".join("%.2f" % x for x in os.getloadavg()),
+        "our engine's time: process time" if a.cpu_time else "wall-clock time"))
     if a.depth:
         depths(1000)
     if a.mates:

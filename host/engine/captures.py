@@ -2,17 +2,17 @@
 
 Kept here, not in the rules core: the board never asks for them, and the core's code is
 loaded into the Pico's heap.  Generated from the pieces' powers as the core's
-`Position._gen_piece` generates them, in its order; a piece whose moves the core makes
-otherwise (a pawn's promotions and en passant, Lippo's President with its bonus Soldier)
-has its pseudo-moves filtered, and a game with a generator of its own (checkers, chess-T1,
+`Position._gen_piece` generates them, in its order; a pawn's captures are its
+diagonals (promotions by the core's `_pawn_to`), Lippo's President (its bonus Soldier) has
+its pseudo-moves filtered, and a game with a generator of its own (checkers, chess-T1,
 hundred, Grosschess, Kriegspiel's) gets `pseudo_moves()` filtered.  tests/test_engine.py
 checks that `captures(pos)` is the filtered pseudo-moves along random games of every game.
 """
 
 from __future__ import annotations
 
-from firmware.rules.board import BLACK, EMPTY, OFF, WHITE
-from firmware.rules.position import _KIND, BLAST, CAPTURE, Position
+from firmware.rules.board import BLACK, EMPTY, OFF, STRIDE, WHITE
+from firmware.rules.position import _KIND, BLAST, CAPTURE, EP, Position
 
 _ALL = None  # the whole generator filtered
 _FULL: dict[type, frozenset[int] | None] = {}  # class -> piece types filtered (None: all of them)
@@ -24,9 +24,9 @@ def _filtered_types(pos: Position) -> frozenset[int] | None:
     if cls.pseudo_moves is not Position.pseudo_moves:
         return _ALL
     if cls._gen_piece is Position._gen_piece:
-        return frozenset((g.pawn,))
+        return frozenset()
     if g.id == "lippo":  # its _gen_piece adds the President's bonus moves, else the core's
-        return frozenset((g.pawn, g.royal))
+        return frozenset((g.royal,))
     return _ALL
 
 
@@ -47,12 +47,25 @@ def captures(pos: Position) -> list[int]:
     jumps, slides, blasts, bent, bent_at = g.jumps, g.slides, g.blasts, g.bent, g.bent_at
     cap = CAPTURE
     blast = CAPTURE | BLAST << _KIND
+    pawn = g.pawn
+    fwd = STRIDE if them == BLACK else -STRIDE
+    ep = pos.ep if g.ep else -1
+    ep_move = CAPTURE | EP << _KIND
     ms: list[int] = []
     for frm in g.layout.squares:
         c = cells[frm]
         if not c & us:
             continue
         t = c & 31
+        if t == pawn:
+            # _pawn_moves' captures, in its order: the two diagonals, each a promotion's
+            # moves where it reaches the last rank (_pawn_to), or en passant
+            for to in (frm + fwd - 1, frm + fwd + 1):
+                if cells[to] & them:
+                    pos._pawn_to(frm, to, cap, ms)
+                elif to == ep:
+                    ms.append(frm | to << 9 | ep_move)
+            continue
         if t in full:
             own: list[int] = []
             pos._gen_piece(frm, t, own)

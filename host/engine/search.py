@@ -16,7 +16,8 @@ import math
 import time
 from collections.abc import Callable
 
-from firmware.rules.board import BLACK, SIZE, WHITE, file_of, rank_of
+from firmware.rules.board import BLACK, EMPTY, SIZE, STRIDE, WHITE, file_of, rank_of
+from firmware.rules.position import CAPTURE
 from firmware.rules.position import Position
 
 from .captures import captures
@@ -42,6 +43,10 @@ LATE = (0, 10, 16, 24, 36)  # by depth: quiet moves searched in a null-window no
 LMR = [[max(1, min(d - 2, int(0.5 + math.log(d) * math.log(i) / LMR_DIVISOR))) if d >= 3 and i >= 4 else 0
         for i in range(256)] for d in range(32)]
 TT_LIMIT = 400_000  # entries; the table is cleared when it grows past this
+# The clock a search's time is counted on: the wall clock; bench/strength.py's --cpu-time
+# counts the process's own time instead, so that a loaded machine's figures say what a
+# quiet one would give.
+CLOCK: Callable[[], float] = time.perf_counter
 
 
 class Timeout(Exception):
@@ -76,7 +81,7 @@ class Info:
 # The techniques a search may be asked to leave out (Searcher's `off`): bench/strength.py
 # measures what each is worth by leaving it out.
 TECHNIQUES = ("tt", "killers", "history", "null", "lmr", "lmp", "futility", "delta", "check-ext",
-              "aspiration", "mobility")
+              "aspiration", "mobility", "qs-checks")
 
 
 Table = dict[int, tuple[int, int, int, int]]  # key -> (depth, flag, score, move)
@@ -133,6 +138,9 @@ class Searcher:
         # loses) or gardner's 5 x 5.
         self.null_ok = pos.game.id in ("chess", "courier", "hundred", "grosschess", "lippo") and "null" not in off
         self.piece_types = [t for t in range(1, len(pos.game.letter)) if t not in (pos.game.pawn, pos.game.royal)]
+        # Quiet checks at the quiescence search's first ply (the check-rule games whose
+        # captures are generated alone): a mate's last move is found a ply sooner.
+        self.qs_checks = self.check_rules and self.quick and "qs-checks" not in off
         self.prune_captures = pos.game.id != "checkers12"  # attacked() is the core's, by the pieces' powers
         self.tt: Table = tt if tt is not None else {}
         self.history: dict[int, int] = {}
@@ -141,6 +149,7 @@ class Searcher:
         # Moves each ply had (the last slot stands for the ply before the root).
         self.counts = [0] * (MAX_PLY + QS_DEPTH + 4)
         self.nodes = 0
+        self.clock = CLOCK
         self.deadline = 0.0
         self._root_best = 0
         self._root_score = 0
@@ -152,7 +161,7 @@ class Searcher:
         """Deepen until max_depth or the time budget; (move, score, infos).  The move is
         the deepest finished iteration's (the first iteration always finishes or is
         replaced by the best-ordered move)."""
-        start = time.perf_counter()
+        start = self.clock()
         self.deadline = start + budget_s if budget_s is not None else float("inf")
         soft = start + soft_s if soft_s is not None else self.deadline
         pos = self.pos
@@ -180,14 +189,14 @@ class Searcher:
                 if self._root_best and (self._root_best != best or not infos):
                     best, score = self._root_best, self._root_score
                     # said too, so that the last info's pv begins with the move chosen
-                    ms = int((time.perf_counter() - start) * 1000)
+                    ms = int((self.clock() - start) * 1000)
                     info = Info(depth, score, self.nodes, ms, self._pv(best, depth), False)
                     infos.append(info)
                     if on_info is not None:
                         on_info(info)
                 break
             best = move
-            ms = int((time.perf_counter() - start) * 1000)
+            ms = int((self.clock() - start) * 1000)
             info = Info(depth, score, self.nodes, ms, self._pv(best, depth))
             infos.append(info)
             if on_info is not None:
@@ -196,7 +205,7 @@ class Searcher:
                 break  # a forced end found: deeper cannot change it
             if len(moves) == 1 and depth >= 2:
                 break
-            if time.perf_counter() >= soft:
+            if self.clock() >= soft:
                 break
         return best, score, infos
 
@@ -262,7 +271,7 @@ class Searcher:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes & 15 == 0 and time.perf_counter() >= self.deadline:
+        if self.nodes & 15 == 0 and self.clock() >= self.deadline:
             raise Timeout
 
     def _end_score(self, ply: int) -> int:
@@ -416,6 +425,7 @@ class Searcher:
             if not moves:
                 return self._end_score(ply)
         evading = self.check_rules and qdepth <= 1 and pos.is_check()
+        checks = False  # quiet checks among the moves
         if evading:
             moves = pos.legal_moves()
             if not moves:
@@ -439,6 +449,9 @@ class Searcher:
             if qdepth >= RECAPTURES:  # only the exchange on the last square goes on (and a royal capture)
                 royal = self.royal_taken_ends and pos.kings[(pos.us >> 6) ^ 1]
                 caps = [m for m in caps if pos.move_to(m) in (last_to, royal)]
+            if qdepth == 0 and self.qs_checks:
+                checks = True
+                caps += self._quiet_checks()
             if not caps:
                 return stand
             if stand > alpha:
@@ -458,20 +471,25 @@ class Searcher:
         mover = pos.us
         them = mover ^ (WHITE | BLACK)
         prune = not (forced or evading) and self.prune_captures
+        checks = checks and not (forced or evading)
         for m in self._ordered(caps, MAX_PLY, 0):
             to = pos.move_to(m)
-            victim = points[cells[to]]
-            if victim < floor:
-                continue  # delta pruning: even this victim cannot lift the score to alpha
-            if prune and points[cells[pos.move_from(m)]] > victim and to != pos.move_from(m) \
-                    and pos.attacked(to, them):
-                continue  # a bigger piece for a defended smaller one: not a quiet line's business
+            quiet = checks and not pos.takes(m)  # a quiet check (qs-checks): neither delta nor exchange pruned
+            if not quiet:
+                victim = points[cells[to]]
+                if victim < floor:
+                    continue  # delta pruning: even this victim cannot lift the score to alpha
+                if prune and points[cells[pos.move_from(m)]] > victim and to != pos.move_from(m) \
+                        and pos.attacked(to, them):
+                    continue  # a bigger piece for a defended smaller one: not a quiet line's business
             self._tick()
             t.push(m)
             try:
                 # The check rule for a move of the quick generator is applied here, to the
                 # one move made (the chess-like games).
                 if quick and self.check_rules and pos.attacked(pos.kings[mover >> 6], pos.us):
+                    continue
+                if quiet and not pos.is_check():
                     continue
                 v = -self._quiesce(-beta, -alpha, ply + 1, None, qdepth + 1, to)
             finally:
@@ -483,6 +501,41 @@ class Searcher:
                     if v >= beta:
                         break
         return best
+
+    def _quiet_checks(self) -> list[int]:
+        # The quiet moves that may give check: those landing where their piece's jumps or
+        # slides reach the other royal piece (a pawn: its capture diagonals).  A superset
+        # of the direct checks (but a slider's along the ray it blocks), the caller keeps
+        # those that check; discovered checks and bent moves are left to the full-width search.
+        pos = self.pos
+        g = pos.game
+        cells = pos.cells
+        k = pos.kings[(pos.us >> 6) ^ 1]
+        if not k:
+            return []
+        reach: dict[int, set[int]] = {}
+        fwd = STRIDE if pos.us == WHITE else -STRIDE
+        out = []
+        for m in pos.pseudo_moves():
+            if m & CAPTURE:
+                continue
+            frm = pos.move_from(m)
+            typ = cells[frm] & 31
+            r = reach.get(typ)
+            if r is None:
+                r = reach[typ] = set()
+                if typ == g.pawn:
+                    r.update((k - fwd - 1, k - fwd + 1))
+                for d in g.jumps[typ]:
+                    r.add(k - d)
+                for d in g.slides[typ]:
+                    sq = k - d
+                    while cells[sq] == EMPTY:
+                        r.add(sq)
+                        sq -= d
+            if pos.move_to(m) in r:
+                out.append(m)
+        return out
 
     def _eval(self, ply: int) -> int:
         # Material and squares (kept by Tracked), the game's dynamic terms, and mobility:
