@@ -72,6 +72,18 @@ def test_the_quiescence_captures_are_the_pseudo_moves_that_take(gid):
     assert seen > 20
 
 
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+def test_a_stalemate_is_a_draw_to_the_search(depth):
+    """Black is stalemated by most of White's moves (the search's lazy legality must see
+    that the king has no legal move and score it as the draw it is), mated by a few."""
+    pos = new_position("chess", "k7/8/1Q6/8/8/8/8/7K w - - 0 1")
+    r = best_move(pos, Limits(depth=depth))
+    pos.push(r.move)
+    o = pos.outcome()
+    assert o is None or o.winner is not None, (r.move_str, o)
+    assert r.score > 500
+
+
 def test_lippo_soldiers_of_section_11_and_12_are_hashed():
     # White's last Soldier is taken: §11 puts Soldiers on f2 and g2 (the Fougasse's square
     # and an empty one); and the President's §12 bonus Soldier.
