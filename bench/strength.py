@@ -124,19 +124,24 @@ def chess_game(fen: str, ours_white: bool, opponent, movetime_ms: int, max_plies
     return 1.0 if o.winner == ours else 0.0
 
 
-def uci_match(name: str, games: int, movetime_ms: int, max_plies: int, seed: int) -> None:
-    """Our engine against sunfish or Stockfish, each opening with both colours; a line a game."""
+def uci_match(name: str, games: int, movetime_ms: int, max_plies: int, seed: int, part: tuple[int, int] = (1, 1)) -> None:
+    """Our engine against sunfish or Stockfish, each opening with both colours; a line a game.
+    part (k, n): the k-th of n slices of the openings (a match run as n processes at once)."""
+    k, n = part
     opp = uci_opponent(name)
     label = opp.id.get("name", name) + (" at UCI_Elo 1350" if name == "stockfish" else "")
-    print("\nchess vs %s: %d games, %d ms a move, openings seed %d, a draw after %d plies"
-          % (label, games, movetime_ms, seed, max_plies), flush=True)
+    print("\nchess vs %s: %d games%s, %d ms a move, openings seed %d, a draw after %d plies"
+          % (label, games, " (part %d of %d)" % (k, n) if n > 1 else "",
+             movetime_ms, seed, max_plies), flush=True)
     w = d = lost = 0
     stats = {"depth": 0, "moves": 0, "illegal": 0}
     t0 = time.perf_counter()
     try:
         for i, fen in enumerate(openings(games, seed)):
+            if i % n != k - 1:
+                continue
             for ours_white in (True, False):
-                if w + d + lost >= games:
+                if 2 * i + (not ours_white) >= games:
                     break
                 s = chess_game(fen, ours_white, opp, movetime_ms, max_plies, stats)
                 w, d, lost = w + (s == 1), d + (s == 0.5), lost + (s == 0)
@@ -392,6 +397,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sunfish", type=int, metavar="GAMES", help="a match against sunfish")
     ap.add_argument("--stockfish", type=int, metavar="GAMES", help="a match against Stockfish at UCI_Elo 1350")
+    ap.add_argument("--part", default="1/1", help="K/N: play the K-th of N slices of a match's openings"
+                    " (one match in N processes; add their games up)")
     ap.add_argument("--movetime", type=int, default=500, help="ms a move in the matches (default 500)")
     ap.add_argument("--max-plies", type=int, default=300, help="a game is drawn (chess) or adjudicated after this")
     ap.add_argument("--mates", action="store_true", help="mate2, mate3 (1 s a position) and the depth-5 mate")
@@ -427,10 +434,16 @@ def main() -> int:
         ablation(a.ablation, 12, a.seed)
     if a.selfplay:
         selfplay(a.selfplay, a.games, a.movetime, a.max_plies, a.seed)
+    try:
+        part = tuple(int(x) for x in a.part.split("/"))
+        if len(part) != 2 or not 1 <= part[0] <= part[1]:
+            raise ValueError
+    except ValueError:
+        ap.error("--part K/N: K from 1 to N, as 2/3")
     if a.sunfish:
-        uci_match("sunfish", a.sunfish, a.movetime, a.max_plies, a.seed)
+        uci_match("sunfish", a.sunfish, a.movetime, a.max_plies, a.seed, part)  # type: ignore[arg-type]
     if a.stockfish:
-        uci_match("stockfish", a.stockfish, a.movetime, a.max_plies, a.seed + 1)
+        uci_match("stockfish", a.stockfish, a.movetime, a.max_plies, a.seed + 1, part)  # type: ignore[arg-type]
     if a.levels:
         level_matches(a.levels, gids, a.top_level, a.max_plies, a.seed)
     if a.soak:
