@@ -3,7 +3,7 @@
 Negamax with a transposition table (tables.Tracked's incremental Zobrist key), move
 ordering (the table's move, captures by victim then attacker, two killers a ply, a
 history score), null-move pruning, futility pruning and late-move reductions near the
-leaves, a check extension, and a quiescence search on captures (a Fougasse's blast and a
+leaves, a check extension (where the check leaves 3 replies or fewer), and a quiescence search on captures (a Fougasse's blast and a
 checkers capture chain are captures too; from its third ply, recaptures only).  The end of
 a game is the core's: a side with no legal move asks `pos.outcome()`, so Lippo's
 surrender, patt and points, checkers' blocked side and chess-T1's castles score as the
@@ -33,6 +33,7 @@ ASPIRATION = 40  # centipawns either side of the last iteration's score
 QS_DEPTH = 6  # capture plies in the quiescence search
 RECAPTURES = 2  # quiescence plies from which only recaptures are searched
 DELTA = 200  # centipawns a capture may gain beyond its victim (delta pruning)
+EXTEND_REPLIES = 3  # a check is extended where it leaves this many replies or fewer (the forcing lines)
 NULL_R = 2  # plies a null move's search is reduced by
 NULL_DEPTH = 4  # the least depth a null move is tried at: its search then sees one real ply (a quiet threat)
 MOP_UP = 400  # centipawns ahead from which the mop-up term helps to finish the game
@@ -305,7 +306,7 @@ class Searcher:
                 return self._end_score(ply)
         n = len(moves)
         self.counts[ply] = n
-        if in_check and ply < MAX_PLY // 2 and self.check_ext:
+        if in_check and ply < MAX_PLY // 2 and self.check_ext and n <= EXTEND_REPLIES:
             depth += 1
         entry = self.tt.get(key) if self.use_tt else None
         tt_move = 0
