@@ -1,10 +1,13 @@
 """The search: iterative deepening principal-variation alpha-beta over the rules core.
 
-Negamax with a transposition table (tables.Tracked's incremental Zobrist key), move
-ordering (the table's move, captures by victim then attacker, two killers a ply, a
-history score), null-move pruning, futility pruning and late-move reductions near the
-leaves, a check extension (where the check leaves 3 replies or fewer), and a quiescence search on captures (a Fougasse's blast and a
-checkers capture chain are captures too; from its third ply, recaptures only).  The end of
+Negamax with a transposition table (tables.Tracked's incremental Zobrist key, kept from
+one move to the next), aspiration windows, move ordering (the table's move, captures by
+victim then attacker, two killers a ply, a history score), null-move pruning, futility
+and late-move pruning and late-move reductions, a check extension (where the check
+leaves 3 replies or fewer), lazy legality in chess, courier and gardner, and a
+quiescence search on captures with delta pruning and, at its first ply, quiet checks (a
+Fougasse's blast and a checkers capture chain are captures too; from its third ply,
+recaptures only).  Every technique can be left out (Searcher's `off`).  The end of
 a game is the core's: a side with no legal move asks `pos.outcome()`, so Lippo's
 surrender, patt and points, checkers' blocked side and chess-T1's castles score as the
 rules say.
