@@ -4,13 +4,12 @@ Negamax with a transposition table (tables.Tracked's incremental Zobrist key, ke
 one move to the next), aspiration windows, move ordering (the table's move, captures by
 victim then attacker, two killers a ply, a history score), null-move pruning, futility
 and late-move pruning and late-move reductions, a check extension (where the check
-leaves 3 replies or fewer), lazy legality in chess, courier and gardner, and a
-quiescence search on captures with delta pruning and, at its first ply, quiet checks (a
-Fougasse's blast and a checkers capture chain are captures too; from its third ply,
-recaptures only).  Every technique can be left out (Searcher's `off`).  The end of
-a game is the core's: a side with no legal move asks `pos.outcome()`, so Lippo's
-surrender, patt and points, checkers' blocked side and chess-T1's castles score as the
-rules say.
+leaves 3 replies or fewer), and a quiescence search on captures with delta pruning
+and, at its first ply, quiet checks (a Fougasse's blast and a checkers capture chain
+are captures too; from its third ply, recaptures only).  Every technique can be left
+out (Searcher's `off`).  The end of a game is the core's: a side with no legal move
+asks `pos.outcome()`, so Lippo's surrender, patt and points, checkers' blocked side and
+chess-T1's castles score as the rules say.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ import time
 from collections.abc import Callable
 
 from firmware.rules.board import BLACK, EMPTY, SIZE, STRIDE, WHITE, file_of, rank_of
-from firmware.rules.position import _KIND, CAPTURE, CASTLE
+from firmware.rules.position import CAPTURE
 from firmware.rules.position import Position
 
 from .captures import captures
@@ -85,7 +84,7 @@ class Info:
 # The techniques a search may be asked to leave out (Searcher's `off`): bench/strength.py
 # measures what each is worth by leaving it out.
 TECHNIQUES = ("tt", "killers", "history", "null", "lmr", "lmp", "futility", "delta", "check-ext",
-              "aspiration", "mobility", "qs-checks", "lazy")
+              "aspiration", "mobility", "qs-checks")
 
 
 Table = dict[int, tuple[int, int, int, int]]  # key -> (depth, flag, score, move)
@@ -144,9 +143,6 @@ class Searcher:
         self.piece_types = [t for t in range(1, len(pos.game.letter)) if t not in (pos.game.pawn, pos.game.royal)]
         # Quiet checks at the quiescence search's first ply (the check-rule games whose
         # captures are generated alone): a mate's last move is found a ply sooner.
-        # Lazy legality (chess, courier, gardner: the core's check rule is the king left
-        # attacked and castling's squares): see _search.
-        self.lazy = pos.game.id in ("chess", "courier", "gardner") and "lazy" not in off
         self.qs_checks = self.check_rules and self.quick and "qs-checks" not in off
         self.prune_captures = pos.game.id != "checkers12"  # attacked() is the core's, by the pieces' powers
         self.tt: Table = tt if tt is not None else {}
@@ -297,18 +293,12 @@ class Searcher:
             return 0 if self.profile.repetition_draws else self._eval(ply)
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(alpha, beta, ply, None, 0)
-        in_check = self.check_rules and pos.is_check()
-        if self.lazy and not in_check:
-            # The pieces' powers only: a move that leaves the own king attacked is dropped
-            # when it is made (most nodes end after their first moves, before the rest are
-            # looked at); castling's squares are checked before.
-            moves = pos.pseudo_moves()
-        else:
-            moves = pos.legal_moves()
-            if not moves:
-                return self._end_score(ply)
+        moves = pos.legal_moves()
+        if not moves:
+            return self._end_score(ply)
         n = len(moves)
         self.counts[ply] = n
+        in_check = self.check_rules and pos.is_check()
         if in_check and ply < MAX_PLY // 2 and self.check_ext and n <= EXTEND_REPLIES:
             depth += 1
         entry = self.tt.get(key) if self.use_tt else None
@@ -339,14 +329,10 @@ class Searcher:
                 futile = self._eval(ply) + FUTILITY[depth]  # no quiet move gets past this
             if depth < self.late_depth:
                 late = LATE[depth]  # late-move pruning: the quiet moves after these are left out
-        lazy = self.lazy and not in_check
-        legal = 0
         self.path.append(key)
         try:
             for i, m in enumerate(self._ordered(moves, ply, tt_move)):
                 quiet = not pos.takes(m)
-                if lazy and quiet and m >> _KIND & 15 == CASTLE and not self._castle_safe(m):
-                    continue
                 prunable = quiet and i and (futile <= alpha or quiets >= late)
                 if prunable and not check_rules:
                     # (Without a check rule, taking the royal piece is a capture, which is
@@ -356,9 +342,6 @@ class Searcher:
                     continue
                 t.push(m)
                 try:
-                    if lazy and pos.attacked(pos.kings[(pos.us >> 6) ^ 1], pos.us):
-                        continue  # the own king left attacked: not a legal move
-                    legal += 1
                     # A quiet move that gives check is neither pruned nor reduced: it may
                     # be the mate.
                     gives_check = quiet and check_rules and pos.is_check()
@@ -395,8 +378,6 @@ class Searcher:
                             break
         finally:
             self.path.pop()
-        if lazy and not legal:
-            return self._end_score(ply)  # no legal move (stalemate: not in check here)
         flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
         stored = best
         if stored >= MATE_BOUND:
@@ -423,20 +404,6 @@ class Searcher:
             self.path.pop()
             pos.us ^= WHITE | BLACK
             pos.ep = saved_ep
-
-    def _castle_safe(self, m: int) -> bool:
-        # A castling of the pieces' powers is legal if the squares its king crosses are not
-        # attacked (the king is not in check: lazy nodes are not in check).
-        pos = self.pos
-        frm, to = pos.move_from(m), pos.move_to(m)
-        them = pos.us ^ (WHITE | BLACK)
-        for c in pos.game.castlings:
-            if c.king == frm and c.king_to == to:
-                for sq in c.safe:
-                    if sq != frm and pos.attacked(sq, them):
-                        return False
-                return True
-        return True
 
     def _has_pieces(self) -> bool:
         # Passing is safe only with pieces (not pawns or the royal piece alone) to move.
