@@ -333,7 +333,7 @@ def soak(games: int, movetime_ms: int, max_plies: int, seed: int) -> None:
             crashes += 1
             print("  crash (%s) at %s:\n%s" % (gid, pos.fen(), traceback.format_exc()), flush=True)
         plies += len(pos.stack)
-        if (g + 1) % 50 == 0:
+        if (g + 1) % 10 == 0:
             print("  %d games, %d crashes, %d illegal, %.0f s" % (g + 1, crashes, illegal, time.perf_counter() - t0),
                   flush=True)
     print("soak: %d games over %s (%d ms a move at most, %d plies at most): %d crashes, %d illegal moves, %.0f s"
