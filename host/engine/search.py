@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 
 from firmware.rules.board import BLACK, EMPTY, SIZE, STRIDE, WHITE, file_of, rank_of
-from firmware.rules.position import CAPTURE
+from firmware.rules.position import _KIND, CAPTURE, PROMO
 from firmware.rules.position import Position
 
 from .captures import captures
@@ -492,7 +492,7 @@ class Searcher:
                 # one move made (the chess-like games).
                 if quick and self.check_rules and pos.attacked(pos.kings[mover >> 6], pos.us):
                     continue
-                if quiet and not pos.is_check():
+                if quiet and not pos.is_check() and m >> _KIND & 15 != PROMO:
                     continue
                 v = -self._quiesce(-beta, -alpha, ply + 1, None, qdepth + 1, to)
             finally:
@@ -506,7 +506,7 @@ class Searcher:
         return best
 
     def _quiet_checks(self) -> list[int]:
-        # The quiet moves that may give check: those landing where their piece's jumps or
+        # The quiet promotions, and the quiet moves that may give check: those landing where their piece's jumps or
         # slides reach the other royal piece (a pawn: its capture diagonals).  A superset
         # of the direct checks (but a slider's along the ray it blocks), the caller keeps
         # those that check; discovered checks and bent moves are left to the full-width search.
@@ -521,6 +521,9 @@ class Searcher:
         out = []
         for m in pos.pseudo_moves():
             if m & CAPTURE:
+                continue
+            if m >> _KIND & 15 == PROMO:
+                out.append(m)  # a quiet promotion: searched whether it checks or not
                 continue
             frm = pos.move_from(m)
             typ = cells[frm] & 31
