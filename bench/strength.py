@@ -12,8 +12,10 @@ and to confirm the mates.
     .venv/bin/python bench/strength.py --ablation 5            # nodes to depth 5 without each technique
     .venv/bin/python bench/strength.py --selfplay null --games 20      # a match without a technique
 
-The chess matches play a seeded sample of ../shared/engine/chessathome_openings.fen, each
-opening with both colours; our engine plays in this process through host.engine.best_move
+The test positions are sunfish's (github.com/thomasahle/sunfish, tests/files), kept outside
+the repository: --positions DIR (or $EBOARD_POSITIONS) names the folder holding
+chessathome_openings.fen, mate2.fen and mate3.fen.  The chess matches play a seeded sample
+of chessathome_openings.fen, each opening with both colours; our engine plays in this process through host.engine.best_move
 with the same movetime the opponent gets (Limit(time=...)), sunfish (`python -m sunfish`,
 the interpreter running this bench) and Stockfish run as UCI subprocesses.  A game python-chess
 does not end (checkmate, stalemate, insufficient material, threefold/fifty-move claims) in
@@ -42,7 +44,18 @@ from host.engine import Limits, best_move, level  # noqa: E402
 from host.engine import search  # noqa: E402
 from host.engine.search import MATE, MATE_BOUND, TECHNIQUES  # noqa: E402
 
-SHARED = os.path.join(os.path.dirname(ROOT), "shared", "engine")
+POSITIONS = {"dir": os.environ.get("EBOARD_POSITIONS", "")}  # --positions: sunfish's tests/files
+
+
+def position_file(name: str) -> str:
+    """The path of one of sunfish's test files in --positions DIR; SystemExit in words without it."""
+    d = POSITIONS["dir"]
+    path = os.path.join(d, name)
+    if not d or not os.path.isfile(path):
+        raise SystemExit("bench/strength.py: no %s%s: give --positions DIR (or EBOARD_POSITIONS), the folder of"
+                         " sunfish's test files (chessathome_openings.fen, mate2.fen, mate3.fen)"
+                         % (name, " in " + d if d else ""))
+    return path
 STOCKFISH = "/usr/games/stockfish"
 DEPTH5_MATE = "2q1r3/4pR2/3rQ1pk/p1pnN2p/Pn5B/8/1P4PP/3R3K w - - 1 1"  # mate in 2 by Nf3 (issue 24)
 
@@ -77,7 +90,7 @@ def elo_line(wins: int, draws: int, losses: int) -> str:
 
 def openings(n_games: int, seed: int) -> list[str]:
     """n_games / 2 openings of the chess@home file, seeded, each to be played with both colours."""
-    with open(os.path.join(SHARED, "chessathome_openings.fen")) as f:
+    with open(position_file("chessathome_openings.fen")) as f:
         fens = [line.strip() for line in f if line.strip()]
     return random.Random(seed).sample(fens, (n_games + 1) // 2)
 
@@ -196,8 +209,8 @@ def mate_suite(path: str, moves: int, movetime_ms: int) -> None:
 
 def mates(movetime_ms: int) -> None:
     print()
-    mate_suite(os.path.join(SHARED, "mate3.fen"), 3, movetime_ms)
-    mate_suite(os.path.join(SHARED, "mate2.fen"), 2, movetime_ms)
+    mate_suite(position_file("mate3.fen"), 3, movetime_ms)
+    mate_suite(position_file("mate2.fen"), 2, movetime_ms)
     for d in range(1, 7):
         reply = best_move(new_position("chess", DEPTH5_MATE), Limits(depth=d))
         if reply.score >= MATE_BOUND:
@@ -398,6 +411,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sunfish", type=int, metavar="GAMES", help="a match against sunfish")
     ap.add_argument("--stockfish", type=int, metavar="GAMES", help="a match against Stockfish at UCI_Elo 1350")
+    ap.add_argument("--positions", metavar="DIR", help="the folder of sunfish's test files (chessathome_openings.fen,"
+                    " mate2.fen, mate3.fen) for the matches and mates; default $EBOARD_POSITIONS")
     ap.add_argument("--part", default="1/1", help="K/N: play the K-th of N slices of a match's openings"
                     " (one match in N processes; add their games up)")
     ap.add_argument("--movetime", type=int, default=500, help="ms a move in the matches (default 500)")
@@ -420,6 +435,8 @@ def main() -> int:
     if not any((a.sunfish, a.stockfish, a.mates, a.depth, a.levels, a.soak, a.ablation, a.selfplay)):
         ap.error("say what to run: --sunfish, --stockfish, --mates, --depth, --levels, --soak, --ablation, --selfplay")
     gids = a.only.split(",") if a.only else list(GAMES)
+    if a.positions:
+        POSITIONS["dir"] = a.positions
     if a.cpu_time:
         if a.sunfish or a.stockfish or a.selfplay:
             ap.error("--cpu-time is for the mates, depth, levels and soak: a match's opponent keeps the wall clock")

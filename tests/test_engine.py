@@ -387,3 +387,11 @@ def test_the_games_earlier_positions_count_for_repetitions():
     assert pos.fen() == fen and len(pos.stack) == 4  # taken back and replayed
     assert len(keys) == 4 and keys[0] == start == Tracked(pos).key()
     assert earlier_keys(new_position("lippo")) == []  # no draw by repetition there
+
+
+def test_strength_bench_without_the_test_positions_says_where_they_are(tmp_path):
+    env = {k: v for k, v in __import__("os").environ.items() if k != "EBOARD_POSITIONS"}
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "strength.py"), "--positions", str(tmp_path), "--mates"],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "give --positions DIR" in r.stderr and "mate3.fen" in r.stderr
