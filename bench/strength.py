@@ -3,14 +3,15 @@ and checkers12, level against level in every game, and a crash-and-illegal-move 
 CPython only; python-chess and sunfish (`pip install -e '.[bench]'`), Stockfish for its match
 and to confirm the mates.
 
-    .venv/bin/python bench/strength.py --sunfish 40            # vs sunfish, 0.5 s a move
-    .venv/bin/python bench/strength.py --stockfish 40          # vs Stockfish at UCI_Elo 1350
-    .venv/bin/python bench/strength.py --mates                 # mate2, mate3, the depth-5 mate
+    .venv/bin/python bench/strength.py --positions DIR --sunfish 40   # vs sunfish, 0.5 s a move
+    .venv/bin/python bench/strength.py --positions DIR --stockfish 40 # vs Stockfish at UCI_Elo 1350
+    .venv/bin/python bench/strength.py --positions DIR --mates        # mate2, mate3, the depth-5 mate
     .venv/bin/python bench/strength.py --depth                 # Lippo and checkers12 depth in 1 s
     .venv/bin/python bench/strength.py --levels 4 --only lippo,chess   # level L vs L-2
     .venv/bin/python bench/strength.py --soak 1000             # crashes and illegal moves
     .venv/bin/python bench/strength.py --ablation 5            # nodes to depth 5 without each technique
-    .venv/bin/python bench/strength.py --selfplay null --games 20      # a match without a technique
+    .venv/bin/python bench/strength.py --positions DIR --selfplay null --games 20  # a match without a technique
+    (--cpu-time: our engine's time on the process's CPU clock, for all but the matches)
 
 The test positions are sunfish's (github.com/thomasahle/sunfish, tests/files), kept outside
 the repository: --positions DIR (or $EBOARD_POSITIONS) names the folder holding
