@@ -14,6 +14,7 @@ from conftest import ROOT
 
 from firmware.rules import GAMES, new_position
 from host.engine import LEVELS, Limits, best_move, choose, level, uci
+from host.engine.captures import captures
 from host.engine.search import MATE_BOUND
 from host.engine.tables import Tracked
 
@@ -49,6 +50,38 @@ def test_incremental_hash_and_score_match_a_full_count_along_random_games(gid):
                 t.pop()
                 assert (bytes(t.pos.cells), t.h, t.score) == before
             t.push(rng.choice(ms))
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_the_quiescence_captures_are_the_pseudo_moves_that_take(gid):
+    """captures(pos), generated alone, is the core's pseudo-moves that capture, in their
+    order, along random games (promotions, en passant, Lippo's bonus Soldier included)."""
+    rng = random.Random("captures " + gid)
+    seen = 0
+    for _ in range(6):
+        pos = new_position(gid)
+        for _ in range(160):
+            want = [m for m in pos.pseudo_moves() if pos.takes(m)]
+            assert captures(pos) == want, pos.fen()
+            seen += len(want)
+            ms = pos.legal_moves()
+            if not ms or pos.outcome() is not None:
+                break
+            caps = [m for m in ms if pos.takes(m)]
+            pos.push(rng.choice(caps if caps and rng.random() < 0.3 else ms))
+    assert seen > 20
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+def test_a_stalemate_is_a_draw_to_the_search(depth):
+    """Black is stalemated by most of White's moves (the search's lazy legality must see
+    that the king has no legal move and score it as the draw it is), mated by a few."""
+    pos = new_position("chess", "k7/8/1Q6/8/8/8/8/7K w - - 0 1")
+    r = best_move(pos, Limits(depth=depth))
+    pos.push(r.move)
+    o = pos.outcome()
+    assert o is None or o.winner is not None, (r.move_str, o)
+    assert r.score > 500
 
 
 def test_lippo_soldiers_of_section_11_and_12_are_hashed():
@@ -354,3 +387,11 @@ def test_the_games_earlier_positions_count_for_repetitions():
     assert pos.fen() == fen and len(pos.stack) == 4  # taken back and replayed
     assert len(keys) == 4 and keys[0] == start == Tracked(pos).key()
     assert earlier_keys(new_position("lippo")) == []  # no draw by repetition there
+
+
+def test_strength_bench_without_the_test_positions_says_where_they_are(tmp_path):
+    env = {k: v for k, v in __import__("os").environ.items() if k != "EBOARD_POSITIONS"}
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "strength.py"), "--positions", str(tmp_path), "--mates"],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "give --positions DIR" in r.stderr and "mate3.fen" in r.stderr

@@ -79,6 +79,16 @@ COMMANDS = {
     "MICROPYPATH=.:tests/mpy .venv/bin/micropython -X heapsize=8M bench/invariants.py 100000": ("short", None),
     ".venv/bin/python bench/onboard.py": ("short", None),
     ".venv/bin/python bench/move_work_pico.py --games lippo:40 --every 4": ("short", None),
+    ".venv/bin/python bench/strength.py --positions DIR --sunfish 40 [--part K/N]":
+        ("skip", "sunfish's test files (DIR) live outside the repository; without them the bench says so"),
+    ".venv/bin/python bench/strength.py --positions DIR --stockfish 40":
+        ("skip", "sunfish's test files (DIR) live outside the repository; without them the bench says so"),
+    ".venv/bin/python bench/strength.py --positions DIR --mates --cpu-time":
+        ("skip", "sunfish's test files (DIR) live outside the repository; without them the bench says so"),
+    ".venv/bin/python bench/strength.py --depth --cpu-time": ("short", None),
+    ".venv/bin/python bench/strength.py --levels 6 --top-level 4 --cpu-time": ("short", None),
+    ".venv/bin/python bench/strength.py --soak 1000 --cpu-time": ("short", None),
+    ".venv/bin/python bench/strength.py --ablation 5": ("short", None),
 }
 
 

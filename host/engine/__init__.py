@@ -25,7 +25,7 @@ from firmware.rules.board import WHITE
 from firmware.rules.position import Position
 
 from .limits import LEVELS, Halt, Level, Limits, Reply, level
-from .search import Info, Searcher
+from .search import Info, Searcher, kept_table
 
 __all__ = ["LEVELS", "Halt", "Info", "Level", "Limits", "Reply", "best_move", "choose", "engine_problem", "level"]
 
@@ -47,9 +47,11 @@ def engine_problem(spec: str) -> str | None:
 
 def best_move(pos: Position, limits: Limits | None = None, lvl: Level | None = None,
            rng: random.Random | None = None, on_info: Callable[[Info], None] | None = None,
-           halt: Halt | None = None) -> Reply:
+           halt: Halt | None = None, off: frozenset[str] = frozenset()) -> Reply:
     """Our engine's move in pos (left unchanged); ValueError if the game is over.  halt:
-    stopped from another thread (and Limits.nodes) the search gives its best move so far."""
+    stopped from another thread (and Limits.nodes) the search gives its best move so far.
+    off: search techniques left out (search.TECHNIQUES; bench/strength.py measures what each
+    is worth)."""
     limits = limits or Limits()
     depth = limits.depth
     movetime = limits.movetime_ms
@@ -66,7 +68,9 @@ def best_move(pos: Position, limits: Limits | None = None, lvl: Level | None = N
     if movetime is None and hard is None and depth is None:
         hard, soft = 1.0, 1.0
     work = type(pos)(pos.game, pos.fen())  # a copy: the caller's position is never touched
-    s = Searcher(work, earlier_keys(pos))
+    # A level's games start each search afresh: what a deeper search learnt would lift a
+    # shallow level above its depth.
+    s = Searcher(work, earlier_keys(pos), off, kept_table(pos, off) if lvl is None else None)
     if halt is None and limits.nodes is None:
         move, score, infos = s.run(depth or 64, hard, on_info, soft)
     else:

@@ -1,23 +1,28 @@
 """The search: iterative deepening principal-variation alpha-beta over the rules core.
 
-Negamax with a transposition table (tables.Tracked's incremental Zobrist key), move
-ordering (the table's move, captures by victim then attacker, two killers a ply, a
-history score), null-move pruning, futility pruning and late-move reductions near the
-leaves, a check extension, and a quiescence search on captures (a Fougasse's blast and a
-checkers capture chain are captures too; from its third ply, recaptures only).  The end of
-a game is the core's: a side with no legal move asks `pos.outcome()`, so Lippo's
-surrender, patt and points, checkers' blocked side and chess-T1's castles score as the
-rules say.
+Negamax with a transposition table (tables.Tracked's incremental Zobrist key, kept from
+one move to the next), aspiration windows, move ordering (the table's move, captures by
+victim then attacker, two killers a ply, a history score), null-move pruning, futility
+and late-move pruning and late-move reductions, a check extension (where the check
+leaves 3 replies or fewer), and a quiescence search on captures with delta pruning
+and, at its first ply, quiet checks (a Fougasse's blast and a checkers capture chain
+are captures too; from its third ply, recaptures only).  Every technique can be left
+out (Searcher's `off`).  The end of a game is the core's: a side with no legal move
+asks `pos.outcome()`, so Lippo's surrender, patt and points, checkers' blocked side and
+chess-T1's castles score as the rules say.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
-from firmware.rules.board import BLACK, SIZE, WHITE, file_of, rank_of
+from firmware.rules.board import BLACK, EMPTY, SIZE, STRIDE, WHITE, file_of, rank_of
+from firmware.rules.position import _KIND, CAPTURE, PROMO
 from firmware.rules.position import Position
 
+from .captures import captures
 from .tables import Tracked
 
 MATE = 1_000_000  # a won game, less the plies it takes
@@ -25,14 +30,26 @@ MATE_BOUND = MATE - 10_000
 INF = 10 * MATE
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 96
+LMR_DIVISOR = 2.0  # the larger, the gentler the late-move reductions
+ASPIRATION = 40  # centipawns either side of the last iteration's score
 QS_DEPTH = 6  # capture plies in the quiescence search
 RECAPTURES = 2  # quiescence plies from which only recaptures are searched
 DELTA = 200  # centipawns a capture may gain beyond its victim (delta pruning)
+EXTEND_REPLIES = 3  # a check is extended where it leaves this many replies or fewer (the forcing lines)
 NULL_R = 2  # plies a null move's search is reduced by
+NULL_DEPTH = 4  # the least depth a null move is tried at: its search then sees one real ply (a quiet threat)
 MOP_UP = 400  # centipawns ahead from which the mop-up term helps to finish the game
 FUTILITY = (0, 150, 400)  # by depth: a quiet move cannot gain more than this
-LATE = (0, 10, 20)  # by depth: quiet moves searched in a null-window node, the rest pruned
+LATE = (0, 10, 16, 24, 36)  # by depth: quiet moves searched in a null-window node, the rest pruned
+# Late-move reductions by depth and move number: the later the move and the deeper the
+# search, the more (the usual log-log shape), always leaving at least one ply.
+LMR = [[max(1, min(d - 2, int(0.5 + math.log(d) * math.log(i) / LMR_DIVISOR))) if d >= 3 and i >= 4 else 0
+        for i in range(256)] for d in range(32)]
 TT_LIMIT = 400_000  # entries; the table is cleared when it grows past this
+# The clock a search's time is counted on: the wall clock; bench/strength.py's --cpu-time
+# counts the process's own time instead, so that a loaded machine's figures say what a
+# quiet one would give.
+CLOCK: Callable[[], float] = time.perf_counter
 
 
 class Timeout(Exception):
@@ -42,8 +59,10 @@ class Timeout(Exception):
 class Info:
     """One finished iteration: depth, score (centipawns, or a mate in `mate` plies), nodes, time."""
 
-    def __init__(self, depth: int, score: int, nodes: int, time_ms: int, pv: list[str]) -> None:
+    def __init__(self, depth: int, score: int, nodes: int, time_ms: int, pv: list[str],
+                 complete: bool = True) -> None:
         self.depth = depth
+        self.complete = complete  # False: the iteration ran out of time (its move was better)
         self.score = score
         self.nodes = nodes
         self.time_ms = time_ms
@@ -62,16 +81,47 @@ class Info:
             self.depth, score, self.nodes, self.time_ms, nps, pv)
 
 
-class Searcher:
-    """Searches one position (a core Position it may push and pop, left as it found it)."""
+# The techniques a search may be asked to leave out (Searcher's `off`): bench/strength.py
+# measures what each is worth by leaving it out.
+TECHNIQUES = ("tt", "killers", "history", "null", "lmr", "lmp", "futility", "delta", "check-ext",
+              "aspiration", "mobility", "qs-checks")
 
-    def __init__(self, pos: Position, earlier: list[int] | None = None) -> None:
+
+Table = dict[int, tuple[int, int, int, int]]  # key -> (depth, flag, score, move)
+_KEPT: dict[tuple[int, frozenset[str]], Table] = {}
+
+
+def kept_table(pos: Position, off: frozenset[str] = frozenset()) -> Table:
+    """The transposition table kept from one search to the next in pos's game (one per set of
+    techniques left out): a move's search starts from what the last one learnt."""
+    return _KEPT.setdefault((id(pos.game), off), {})
+
+
+class Searcher:
+    """Searches one position (a core Position it may push and pop, left as it found it);
+    tt: a table to start from and fill (kept_table()), else a new one."""
+
+    def __init__(self, pos: Position, earlier: list[int] | None = None, off: frozenset[str] = frozenset(),
+                 tt: Table | None = None) -> None:
+        unknown = set(off) - set(TECHNIQUES)
+        if unknown:
+            raise ValueError("no technique %s: the search has %s" % (", ".join(sorted(unknown)), ", ".join(TECHNIQUES)))
+        self.use_tt = "tt" not in off
+        self.use_killers = "killers" not in off
+        self.use_history = "history" not in off
+        self.lmr_depth = 3 if "lmr" not in off else MAX_PLY  # the least depth a move is reduced at
+        self.futility_depth = len(FUTILITY) if "futility" not in off else 0
+        self.late_depth = len(LATE) if "lmp" not in off else 0
+        self.use_delta = "delta" not in off
+        self.check_ext = "check-ext" not in off
+        self.aspiration = "aspiration" not in off
         self.t = Tracked(pos)
         self.earlier = earlier or []  # keys of the game's positions before this one
         self.pos = pos
         prof = self.t.tables.profile
         self.profile = prof
         self.value = self.t.tables.value
+        self.mobility = prof.mobility if "mobility" not in off else 0
         self.points = [0] * 128
         for code in range(128):
             t = code & 31
@@ -89,16 +139,20 @@ class Searcher:
         self.royal_taken_ends = not self.check_rules and pos.game.royal != 0  # lippo (quick)
         # Null moves where zugzwang is rare; not in checkers, chess-T1 (a blocked side
         # loses) or gardner's 5 x 5.
-        self.null_ok = pos.game.id in ("chess", "courier", "hundred", "grosschess", "lippo")
+        self.null_ok = pos.game.id in ("chess", "courier", "hundred", "grosschess", "lippo") and "null" not in off
         self.piece_types = [t for t in range(1, len(pos.game.letter)) if t not in (pos.game.pawn, pos.game.royal)]
+        # Quiet checks at the quiescence search's first ply (the check-rule games whose
+        # captures are generated alone): a mate's last move is found a ply sooner.
+        self.qs_checks = self.check_rules and self.quick and "qs-checks" not in off
         self.prune_captures = pos.game.id != "checkers12"  # attacked() is the core's, by the pieces' powers
-        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self.tt: Table = tt if tt is not None else {}
         self.history: dict[int, int] = {}
         self.killers = [[0, 0] for _ in range(MAX_PLY + 1)]
         self.path: list[int] = []  # keys of the positions from the root down
         # Moves each ply had (the last slot stands for the ply before the root).
         self.counts = [0] * (MAX_PLY + QS_DEPTH + 4)
         self.nodes = 0
+        self.clock = CLOCK
         self.deadline = 0.0
         self._root_best = 0
         self._root_score = 0
@@ -110,7 +164,7 @@ class Searcher:
         """Deepen until max_depth or the time budget; (move, score, infos).  The move is
         the deepest finished iteration's (the first iteration always finishes or is
         replaced by the best-ordered move)."""
-        start = time.perf_counter()
+        start = self.clock()
         self.deadline = start + budget_s if budget_s is not None else float("inf")
         soft = start + soft_s if soft_s is not None else self.deadline
         pos = self.pos
@@ -123,20 +177,29 @@ class Searcher:
         self.nodes = 0
         for depth in range(1, max_depth + 1):
             try:
-                score, move = self._root(depth, moves, best)
+                if self.aspiration and depth >= 4 and abs(score) < MATE_BOUND:
+                    # Aspiration: a window around the last score, widened when it fails.
+                    lo, hi = score - ASPIRATION, score + ASPIRATION
+                    v, move = self._root(depth, moves, best, lo, hi)
+                    if lo < v < hi:
+                        score = v
+                    else:
+                        score, move = self._root(depth, moves, move)
+                else:
+                    score, move = self._root(depth, moves, best)
             except Timeout:
                 # A new best move found in the unfinished iteration is already better.
                 if self._root_best and (self._root_best != best or not infos):
                     best, score = self._root_best, self._root_score
                     # said too, so that the last info's pv begins with the move chosen
-                    ms = int((time.perf_counter() - start) * 1000)
-                    info = Info(depth, score, self.nodes, ms, self._pv(best, depth))
+                    ms = int((self.clock() - start) * 1000)
+                    info = Info(depth, score, self.nodes, ms, self._pv(best, depth), False)
                     infos.append(info)
                     if on_info is not None:
                         on_info(info)
                 break
             best = move
-            ms = int((time.perf_counter() - start) * 1000)
+            ms = int((self.clock() - start) * 1000)
             info = Info(depth, score, self.nodes, ms, self._pv(best, depth))
             infos.append(info)
             if on_info is not None:
@@ -145,13 +208,14 @@ class Searcher:
                 break  # a forced end found: deeper cannot change it
             if len(moves) == 1 and depth >= 2:
                 break
-            if time.perf_counter() >= soft:
+            if self.clock() >= soft:
                 break
         return best, score, infos
 
-    def _root(self, depth: int, moves: list[int], best: int) -> tuple[int, int]:
+    def _root(self, depth: int, moves: list[int], best: int, alpha: int = -INF, beta: int = INF) -> tuple[int, int]:
+        # (score, move) within (alpha, beta); a score at or outside the window is only a bound.
         t = self.t
-        alpha = -INF
+        alpha0 = alpha
         self._root_best = 0
         ordered = self._ordered(moves, 0, best)
         root_key = t.key()
@@ -163,22 +227,25 @@ class Searcher:
             t.push(m)
             try:
                 if i == 0:
-                    v = -self._search(depth - 1, -INF, -alpha, 1)
+                    v = -self._search(depth - 1, -beta, -alpha, 1)
                 else:
                     # Late quiet moves are first searched a ply shallower, as in the tree.
-                    r = 1 if depth >= 3 and i >= 8 and quiet and not (self.check_rules and pos.is_check()) else 0
+                    r = 1 if depth >= self.lmr_depth and i >= 8 and quiet and not (self.check_rules and pos.is_check()) else 0
                     v = -self._search(depth - 1 - r, -alpha - 1, -alpha, 1)
                     if v > alpha and r:
                         v = -self._search(depth - 1, -alpha - 1, -alpha, 1)
                     if v > alpha:
-                        v = -self._search(depth - 1, -INF, -alpha, 1)
+                        v = -self._search(depth - 1, -beta, -alpha, 1)
             finally:
                 t.pop()
             if v > alpha:
                 alpha = v
                 best = m
                 self._root_best, self._root_score = m, v
-        self.tt[root_key] = (depth, EXACT, alpha, best)
+                if v >= beta:
+                    return v, m  # fails high: the caller widens the window
+        if alpha0 < alpha:
+            self.tt[root_key] = (depth, EXACT, alpha, best)
         return alpha, best
 
     def _pv(self, first: int, depth: int) -> list[str]:
@@ -207,7 +274,7 @@ class Searcher:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes & 15 == 0 and time.perf_counter() >= self.deadline:
+        if self.nodes & 15 == 0 and self.clock() >= self.deadline:
             raise Timeout
 
     def _end_score(self, ply: int) -> int:
@@ -232,9 +299,9 @@ class Searcher:
         n = len(moves)
         self.counts[ply] = n
         in_check = self.check_rules and pos.is_check()
-        if in_check and ply < MAX_PLY // 2:
+        if in_check and ply < MAX_PLY // 2 and self.check_ext and n <= EXTEND_REPLIES:
             depth += 1
-        entry = self.tt.get(key)
+        entry = self.tt.get(key) if self.use_tt else None
         tt_move = 0
         if entry is not None:
             e_depth, flag, e_score, tt_move = entry
@@ -245,7 +312,7 @@ class Searcher:
                     e_score += ply
                 if flag == EXACT or (flag == LOWER and e_score >= beta) or (flag == UPPER and e_score <= alpha):
                     return e_score
-        if (self.null_ok and depth >= 3 and beta - alpha == 1 and not in_check and abs(beta) < MATE_BOUND
+        if (self.null_ok and depth >= NULL_DEPTH and beta - alpha == 1 and not in_check and abs(beta) < MATE_BOUND
                 and self._has_pieces() and self._eval(ply) >= beta):
             v = self._null_search(depth, beta, ply, key)
             if v >= beta:
@@ -256,22 +323,31 @@ class Searcher:
         futile = INF  # INF: no pruning here
         late = INF
         quiets = 0
-        if depth < len(FUTILITY) and not in_check and beta - alpha == 1 and abs(alpha) < MATE_BOUND:
-            futile = self._eval(ply) + FUTILITY[depth]  # no quiet move gets past this
-            late = LATE[depth]  # late-move pruning: the quiet moves after these are left out
+        check_rules = self.check_rules
+        if not in_check and beta - alpha == 1 and abs(alpha) < MATE_BOUND:
+            if depth < self.futility_depth:
+                futile = self._eval(ply) + FUTILITY[depth]  # no quiet move gets past this
+            if depth < self.late_depth:
+                late = LATE[depth]  # late-move pruning: the quiet moves after these are left out
         self.path.append(key)
         try:
             for i, m in enumerate(self._ordered(moves, ply, tt_move)):
                 quiet = not pos.takes(m)
+                prunable = quiet and i and (futile <= alpha or quiets >= late)
+                if prunable and not check_rules:
+                    # (Without a check rule, taking the royal piece is a capture, which is
+                    # never pruned: the move need not even be made.)
+                    if futile <= alpha and futile > best:
+                        best = futile
+                    continue
                 t.push(m)
                 try:
                     # A quiet move that gives check is neither pruned nor reduced: it may
-                    # be the mate.  (Without a check rule, taking the royal piece is a
-                    # capture, which is never pruned; the test would cost Lippo a third.)
-                    if quiet and i and (futile <= alpha or quiets >= late) \
-                            and not (self.check_rules and pos.is_check()):
-                        if futile <= alpha:
-                            best = max(best, futile)
+                    # be the mate.
+                    gives_check = quiet and check_rules and pos.is_check()
+                    if prunable and not gives_check:
+                        if futile <= alpha and futile > best:
+                            best = futile
                         continue
                     if quiet:
                         quiets += 1
@@ -279,8 +355,8 @@ class Searcher:
                         v = -self._search(depth - 1, -beta, -alpha, ply + 1)
                     else:
                         r = 0
-                        if depth >= 3 and i >= 4 and quiet and not in_check and not (self.check_rules and pos.is_check()):
-                            r = 2 if depth >= 5 and i >= 16 else 1
+                        if depth >= self.lmr_depth and i >= 4 and quiet and not in_check and not gives_check:
+                            r = LMR[depth if depth < 32 else 31][i if i < 256 else 255]
                         v = -self._search(depth - 1 - r, -alpha - 1, -alpha, ply + 1)
                         if v > alpha and (r or v < beta):
                             v = -self._search(depth - 1, -beta, -alpha, ply + 1)
@@ -294,10 +370,11 @@ class Searcher:
                         if v >= beta:
                             if quiet:
                                 k = self.killers[ply]
-                                if k[0] != m:
+                                if k[0] != m and self.use_killers:
                                     k[1] = k[0]
                                     k[0] = m
-                                self.history[m] = self.history.get(m, 0) + depth * depth
+                                if self.use_history:
+                                    self.history[m] = self.history.get(m, 0) + depth * depth
                             break
         finally:
             self.path.pop()
@@ -351,6 +428,7 @@ class Searcher:
             if not moves:
                 return self._end_score(ply)
         evading = self.check_rules and qdepth <= 1 and pos.is_check()
+        checks = False  # quiet checks among the moves
         if evading:
             moves = pos.legal_moves()
             if not moves:
@@ -370,24 +448,25 @@ class Searcher:
             stand = self._eval(ply)
             if stand >= beta or qdepth >= QS_DEPTH:
                 return stand
-            if moves is None:
-                moves = pos.pseudo_moves()
-            assert moves is not None
-            if qdepth < RECAPTURES:
-                caps = [m for m in moves if pos.takes(m)]
-            else:  # deeper, only the exchange on the last square goes on (and a royal capture)
+            caps = captures(pos) if moves is None else [m for m in moves if pos.takes(m)]
+            if qdepth >= RECAPTURES:  # only the exchange on the last square goes on (and a royal capture)
                 royal = self.royal_taken_ends and pos.kings[(pos.us >> 6) ^ 1]
-                caps = [m for m in moves if pos.takes(m) and pos.move_to(m) in (last_to, royal)]
+                caps = [m for m in caps if pos.move_to(m) in (last_to, royal)]
+            if qdepth == 0 and self.qs_checks:
+                checks = True
+                caps += self._quiet_checks()
             if not caps:
                 return stand
             if stand > alpha:
                 alpha = stand
-            floor = alpha - stand - DELTA  # a capture must win at least this much to matter
+            floor = alpha - stand - DELTA if self.use_delta else -INF  # a capture must win at least this much
             best = stand
         else:
             floor = -INF
             best = -INF
-        self.counts[ply] = len(caps) if moves is None else len(moves)
+        # Mobility counts the moves of full nodes; a node of captures alone keeps its side's
+        # count from two plies up.
+        self.counts[ply] = self.counts[ply - 2] if moves is None else len(moves)
         t = self.t
         cells = pos.cells
         points = self.points
@@ -395,20 +474,25 @@ class Searcher:
         mover = pos.us
         them = mover ^ (WHITE | BLACK)
         prune = not (forced or evading) and self.prune_captures
+        checks = checks and not (forced or evading)
         for m in self._ordered(caps, MAX_PLY, 0):
             to = pos.move_to(m)
-            victim = points[cells[to]]
-            if victim < floor:
-                continue  # delta pruning: even this victim cannot lift the score to alpha
-            if prune and points[cells[pos.move_from(m)]] > victim and to != pos.move_from(m) \
-                    and pos.attacked(to, them):
-                continue  # a bigger piece for a defended smaller one: not a quiet line's business
+            quiet = checks and not pos.takes(m)  # a quiet check (qs-checks): neither delta nor exchange pruned
+            if not quiet:
+                victim = points[cells[to]]
+                if victim < floor:
+                    continue  # delta pruning: even this victim cannot lift the score to alpha
+                if prune and points[cells[pos.move_from(m)]] > victim and to != pos.move_from(m) \
+                        and pos.attacked(to, them):
+                    continue  # a bigger piece for a defended smaller one: not a quiet line's business
             self._tick()
             t.push(m)
             try:
                 # The check rule for a move of the quick generator is applied here, to the
                 # one move made (the chess-like games).
                 if quick and self.check_rules and pos.attacked(pos.kings[mover >> 6], pos.us):
+                    continue
+                if quiet and not pos.is_check() and m >> _KIND & 15 != PROMO:
                     continue
                 v = -self._quiesce(-beta, -alpha, ply + 1, None, qdepth + 1, to)
             finally:
@@ -420,6 +504,44 @@ class Searcher:
                     if v >= beta:
                         break
         return best
+
+    def _quiet_checks(self) -> list[int]:
+        # The quiet promotions, and the quiet moves that may give check: those landing where their piece's jumps or
+        # slides reach the other royal piece (a pawn: its capture diagonals).  A superset
+        # of the direct checks (but a slider's along the ray it blocks), the caller keeps
+        # those that check; discovered checks and bent moves are left to the full-width search.
+        pos = self.pos
+        g = pos.game
+        cells = pos.cells
+        k = pos.kings[(pos.us >> 6) ^ 1]
+        if not k:
+            return []
+        reach: dict[int, set[int]] = {}
+        fwd = STRIDE if pos.us == WHITE else -STRIDE
+        out = []
+        for m in pos.pseudo_moves():
+            if m & CAPTURE:
+                continue
+            if m >> _KIND & 15 == PROMO:
+                out.append(m)  # a quiet promotion: searched whether it checks or not
+                continue
+            frm = pos.move_from(m)
+            typ = cells[frm] & 31
+            r = reach.get(typ)
+            if r is None:
+                r = reach[typ] = set()
+                if typ == g.pawn:
+                    r.update((k - fwd - 1, k - fwd + 1))
+                for d in g.jumps[typ]:
+                    r.add(k - d)
+                for d in g.slides[typ]:
+                    sq = k - d
+                    while cells[sq] == EMPTY:
+                        r.add(sq)
+                        sq -= d
+            if pos.move_to(m) in r:
+                out.append(m)
+        return out
 
     def _eval(self, ply: int) -> int:
         # Material and squares (kept by Tracked), the game's dynamic terms, and mobility:
@@ -434,7 +556,7 @@ class Searcher:
         if pos.us == BLACK:
             s = -s
         c = self.counts
-        return s + self.profile.mobility * (c[ply - 2] - c[ply - 1])
+        return s + self.mobility * (c[ply - 2] - c[ply - 1])
 
     def _mop_up(self, white_ahead: bool) -> int:
         # Far ahead: drive the other royal piece to the edge and come closer with one's
