@@ -79,6 +79,9 @@ COMMANDS = {
     "MICROPYPATH=.:tests/mpy .venv/bin/micropython -X heapsize=8M bench/invariants.py 100000": ("short", None),
     ".venv/bin/python bench/onboard.py": ("short", None),
     ".venv/bin/python bench/move_work_pico.py --games lippo:40 --every 4": ("short", None),
+    ".venv/bin/python bench/junk_pico.py": ("short", None),
+    ".venv/bin/python bench/junk_pico.py --uf2 build/eboard-pico.uf2":
+        ("skip", "needs the image built (boards/build-image.sh, minutes); bench/junk_pico.py alone is walked"),
     ".venv/bin/python bench/strength.py --positions DIR --sunfish 40 [--part K/N]":
         ("skip", "sunfish's test files (DIR) live outside the repository; without them the bench says so"),
     ".venv/bin/python bench/strength.py --positions DIR --stockfish 40":
