@@ -12,7 +12,7 @@ from os import urandom as _urandom
 from firmware import leds
 from firmware.common import PROTOCOL, Refused, claim, host_end, is_uid, new_uid, player, view
 from firmware.debounce import Debouncer, LIFT
-from firmware.journal import Journal, JournalFull
+from firmware.journal import MAX_RECORD, Journal, JournalFull
 from firmware.outbox import Outbox
 import gc
 
@@ -38,6 +38,8 @@ SEQ_BLOCK = 256  # sequence numbers reserved in the journal at a time
 COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
 DEFAULT_GAME = "chess"
 BOOT_GARBAGE_RECORDS = 32  # a journal read at power-up with more records is collected after
+CHECKPOINT_EVERY = 50  # plies between two checkpoints (X records): a power-up replays fewer
+CHECKPOINT_MOVES = 40  # a checkpoint holds at most this many moves (the rules' look-back)
 QUIET_ROOM = 24 * 1024  # free heap below which a board left idle collects (a lift's work fits)
 _mem_free = getattr(gc, "mem_free", None)  # MicroPython's; CPython has no heap of its own
 STUCK_MS = 10000  # a lone square wrong this long is reported as a stuck switch
@@ -73,6 +75,8 @@ class Board:
         self.journal_ok = True
         self._fresh = True  # the journaled game has no move yet
         self.ply = 0  # moves made in the game (or since the host set its position)
+        self.checkpoint_ply = 0  # self.ply at the last checkpoint written or replayed
+        self.claim_ply = 0  # self.ply at the game's last claim (a checkpoint starts after it)
         self.stuck_p = -1  # the square watched for a stuck switch
         self.stuck_since = 0
         self.stuck_told = False
@@ -145,7 +149,7 @@ class Board:
         self.uid = new_uid(self.urandom)
         self.game = DEFAULT_GAME
         self.start_fen = None
-        self.ply = 0
+        self.ply = self.checkpoint_ply = self.claim_ply = 0
         self._fresh = True
         self.pos = new_position(DEFAULT_GAME)
         try:
@@ -164,7 +168,7 @@ class Board:
         """Take up the journaled game: None if done (or the journal is empty), else what
         is wrong with the journal (a torn last record is cut off: Journal.check).  One
         pass checks the records, the next replays the game being played."""
-        start = -1
+        start = check = -1
         i = 0
         for rec in self.journal.records():
             why = _malformed(rec)
@@ -172,8 +176,14 @@ class Board:
                 why = "does not begin a game"
             if why is not None:
                 return "record %d %s" % (i, why)
-            if rec[0] in "NK":
+            kind = rec[0]
+            if kind == "N" or kind == "K":
                 start = i
+                check = -1
+            elif kind == "X":
+                check = i
+            elif kind == "P":  # a position set: the game goes on from it, not from a checkpoint
+                check = -1
             i += 1
         problem = self.journal.verdict(i)
         if problem is not None:
@@ -183,15 +193,17 @@ class Board:
         try:
             # At power-up the heap holds little but the modules: the records the check pass
             # read are its garbage, worth a collection (~20 ms on a stock Pico) only when many.
-            self._replay(start, numbers=True, collect=i > BOOT_GARBAGE_RECORDS)
+            self._replay(start, numbers=True, collect=i > BOOT_GARBAGE_RECORDS, check=check)
         except (ValueError, IndexError, KeyError) as e:
             self.pos = None
             return "a record that does not apply (%s)" % e
         return None
 
-    def _replay(self, start, numbers=False, collect=True):
+    def _replay(self, start, numbers=False, collect=True, check=-1):
         # Rebuild the game from the journal's records from number start (the last N or
-        # K); numbers: also take up the message numbering where it was (at boot only).
+        # K); numbers: also take up the message numbering where it was (at boot only);
+        # check: the number of the game's last checkpoint (X), -1 for none: the moves
+        # before it are not made again, the position is taken up from it.
         # ValueError (FenError, MoveError) or IndexError if a record does not apply.
         # A collection first: the game's tables need the heap in one piece, not the
         # scraps that compiling and reading the journal left (lippo did not fit without).
@@ -213,13 +225,15 @@ class Board:
             if i <= start:
                 continue
             kind = words[0]
+            if i <= check and (kind == "M" or kind == "U" or kind == "C"):
+                continue  # the checkpoint has their work
             if kind == "N":  # N seq uid game fen
                 uid, gid, fen = words[2].split(" ", 2)
                 fen = None if fen == "-" else fen
                 pos = None
                 pos = self._build(gid, lambda: new_position(gid, fen))
                 self.game, self.uid, self.start_fen, self.krieg = gid, uid, fen, None
-                ply = 0
+                ply = self.claim_ply = 0
                 ended = None
             elif kind == "K":  # K seq uid game side view-FEN
                 uid, gid, side, fen = words[2].split(" ", 3)
@@ -240,10 +254,11 @@ class Board:
                 pos.set_fen(fen)
                 self.uid, self.start_fen = uid, fen
                 self._fresh = False
-                ply = 0
+                ply = self.claim_ply = 0
                 ended = None
             elif kind == "C":
                 claim(pos, words[2])
+                self.claim_ply = ply
             elif kind == "V":
                 pos = view(self.game, words[2])
                 self._fresh = False
@@ -251,11 +266,57 @@ class Board:
                 self._fresh = False
             elif kind == "E":
                 ended = host_end(words[2])
+            elif kind == "X" and i - 1 == check:
+                ply = self._from_checkpoint(pos, words[2])
+                self._fresh = False
         if numbers:
             self.outbox.seq = seq
         self.pos = pos
         self.ply = ply
         self.ended = ended
+        self.checkpoint_ply = self.ply if check >= 0 else 0
+
+    def _from_checkpoint(self, pos, text):
+        # An X record's "<ply> <fen>|<moves>": the position at that ply, then the moves after
+        # it that its stack holds; returns the ply reached.  The claims made before it are
+        # in the FEN (the board writes no checkpoint from before a claim).
+        head, moves = text.split("|", 1)
+        ply, fen = head.split(" ", 1)
+        pos.set_fen(fen)
+        ply = int(ply)
+        self.claim_ply = ply
+        for t in moves.split():
+            pos.push(pos.replay_move(t))
+            pos.trim()
+            ply += 1
+        return ply
+
+    def _checkpoint(self):
+        # Every CHECKPOINT_EVERY plies, so that a power-up replays a long game from here
+        # (1,000 Lippo plies took 4-6 s on the chip): the position at the bottom of the
+        # rules' stack, and the stack's moves after it, so that the state replayed from it
+        # is the very one a replay from the start builds (undo, repetitions: the stack).
+        pos = self.pos
+        n = len(pos.stack)
+        first = self.ply - n
+        if n > CHECKPOINT_MOVES or first < self.claim_ply:
+            return  # later: after a capture or a pawn's move, or past the claim
+        self.checkpoint_ply = self.ply
+        undone = []
+        for _ in range(n):
+            undone.append(pos.pop())
+        fen = pos.fen()
+        words = []
+        while undone:
+            m = undone.pop()
+            words.append(pos.move_str(m))
+            pos.push(m)
+        text = "X %d %d %s|%s" % (self.outbox.seq, first, fen, " ".join(words))
+        if len(text) <= MAX_RECORD:
+            try:
+                self.journal.append(text)
+            except OSError:
+                pass  # a checkpoint only saves time: the moves are in the journal
 
     def _build(self, gid, build):
         """build() a position of game gid.  Loading a game's module leaves garbage in pieces
@@ -453,6 +514,8 @@ class Board:
         self._send("move %d %s" % (self.ply, text))
         self.pos.trim()
         self._check_end()
+        if self.ply - self.checkpoint_ply >= CHECKPOINT_EVERY and self.krieg is None:
+            self._checkpoint()
 
     def took_back(self, m):
         self.pos.pop()
@@ -511,7 +574,7 @@ class Board:
             self.game = DEFAULT_GAME
             self.start_fen = None
             self.krieg = None
-            self.ply = 0
+            self.ply = self.checkpoint_ply = self.claim_ply = 0
             try:
                 self._start_journal("N %d %s %s -" % (self.outbox.seq + 1, self.uid, DEFAULT_GAME))
             except OSError:
@@ -582,7 +645,7 @@ class Board:
         self.game = gid
         self.uid = uid
         self.start_fen = fen
-        self.ply = 0
+        self.ply = self.checkpoint_ply = self.claim_ply = 0
         self.krieg = player
         self.arranging = None
         self.ended = None
@@ -603,7 +666,7 @@ class Board:
             raise Refused("bad-fen", str(e))
         self.uid = new_uid(self.urandom)
         self._journal("P %d %s %s" % (self.outbox.seq + 1, self.uid, fen))
-        self.ply = 0
+        self.ply = self.checkpoint_ply = self.claim_ply = 0
         self.start_fen = fen
         self.ended = self.tracker.ended = None
         self._send("position %s %s" % (self.uid, fen))
@@ -631,6 +694,7 @@ class Board:
     def claimed(self, what, now_ms):
         """A lippo claim was made (protocol checked it): journal it, follow it."""
         self._journal("C %d %s" % (self.outbox.seq + 1, what))
+        self.claim_ply = self.ply
         self.tracker.resync(now_ms)
         self._check_end()
 
@@ -757,7 +821,7 @@ class Board:
 
 
 
-JOURNAL_FIELDS = {"N": 5, "K": 6, "P": 4, "B": 2, "M": 3, "U": 3, "C": 3, "V": 3, "E": 4, "S": 2}
+JOURNAL_FIELDS = {"N": 5, "K": 6, "P": 4, "B": 2, "M": 3, "U": 3, "C": 3, "V": 3, "E": 4, "S": 2, "X": 4}
 
 
 def _malformed(rec):
