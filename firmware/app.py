@@ -6,6 +6,7 @@ and then answer(); what the board says goes out through the outbox.  Nothing her
 matrix, leds, clock and a directory for the journal.
 """
 
+import os
 from array import array
 from os import urandom as _urandom
 
@@ -40,6 +41,8 @@ DEFAULT_GAME = "chess"
 BOOT_GARBAGE_RECORDS = 32  # a journal read at power-up with more records is collected after
 CHECKPOINT_EVERY = 50  # plies between two checkpoints (X records): a power-up replays fewer
 CHECKPOINT_MOVES = 40  # a checkpoint holds at most this many moves (the rules' look-back)
+FULL_SEQ = 1 << 20  # message numbers a full flash's F record reserves (no S record fits after it)
+ROOM_BYTES = 8192  # the journal's spare room (a file beside it): freed when the flash is full
 QUIET_ROOM = 24 * 1024  # free heap below which a board left idle collects (a lift's work fits)
 _mem_free = getattr(gc, "mem_free", None)  # MicroPython's; CPython has no heap of its own
 STUCK_MS = 10000  # a lone square wrong this long is reported as a stuck switch
@@ -73,6 +76,9 @@ class Board:
         self.seq_reserved = 0
         self.reservations = 0  # S records in the journal
         self.journal_ok = True
+        self.unsaved_from = 0  # the flash filled: the first ply of the game not on it (0: none)
+        self.unsaved = None  # the moves from that ply on, kept in RAM (a bytearray)
+        self.greeted = False  # hello said (an alert waits for it)
         self._fresh = True  # the journaled game has no move yet
         self.ply = 0  # moves made in the game (or since the host set its position)
         self.checkpoint_ply = 0  # self.ply at the last checkpoint written or replayed
@@ -133,9 +139,15 @@ class Board:
         self._send("hello eboard %d %s %s %d" % (PROTOCOL, self.game, STATES[self.tracker.state], self.boot_id))
         if problem is not None:
             self._send("alert journal-damaged %s; set aside as %s" % (problem, _base(aside)))
+        self.greeted = True
         if not journaled:
             self.journal_ok = False
-            self._send("alert journal-full the flash is full: moves are no longer saved")
+            self.unsaved_from = 1
+            self.unsaved = bytearray()
+        if self.unsaved_from:
+            self._say_full()  # at every power-up while the game's record lacks moves
+        elif problem is None:
+            self._keep_room()
         if self.rows[0] == 0x801 and self.rows[11] == 0x801 and sum(self.rows) == 0x1002:
             # Magnets on the four corners alone: the self-test, started without a PC.
             from firmware import selftest
@@ -149,7 +161,7 @@ class Board:
         self.uid = new_uid(self.urandom)
         self.game = DEFAULT_GAME
         self.start_fen = None
-        self.ply = self.checkpoint_ply = self.claim_ply = 0
+        self.ply = self.checkpoint_ply = self.claim_ply = self.unsaved_from = 0
         self._fresh = True
         self.pos = new_position(DEFAULT_GAME)
         try:
@@ -233,7 +245,7 @@ class Board:
                 pos = None
                 pos = self._build(gid, lambda: new_position(gid, fen))
                 self.game, self.uid, self.start_fen, self.krieg = gid, uid, fen, None
-                ply = self.claim_ply = 0
+                ply = self.claim_ply = self.unsaved_from = 0
                 ended = None
             elif kind == "K":  # K seq uid game side view-FEN
                 uid, gid, side, fen = words[2].split(" ", 3)
@@ -254,7 +266,7 @@ class Board:
                 pos.set_fen(fen)
                 self.uid, self.start_fen = uid, fen
                 self._fresh = False
-                ply = self.claim_ply = 0
+                ply = self.claim_ply = self.unsaved_from = 0
                 ended = None
             elif kind == "C":
                 claim(pos, words[2])
@@ -266,6 +278,9 @@ class Board:
                 self._fresh = False
             elif kind == "E":
                 ended = host_end(words[2])
+            elif kind == "F":  # the flash filled: the game's record ends before that ply
+                self.unsaved_from = int(words[2])
+                self.unsaved = bytearray()
             elif kind == "X" and i - 1 == check:
                 ply = self._from_checkpoint(pos, words[2])
                 self._fresh = False
@@ -363,17 +378,67 @@ class Board:
         except OSError:
             pass  # the old journal is still whole: it just stays long
     def _journal(self, text):
+        if self.unsaved_from and text[0] != "S" and text[0] != "P":
+            return False  # the game's record on the flash stops where the flash filled
         try:
             self.journal.append(text)
             self.journal_ok = True
             return True
         except JournalFull:
-            if self.journal_ok:
-                self.journal_ok = False
-                self._send("alert journal-full the flash is full: moves are no longer saved")
+            self.journal_ok = False
+            if not self.unsaved_from:  # a takeback not saved: its move is the first wrong ply
+                self._full(self.ply if text[0] == "U" else self.ply + 1)
         except OSError as e:
             self._send("alert journal %s" % e)
         return False
+
+    def _keep_room(self):
+        # A spare file beside the journal, made while there is room: when the flash fills,
+        # it is deleted, and that room takes the record saying so (F), so that every
+        # power-up knows which moves the board lacks.
+        room = self.journal.path + ".room"
+        try:
+            open(room, "rb").close()
+            return
+        except OSError:
+            pass
+        try:
+            with open(room, "wb") as f:
+                block = bytes(256)
+                for _ in range(ROOM_BYTES // 256):
+                    f.write(block)
+        except OSError:
+            try:
+                os.remove(room)
+            except OSError:
+                pass
+
+    def _full(self, first):
+        # The flash is full: the game's record on the board ends before ply `first`.  From
+        # here the game goes on in RAM (its moves kept for `history`), nothing more of it
+        # is journaled (a record after a gap would be a wrong game), and F says so on the
+        # flash, in the spare room, with a block of message numbers (no S record fits).
+        self.unsaved_from = first
+        self.unsaved = bytearray()
+        try:
+            os.remove(self.journal.path + ".room")
+        except OSError:
+            pass
+        seq = self.outbox.seq + FULL_SEQ
+        try:
+            self.journal.append("F %d %d" % (seq, first))
+            self.seq_reserved = seq
+        except OSError:
+            pass  # not even that: a power-up will find the flash full and say so again
+        if self.greeted:
+            self._say_full()
+
+    def _say_full(self):
+        n = self.unsaved_from
+        self._send(
+            "alert journal-full %d the flash is full: the moves from ply %d on are not saved on the board"
+            " (only the host has them)" % (n, n)
+        )
 
     def _send(self, text):
         if self.held_lift is not None:
@@ -509,7 +574,8 @@ class Board:
         if lit and self.arranging is None and self.testing is None and self.tracker.preview():
             self._render()
         seq = self.outbox.seq + 1
-        self._journal("M %d %s" % (seq, text))
+        if not self._journal("M %d %s" % (seq, text)) and self.unsaved_from:
+            self.unsaved.extend(text.encode() + b" ")
         self.ply += 1
         self._send("move %d %s" % (self.ply, text))
         self.pos.trim()
@@ -521,7 +587,11 @@ class Board:
         self.pos.pop()
         text = self.pos.move_str(m)
         seq = self.outbox.seq + 1
-        self._journal("U %d %s" % (seq, text))
+        if not self._journal("U %d %s" % (seq, text)) and self.unsaved_from:
+            if self.unsaved:
+                self.unsaved = self.unsaved[: self.unsaved.rfind(b" ", 0, len(self.unsaved) - 1) + 1]
+            else:  # a saved move taken back: the record is the game's only before it
+                self.unsaved_from = min(self.unsaved_from, self.ply)
         self._send("undo %d %s" % (self.ply, text))
         self.ply -= 1
         self.stuck_p = FIXING  # no stuck-switch watch until the board is put right
@@ -574,7 +644,7 @@ class Board:
             self.game = DEFAULT_GAME
             self.start_fen = None
             self.krieg = None
-            self.ply = self.checkpoint_ply = self.claim_ply = 0
+            self.ply = self.checkpoint_ply = self.claim_ply = self.unsaved_from = 0
             try:
                 self._start_journal("N %d %s %s -" % (self.outbox.seq + 1, self.uid, DEFAULT_GAME))
             except OSError:
@@ -645,7 +715,7 @@ class Board:
         self.game = gid
         self.uid = uid
         self.start_fen = fen
-        self.ply = self.checkpoint_ply = self.claim_ply = 0
+        self.ply = self.checkpoint_ply = self.claim_ply = self.unsaved_from = 0
         self.krieg = player
         self.arranging = None
         self.ended = None
@@ -665,8 +735,11 @@ class Board:
         except FenError as e:
             raise Refused("bad-fen", str(e))
         self.uid = new_uid(self.urandom)
-        self._journal("P %d %s %s" % (self.outbox.seq + 1, self.uid, fen))
-        self.ply = self.checkpoint_ply = self.claim_ply = 0
+        saved = self._journal("P %d %s %s" % (self.outbox.seq + 1, self.uid, fen))
+        self.ply = self.checkpoint_ply = self.claim_ply = self.unsaved_from = 0
+        if not saved and not self.journal_ok:  # the new game's record has not even begun
+            self.unsaved_from = 1
+            self.unsaved = bytearray()
         self.start_fen = fen
         self.ended = self.tracker.ended = None
         self._send("position %s %s" % (self.uid, fen))
@@ -735,6 +808,8 @@ class Board:
             elif kind == "U" and ply:
                 ply -= 1
         plies = ply
+        if self.unsaved_from:
+            plies = min(plies, self.unsaved_from - 1)
         ply = 0
         for rec in self.journal.records():
             kind = rec[0]
@@ -748,6 +823,9 @@ class Board:
                     ply += 1
                 elif kind == "U" and ply:
                     ply -= 1
+        if self.unsaved_from:  # the moves that only RAM (and the host) hold
+            for word in self.unsaved.decode().split():
+                yield word
 
     def long_reply(self, head, words):
         """head + words as one reply, however many the words: those that do not fit on
@@ -821,7 +899,7 @@ class Board:
 
 
 
-JOURNAL_FIELDS = {"N": 5, "K": 6, "P": 4, "B": 2, "M": 3, "U": 3, "C": 3, "V": 3, "E": 4, "S": 2, "X": 4}
+JOURNAL_FIELDS = {"F": 3, "N": 5, "K": 6, "P": 4, "B": 2, "M": 3, "U": 3, "C": 3, "V": 3, "E": 4, "S": 2, "X": 4}
 
 
 def _malformed(rec):

@@ -20,7 +20,7 @@ import pytest
 from conftest import ROOT
 from pico_util import run_pico, run_virtual
 
-from host.link import BoardLink
+from host.link import BoardError, BoardLink
 from host.link.pico import EmulatedPico, Hands, PicoError, firmware_key, make_flash, missing, wait_firmware
 from host.link.virtual import VirtualBoard
 
@@ -248,3 +248,84 @@ def test_dead_led_planted(pico):
     assert frame[e3] == (0, 0, 0)
     lit = [p for p in range(144) if frame[p] != (0, 0, 0)]
     assert e4 in lit and e2 in lit, lit  # a destination, the lifted piece
+
+
+FILL = """import os
+n = 0
+for size in (65536, 4096, 512, 64, 8, 1):
+    while True:
+        name = 'fill%d' % n
+        try:
+            with open(name, 'wb') as f:
+                for _ in range(max(1, size // 4096)):
+                    f.write(bytes(min(size, 4096)))
+        except OSError:
+            try:
+                os.remove(name)
+            except OSError:
+                pass
+            break
+        n += 1
+print(n, os.statvfs('/')[3])"""
+
+
+def test_a_full_flash(pico, tmp_path):
+    """Issue #23 item 3, on the chip's own littlefs: the flash filled with files (as a
+    person's files on the board would), then 60 plies of Lippo by a host that archives
+    them.  The board says the first ply it does not save; `state` and `history` agree
+    while it runs; after a power cut every power-up says it again, the board has the moves
+    before that ply, and the archive has all 60 in one game."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests" / "mpy"))
+    from fuzzgen import Rand, lasting_move
+
+    from firmware.rules import new_position
+    from host.record import Archive, Bridge
+
+    with BoardLink(pico.port, timeout_s=30) as link:
+        link.hello(timeout_s=20)
+        link.request("new lippo")
+    filled = _mpremote(pico.port, FILL, timeout_s=600).split()
+    assert int(filled[-1]) == 0, filled  # not a block free
+    pico.control("reset")
+    pico.wait_usb()
+    wait_firmware(pico.port)
+    archive = Archive(tmp_path / "a.sqlite")
+    said: list[str] = []
+    bridge = Bridge(pico.port, archive, on_change=lambda seq, text: said.append(text), timeout_s=30)
+    bridge.connect()
+    pos = new_position("lippo")
+    rng = Rand(23)
+    played = []
+    for _ in range(60):
+        text = pos.move_str(lasting_move(pos, pos.legal_moves(), rng))
+        bridge.request("move " + text)
+        pos.push(pos.parse_move(text))
+        played.append(text)
+    bridge.poll(0.5)
+    alerts = [t for t in said if t.startswith("alert journal-full")]
+    assert len(alerts) == 1, said[-5:]
+    first = int(alerts[0].split()[2])
+    assert 1 <= first <= 60
+    assert int(bridge.request("state").split()[3]) == 60
+    assert bridge.request("history").split()[1:] == played
+    pico.kill()  # the power is cut
+    pico.restart()
+    wait_firmware(pico.port)
+    said.clear()
+    bridge.request("ping")
+    bridge.poll(1)
+    assert [t.split()[2] for t in said if t.startswith("alert journal-full")] == [str(first)], said
+    assert bridge.request("history").split()[1:] == played[: first - 1]
+    assert int(bridge.request("state").split()[3]) == first - 1
+    games = [g for g in archive.games() if archive.moves(g.id)]
+    assert [archive.moves(g.id) for g in games] == [played]
+    # `new` on the full flash: the board's old games dropped to make room, else refused
+    try:
+        reply = bridge.request("new chess")
+    except BoardError as e:
+        reply = f"{e.code} {e}"
+    assert reply == "new chess" or reply.startswith("journal-full"), reply
+    bridge.close()
+    archive.close()
