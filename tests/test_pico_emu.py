@@ -250,25 +250,6 @@ def test_dead_led_planted(pico):
     assert e4 in lit and e2 in lit, lit  # a destination, the lifted piece
 
 
-FILL = """import os
-n = 0
-for size in (65536, 4096, 512, 64, 8, 1):
-    while True:
-        name = 'fill%d' % n
-        try:
-            with open(name, 'wb') as f:
-                for _ in range(max(1, size // 4096)):
-                    f.write(bytes(min(size, 4096)))
-        except OSError:
-            try:
-                os.remove(name)
-            except OSError:
-                pass
-            break
-        n += 1
-print(n, os.statvfs('/')[3])"""
-
-
 def test_a_full_flash(pico, tmp_path):
     """Issue #23 item 3, on the chip's own littlefs: the flash filled with files (as a
     person's files on the board would), then 60 plies of Lippo by a host that archives
@@ -286,7 +267,8 @@ def test_a_full_flash(pico, tmp_path):
     with BoardLink(pico.port, timeout_s=30) as link:
         link.hello(timeout_s=20)
         link.request("new lippo")
-    filled = _mpremote(pico.port, FILL, timeout_s=600).split()
+    fill = (ROOT / "tests" / "mpy" / "fillflash.py").read_text() + "\nprint(len(fill('')), os.statvfs('/')[3])"
+    filled = _mpremote(pico.port, fill, timeout_s=600).split()
     assert int(filled[-1]) == 0, filled  # not a block free
     pico.control("reset")
     pico.wait_usb()

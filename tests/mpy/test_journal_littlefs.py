@@ -6,6 +6,7 @@ game resumed, and a full flash refused, on littlefs as on the unix port's files.
 import os
 
 import vfs
+from fillflash import fill
 from fuzzgen import Rand, lasting_move
 from mpytest import boot_board, check, said
 
@@ -107,26 +108,6 @@ for name in os.listdir("/flash"):
 # alert names the first ply not saved, `state` and `history` agree; after a power cut
 # every power-up says it again and the board holds the moves before that ply; `new`
 # makes room by dropping the old games, or is refused.
-def fill():
-    # files until not one more byte fits, as a person's files on the board would: each
-    # written whole and closed (a write that fails is not kept: its room comes back)
-    names = []
-    for size in (4096, 512, 64, 8, 1):
-        while True:
-            name = "/flash/fill%d" % len(names)
-            try:
-                with open(name, "wb") as f:
-                    f.write(bytes(size))
-            except OSError:
-                try:
-                    os.remove(name)
-                except OSError:
-                    pass
-                break
-            names.append(name)
-    return names
-
-
 def next_move(board, rng):
     pos = board.pos
     return pos.move_str(lasting_move(pos, pos.legal_moves(), rng))
@@ -135,7 +116,7 @@ def next_move(board, rng):
 board, out = boot()
 protocol.handle(board, b"new lippo", 0)
 check("journal.bin.room" in os.listdir("/flash"), "no spare room: %r" % os.listdir("/flash"))
-fillers = fill()
+fillers = fill("/flash")
 rng = Rand(23)
 played = []
 alert = []
