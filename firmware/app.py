@@ -580,7 +580,7 @@ class Board:
         self._send("move %d %s" % (self.ply, text))
         self.pos.trim()
         self._check_end()
-        if self.ply - self.checkpoint_ply >= CHECKPOINT_EVERY and self.krieg is None:
+        if self.ply - self.checkpoint_ply >= CHECKPOINT_EVERY and self.krieg is None and not self.unsaved_from:
             self._checkpoint()
 
     def took_back(self, m):
