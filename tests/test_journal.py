@@ -128,6 +128,44 @@ def test_a_full_flash_names_the_first_ply_not_saved_at_every_power_up(tmp_path, 
     assert "error journal-full" in out[-1] and b.history() == ["e2e4", "e7e5"]
 
 
+def test_no_checkpoint_after_a_full_flash(tmp_path, monkeypatch):
+    # Issue #23 items 3 and 4: the flash fills at ply 11 of a Lippo game played by the host,
+    # and the F record leaves room for small records: still no checkpoint (X) after the
+    # gap, so that a power-up takes the game up at ply 10, not from a checkpoint past it.
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "mpy"))
+    from fuzzgen import Rand, lasting_move
+
+    path = tmp_path / "journal.bin"
+    b, hw, out = boot(path)
+    protocol.handle(b, b"new lippo", 0)
+    rng = Rand(5)
+
+    def host_moves(n):
+        for _ in range(n):
+            pos = b.pos
+            protocol.handle(b, b"move " + pos.move_str(lasting_move(pos, pos.legal_moves(), rng)).encode(), 0)
+
+    host_moves(10)
+    real = Journal.append
+
+    def full(self, text):
+        if text[0] in "MU":
+            raise JournalFull(28, "flash full")
+        real(self, text)
+
+    monkeypatch.setattr(Journal, "append", full)
+    host_moves(120)
+    played = b.history()
+    assert len(played) == 130 and b.unsaved_from == 11
+    kinds = [r[0] for r in Journal(str(path)).load()]
+    assert "X" not in kinds[kinds.index("F") :], kinds
+    b, hw, out = boot(path, hw.matrix.occ)
+    assert b.history() == played[:10] and b.ply == 10
+
+
 def short_of_memory(monkeypatch, times):
     """The board's next `times` positions built find no block in the heap (MemoryError);
     returns the list holding how many failures are left."""
