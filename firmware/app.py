@@ -179,23 +179,33 @@ class Board:
     def _resume(self):
         """Take up the journaled game: None if done (or the journal is empty), else what
         is wrong with the journal (a torn last record is cut off: Journal.check).  One
-        pass checks the records, the next replays the game being played."""
+        pass checks the records (and takes up the message numbers), the next replays the
+        game being played: from its first record, then from its last checkpoint, if it has
+        one (the records between are its moves: not read again)."""
         start = check = -1
-        i = 0
-        for rec in self.journal.records():
+        start_at = check_at = 0  # those records' bytes in the file
+        seq = 0
+        i = at = 0
+        journal = self.journal
+        for rec in journal.records():
             why = _malformed(rec)
             if why is None and i == 0 and rec[0] not in "NK":
                 why = "does not begin a game"
             if why is not None:
                 return "record %d %s" % (i, why)
+            seq = max(seq, int(rec.split(" ", 2)[1]))
             kind = rec[0]
             if kind == "N" or kind == "K":
-                start = i
+                start, start_at = i, at
                 check = -1
+                plain = True  # since it: only records a checkpoint holds the work of
             elif kind == "X":
-                check = i
+                check, check_at = i, (at if plain else 0)
             elif kind == "P":  # a position set: the game goes on from it, not from a checkpoint
                 check = -1
+            elif kind not in "MUCSB":  # (E, V, F) read in order, not jumped over
+                plain = False
+            at = journal.end
             i += 1
         problem = self.journal.verdict(i)
         if problem is not None:
@@ -205,34 +215,38 @@ class Board:
         try:
             # At power-up the heap holds little but the modules: the records the check pass
             # read are its garbage, worth a collection (~20 ms on a stock Pico) only when many.
-            self._replay(start, numbers=True, collect=i > BOOT_GARBAGE_RECORDS, check=check)
+            self._replay(start, collect=i > BOOT_GARBAGE_RECORDS, check=check, at=start_at, jump=check_at)
+            self.outbox.seq = seq
         except (ValueError, IndexError, KeyError) as e:
             self.pos = None
             return "a record that does not apply (%s)" % e
         return None
 
-    def _replay(self, start, numbers=False, collect=True, check=-1):
+    def _replay(self, start, collect=True, check=-1, at=0, jump=0):
         # Rebuild the game from the journal's records from number start (the last N or
-        # K); numbers: also take up the message numbering where it was (at boot only);
-        # check: the number of the game's last checkpoint (X), -1 for none: the moves
-        # before it are not made again, the position is taken up from it.
+        # K; at: its byte in the file, if known); check: the number of the game's last
+        # checkpoint (X), -1 for none: the moves before it are not made again, the
+        # position is taken up from it; jump: that checkpoint's byte (0: unknown), the
+        # records between the game's first and it not even read (only moves, takebacks,
+        # claims and numbers: the boot's first pass made sure).
         # ValueError (FenError, MoveError) or IndexError if a record does not apply.
         # A collection first: the game's tables need the heap in one piece, not the
         # scraps that compiling and reading the journal left (lippo did not fit without).
         if collect:
             self.collect()
         pos = None
-        seq = 0
         ply = 0
         self._fresh = True
         ended = None
-        i = 0
+        i = start if at else 0  # the number of the record read next
+        if check < 0:
+            jump = 0
         feed = self.hw.feed_watchdog  # a long game's replay outlasts the watchdog's 4 s
-        for rec in self.journal.records():
+        for rec in self._records(at, jump):
             feed()
             words = rec.split(" ", 2)
-            if numbers:
-                seq = max(seq, int(words[1]))
+            if jump and i == start + 1:
+                i = check  # the first record after the game's first: its checkpoint
             i += 1
             if i <= start:
                 continue
@@ -284,12 +298,21 @@ class Board:
             elif kind == "X" and i - 1 == check:
                 ply = self._from_checkpoint(pos, words[2])
                 self._fresh = False
-        if numbers:
-            self.outbox.seq = seq
         self.pos = pos
         self.ply = ply
         self.ended = ended
         self.checkpoint_ply = self.ply if check >= 0 else 0
+
+    def _records(self, at, jump):
+        # The journal's records from byte at on; with jump, only the first of them, then
+        # those from byte jump on.
+        recs = self.journal.records(at)
+        for rec in recs:
+            yield rec
+            if jump:
+                recs.close()
+                yield from self.journal.records(jump)
+                return
 
     def _from_checkpoint(self, pos, text):
         # An X record's "<ply> <fen>|<moves>": the position at that ply, then the moves after

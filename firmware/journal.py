@@ -50,18 +50,21 @@ class Journal:
         self.size = 0  # bytes of good records
         self.problem = None  # after check(): what was wrong with the file (None: nothing)
 
-    def records(self):
-        """Yields the text of each good record, in order, reading the file as a stream;
-        stops at the first bad one.  Afterwards self.end is the good records' size and
-        self.bad None (the file ended cleanly) or (offset, why)."""
-        self.end = 0
+    def records(self, at=0):
+        """Yields the text of each good record, in order, reading the file as a stream
+        (from byte at, where a record begins: self.end after the one before it); stops at
+        the first bad one.  Afterwards self.end is the good records' size and self.bad
+        None (the file ended cleanly) or (offset, why)."""
+        self.end = at
         self.bad = None
         try:
             f = open(self.path, "rb")
         except OSError:
             return
         with f:
-            i = 0
+            if at:
+                f.seek(at)
+            i = at
             while True:
                 head = f.read(2)
                 if not head:
