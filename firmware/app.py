@@ -188,12 +188,13 @@ class Board:
         i = at = 0
         journal = self.journal
         for rec in journal.records():
-            why = _malformed(rec)
-            if why is None and i == 0 and rec[0] not in "NK":
-                why = "does not begin a game"
-            if why is not None:
-                return "record %d %s" % (i, why)
-            seq = max(seq, int(rec.split(" ", 2)[1]))
+            n = _number(rec)
+            if type(n) is str:
+                return "record %d %s" % (i, n)
+            if i == 0 and rec[0] not in "NK":
+                return "record 0 does not begin a game"
+            if n > seq:
+                seq = n
             kind = rec[0]
             if kind == "N" or kind == "K":
                 start, start_at = i, at
@@ -925,8 +926,10 @@ class Board:
 JOURNAL_FIELDS = {"F": 3, "N": 5, "K": 6, "P": 4, "B": 2, "M": 3, "U": 3, "C": 3, "V": 3, "E": 4, "S": 2, "X": 4}
 
 
-def _malformed(rec):
-    """None for a journal record this firmware writes, else what is wrong with it."""
+def _number(rec):
+    """The message number (an int) of a journal record this firmware writes, else what is
+    wrong with the record (a str).  (One split a record: the boot's first pass reads every
+    record of a long game's journal.)"""
     words = rec.split(" ")
     need = JOURNAL_FIELDS.get(words[0])
     if need is None:
@@ -935,7 +938,7 @@ def _malformed(rec):
         return "is short"
     if need >= 4 and words[0] in "NKP" and not is_uid(words[2]):
         return "has no game uid"
-    return None
+    return int(words[1])
 
 
 def _base(path):
