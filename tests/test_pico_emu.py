@@ -269,7 +269,8 @@ def test_a_full_flash(pico, tmp_path):
         link.request("new lippo")
     fill = (ROOT / "tests" / "mpy" / "fillflash.py").read_text() + "\nprint(len(fill('')), os.statvfs('/')[3])"
     filled = _mpremote(pico.port, fill, timeout_s=600).split()
-    assert int(filled[-1]) == 0, filled  # not a block free
+    # not a block free (littlefs counts some blocks twice in its size: -2 seen, never above 0)
+    assert int(filled[-1]) <= 0, filled
     pico.control("reset")
     pico.wait_usb()
     wait_firmware(pico.port)
@@ -294,9 +295,13 @@ def test_a_full_flash(pico, tmp_path):
     assert bridge.request("history").split()[1:] == played
     pico.kill()  # the power is cut
     pico.restart()
-    wait_firmware(pico.port)
+    pico.wait_usb()
+    # The bridge keeps the port open (the same pty across the cut): it hears the power-up's
+    # hello and the alert after it, and catches up.
     said.clear()
-    bridge.request("ping")
+    deadline = time.monotonic() + 300
+    while not any(t.startswith("alert journal-full") for t in said) and time.monotonic() < deadline:
+        bridge.poll(1)
     bridge.poll(1)
     assert [t.split()[2] for t in said if t.startswith("alert journal-full")] == [str(first)], said
     assert bridge.request("history").split()[1:] == played[: first - 1]
