@@ -12,12 +12,17 @@ same.  The move in flight, when the board does not have it, is sent again.
 
 Without --uf2: stock MicroPython with the firmware's .mpy files put on by ./flash.sh (a
 flash image prepared once in build/); with --uf2: an image with the firmware frozen in.
+
+Measured 2026-11-24 (firmware 1e76b05, a loaded machine: 1.5-3 minutes of wall time a cut),
+runs of --cuts 200 stopped at the session's end: image 30 cuts, stock 10 cuts, 0 lost,
+0 invented, 0 disagreeing.  200 a layout still to be run.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -142,6 +147,10 @@ def play(run: Run, cuts: int, plies: int, seed: int) -> Run:
     return run
 
 
+def _stop(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--uf2", help="a MicroPython image with the firmware in it (default: stock + flash.sh)")
@@ -149,6 +158,7 @@ def main() -> int:
     ap.add_argument("--plies", type=int, default=150, help="plies a game (then a new one)")
     ap.add_argument("--seed", type=int, default=23)
     args = ap.parse_args()
+    signal.signal(signal.SIGTERM, _stop)  # (a job in the background ignores SIGINT)
     uf2 = Path(args.uf2) if args.uf2 else None
     layout = f"our image {uf2.name}" if uf2 else "stock MicroPython, .mpy files"
     t0 = time.monotonic()
@@ -157,7 +167,7 @@ def main() -> int:
         run = Run(pico)
         try:
             play(run, args.cuts, args.plies, args.seed)
-        except KeyboardInterrupt:  # (Ctrl-C, kill -INT): the figure of the cuts so far
+        except KeyboardInterrupt:  # (Ctrl-C, kill -TERM): the figure of the cuts so far
             print("stopped by hand", flush=True)
         finally:
             pico.stop()
