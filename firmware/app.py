@@ -6,13 +6,14 @@ and then answer(); what the board says goes out through the outbox.  Nothing her
 matrix, leds, clock and a directory for the journal.
 """
 
+import os
 from array import array
 from os import urandom as _urandom
 
 from firmware import leds
 from firmware.common import PROTOCOL, Refused, claim, host_end, is_uid, new_uid, player, view
 from firmware.debounce import Debouncer, LIFT
-from firmware.journal import Journal, JournalFull
+from firmware.journal import MAX_RECORD, Journal, JournalFull
 from firmware.outbox import Outbox
 import gc
 
@@ -38,6 +39,10 @@ SEQ_BLOCK = 256  # sequence numbers reserved in the journal at a time
 COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
 DEFAULT_GAME = "chess"
 BOOT_GARBAGE_RECORDS = 32  # a journal read at power-up with more records is collected after
+CHECKPOINT_EVERY = 50  # plies between two checkpoints (X records): a power-up replays fewer
+CHECKPOINT_MOVES = 40  # a checkpoint holds at most this many moves (the rules' look-back)
+FULL_SEQ = 1 << 20  # message numbers a full flash's F record reserves (no S record fits after it)
+ROOM_BYTES = 8192  # the journal's spare room (a file beside it): freed when the flash is full
 QUIET_ROOM = 24 * 1024  # free heap below which a board left idle collects (a lift's work fits)
 _mem_free = getattr(gc, "mem_free", None)  # MicroPython's; CPython has no heap of its own
 STUCK_MS = 10000  # a lone square wrong this long is reported as a stuck switch
@@ -71,8 +76,13 @@ class Board:
         self.seq_reserved = 0
         self.reservations = 0  # S records in the journal
         self.journal_ok = True
+        self.unsaved_from = 0  # the flash filled: the first ply of the game not on it (0: none)
+        self.unsaved = None  # the moves from that ply on, kept in RAM (a bytearray)
+        self.greeted = False  # hello said (an alert waits for it)
         self._fresh = True  # the journaled game has no move yet
         self.ply = 0  # moves made in the game (or since the host set its position)
+        self.checkpoint_ply = 0  # self.ply at the last checkpoint written or replayed
+        self.claim_ply = 0  # self.ply at the game's last claim (a checkpoint starts after it)
         self.stuck_p = -1  # the square watched for a stuck switch
         self.stuck_since = 0
         self.stuck_told = False
@@ -130,9 +140,15 @@ class Board:
         self._send("hello eboard %d %s %s %d" % (PROTOCOL, self.game, STATES[self.tracker.state], self.boot_id))
         if problem is not None:
             self._send("alert journal-damaged %s; set aside as %s" % (problem, _base(aside)))
+        self.greeted = True
         if not journaled:
             self.journal_ok = False
-            self._send("alert journal-full the flash is full: moves are no longer saved")
+            self.unsaved_from = 1
+            self.unsaved = bytearray()
+        if self.unsaved_from:
+            self._say_full()  # at every power-up while the game's record lacks moves
+        elif problem is None:
+            self._keep_room()
         if self.rows[0] == 0x801 and self.rows[11] == 0x801 and sum(self.rows) == 0x1002:
             # Magnets on the four corners alone: the self-test, started without a PC.
             from firmware import selftest
@@ -146,7 +162,7 @@ class Board:
         self.uid = new_uid(self.urandom)
         self.game = DEFAULT_GAME
         self.start_fen = None
-        self.ply = 0
+        self.ply = self.checkpoint_ply = self.claim_ply = self.unsaved_from = 0
         self._fresh = True
         self.pos = new_position(DEFAULT_GAME)
         try:
@@ -164,17 +180,34 @@ class Board:
     def _resume(self):
         """Take up the journaled game: None if done (or the journal is empty), else what
         is wrong with the journal (a torn last record is cut off: Journal.check).  One
-        pass checks the records, the next replays the game being played."""
-        start = -1
-        i = 0
-        for rec in self.journal.records():
-            why = _malformed(rec)
-            if why is None and i == 0 and rec[0] not in "NK":
-                why = "does not begin a game"
-            if why is not None:
-                return "record %d %s" % (i, why)
-            if rec[0] in "NK":
-                start = i
+        pass checks the records (and takes up the message numbers), the next replays the
+        game being played: from its first record, then from its last checkpoint, if it has
+        one (the records between are its moves: not read again)."""
+        start = check = -1
+        start_at = check_at = 0  # those records' bytes in the file
+        seq = 0
+        i = at = 0
+        journal = self.journal
+        for rec in journal.records():
+            n = _number(rec)
+            if type(n) is str:
+                return "record %d %s" % (i, n)
+            if i == 0 and rec[0] not in "NK":
+                return "record 0 does not begin a game"
+            if n > seq:
+                seq = n
+            kind = rec[0]
+            if kind == "N" or kind == "K":
+                start, start_at = i, at
+                check = -1
+                plain = True  # since it: only records a checkpoint holds the work of
+            elif kind == "X":
+                check, check_at = i, (at if plain else 0)
+            elif kind == "P":  # a position set: the game goes on from it, not from a checkpoint
+                check = -1
+            elif kind not in "MUCSB":  # (E, V, F) read in order, not jumped over
+                plain = False
+            at = journal.end
             i += 1
         problem = self.journal.verdict(i)
         if problem is not None:
@@ -184,43 +217,51 @@ class Board:
         try:
             # At power-up the heap holds little but the modules: the records the check pass
             # read are its garbage, worth a collection (~20 ms on a stock Pico) only when many.
-            self._replay(start, numbers=True, collect=i > BOOT_GARBAGE_RECORDS)
+            self._replay(start, collect=i > BOOT_GARBAGE_RECORDS, check=check, at=start_at, jump=check_at)
+            self.outbox.seq = seq
         except (ValueError, IndexError, KeyError) as e:
             self.pos = None
             return "a record that does not apply (%s)" % e
         return None
 
-    def _replay(self, start, numbers=False, collect=True):
+    def _replay(self, start, collect=True, check=-1, at=0, jump=0):
         # Rebuild the game from the journal's records from number start (the last N or
-        # K); numbers: also take up the message numbering where it was (at boot only).
+        # K; at: its byte in the file, if known); check: the number of the game's last
+        # checkpoint (X), -1 for none: the moves before it are not made again, the
+        # position is taken up from it; jump: that checkpoint's byte (0: unknown), the
+        # records between the game's first and it not even read (only moves, takebacks,
+        # claims and numbers: the boot's first pass made sure).
         # ValueError (FenError, MoveError) or IndexError if a record does not apply.
         # A collection first: the game's tables need the heap in one piece, not the
         # scraps that compiling and reading the journal left (lippo did not fit without).
         if collect:
             self.collect()
         pos = None
-        seq = 0
         ply = 0
         self._fresh = True
         ended = None
-        i = 0
+        i = start if at else 0  # the number of the record read next
+        if check < 0:
+            jump = 0
         feed = self.hw.feed_watchdog  # a long game's replay outlasts the watchdog's 4 s
-        for rec in self.journal.records():
+        for rec in self._records(at, jump):
             feed()
             words = rec.split(" ", 2)
-            if numbers:
-                seq = max(seq, int(words[1]))
+            if jump and i == start + 1:
+                i = check  # the first record after the game's first: its checkpoint
             i += 1
             if i <= start:
                 continue
             kind = words[0]
+            if i <= check and (kind == "M" or kind == "U" or kind == "C"):
+                continue  # the checkpoint has their work
             if kind == "N":  # N seq uid game fen
                 uid, gid, fen = words[2].split(" ", 2)
                 fen = None if fen == "-" else fen
                 pos = None
                 pos = self._build(gid, lambda: new_position(gid, fen))
                 self.game, self.uid, self.start_fen, self.krieg = gid, uid, fen, None
-                ply = 0
+                ply = self.claim_ply = self.unsaved_from = 0
                 ended = None
             elif kind == "K":  # K seq uid game side view-FEN
                 uid, gid, side, fen = words[2].split(" ", 3)
@@ -241,10 +282,11 @@ class Board:
                 pos.set_fen(fen)
                 self.uid, self.start_fen = uid, fen
                 self._fresh = False
-                ply = 0
+                ply = self.claim_ply = self.unsaved_from = 0
                 ended = None
             elif kind == "C":
                 claim(pos, words[2])
+                self.claim_ply = ply
             elif kind == "V":
                 pos = view(self.game, words[2])
                 self._fresh = False
@@ -252,11 +294,69 @@ class Board:
                 self._fresh = False
             elif kind == "E":
                 ended = host_end(words[2])
-        if numbers:
-            self.outbox.seq = seq
+            elif kind == "F":  # the flash filled: the game's record ends before that ply
+                self.unsaved_from = int(words[2])
+                self.unsaved = bytearray()
+            elif kind == "X" and i - 1 == check:
+                ply = self._from_checkpoint(pos, words[2])
+                self._fresh = False
         self.pos = pos
         self.ply = ply
         self.ended = ended
+        self.checkpoint_ply = self.ply if check >= 0 else 0
+
+    def _records(self, at, jump):
+        # The journal's records from byte at on; with jump, only the first of them, then
+        # those from byte jump on.
+        recs = self.journal.records(at)
+        for rec in recs:
+            yield rec
+            if jump:
+                recs.close()
+                yield from self.journal.records(jump)
+                return
+
+    def _from_checkpoint(self, pos, text):
+        # An X record's "<ply> <fen>|<moves>": the position at that ply, then the moves after
+        # it that its stack holds; returns the ply reached.  The claims made before it are
+        # in the FEN (the board writes no checkpoint from before a claim).
+        head, moves = text.split("|", 1)
+        ply, fen = head.split(" ", 1)
+        pos.set_fen(fen)
+        ply = int(ply)
+        self.claim_ply = ply
+        for t in moves.split():
+            pos.push(pos.replay_move(t))
+            pos.trim()
+            ply += 1
+        return ply
+
+    def _checkpoint(self):
+        # Every CHECKPOINT_EVERY plies, so that a power-up replays a long game from here
+        # (1,000 Lippo plies took 4-6 s on the chip): the position at the bottom of the
+        # rules' stack, and the stack's moves after it, so that the state replayed from it
+        # is the very one a replay from the start builds (undo, repetitions: the stack).
+        pos = self.pos
+        n = len(pos.stack)
+        first = self.ply - n
+        if n > CHECKPOINT_MOVES or first < self.claim_ply:
+            return  # later: after a capture or a pawn's move, or past the claim
+        self.checkpoint_ply = self.ply
+        undone = []
+        for _ in range(n):
+            undone.append(pos.pop())
+        fen = pos.fen()
+        words = []
+        while undone:
+            m = undone.pop()
+            words.append(pos.move_str(m))
+            pos.push(m)
+        text = "X %d %d %s|%s" % (self.outbox.seq, first, fen, " ".join(words))
+        if len(text) <= MAX_RECORD:
+            try:
+                self.journal.append(text)
+            except OSError:
+                pass  # a checkpoint only saves time: the moves are in the journal
 
     def _build(self, gid, build):
         """build() a position of game gid.  Loading a game's module leaves garbage in pieces
@@ -303,17 +403,67 @@ class Board:
         except OSError:
             pass  # the old journal is still whole: it just stays long
     def _journal(self, text):
+        if self.unsaved_from and text[0] != "S" and text[0] != "P":
+            return False  # the game's record on the flash stops where the flash filled
         try:
             self.journal.append(text)
             self.journal_ok = True
             return True
         except JournalFull:
-            if self.journal_ok:
-                self.journal_ok = False
-                self._send("alert journal-full the flash is full: moves are no longer saved")
+            self.journal_ok = False
+            if not self.unsaved_from:  # a takeback not saved: its move is the first wrong ply
+                self._full(self.ply if text[0] == "U" else self.ply + 1)
         except OSError as e:
             self._send("alert journal %s" % e)
         return False
+
+    def _keep_room(self):
+        # A spare file beside the journal, made while there is room: when the flash fills,
+        # it is deleted, and that room takes the record saying so (F), so that every
+        # power-up knows which moves the board lacks.
+        room = self.journal.path + ".room"
+        try:
+            open(room, "rb").close()
+            return
+        except OSError:
+            pass
+        try:
+            with open(room, "wb") as f:
+                block = bytes(256)
+                for _ in range(ROOM_BYTES // 256):
+                    f.write(block)
+        except OSError:
+            try:
+                os.remove(room)
+            except OSError:
+                pass
+
+    def _full(self, first):
+        # The flash is full: the game's record on the board ends before ply `first`.  From
+        # here the game goes on in RAM (its moves kept for `history`), nothing more of it
+        # is journaled (a record after a gap would be a wrong game), and F says so on the
+        # flash, in the spare room, with a block of message numbers (no S record fits).
+        self.unsaved_from = first
+        self.unsaved = bytearray()
+        try:
+            os.remove(self.journal.path + ".room")
+        except OSError:
+            pass
+        seq = self.outbox.seq + FULL_SEQ
+        try:
+            self.journal.append("F %d %d" % (seq, first))
+            self.seq_reserved = seq
+        except OSError:
+            pass  # not even that: a power-up will find the flash full and say so again
+        if self.greeted:
+            self._say_full()
+
+    def _say_full(self):
+        n = self.unsaved_from
+        self._send(
+            "alert journal-full %d the flash is full: the moves from ply %d on are not saved on the board"
+            " (only the host has them)" % (n, n)
+        )
 
     def _send(self, text):
         if self.held_lift is not None:
@@ -449,17 +599,24 @@ class Board:
         if lit and self.arranging is None and self.testing is None and self.tracker.preview():
             self._render()
         seq = self.outbox.seq + 1
-        self._journal("M %d %s" % (seq, text))
+        if not self._journal("M %d %s" % (seq, text)) and self.unsaved_from:
+            self.unsaved.extend(text.encode() + b" ")
         self.ply += 1
         self._send("move %d %s" % (self.ply, text))
         self.pos.trim()
         self._check_end()
+        if self.ply - self.checkpoint_ply >= CHECKPOINT_EVERY and self.krieg is None and not self.unsaved_from:
+            self._checkpoint()
 
     def took_back(self, m):
         self.pos.pop()
         text = self.pos.move_str(m)
         seq = self.outbox.seq + 1
-        self._journal("U %d %s" % (seq, text))
+        if not self._journal("U %d %s" % (seq, text)) and self.unsaved_from:
+            if self.unsaved:
+                self.unsaved = self.unsaved[: self.unsaved.rfind(b" ", 0, len(self.unsaved) - 1) + 1]
+            else:  # a saved move taken back: the record is the game's only before it
+                self.unsaved_from = min(self.unsaved_from, self.ply)
         self._send("undo %d %s" % (self.ply, text))
         self.ply -= 1
         self.stuck_p = FIXING  # no stuck-switch watch until the board is put right
@@ -512,7 +669,7 @@ class Board:
             self.game = DEFAULT_GAME
             self.start_fen = None
             self.krieg = None
-            self.ply = 0
+            self.ply = self.checkpoint_ply = self.claim_ply = self.unsaved_from = 0
             try:
                 self._start_journal("N %d %s %s -" % (self.outbox.seq + 1, self.uid, DEFAULT_GAME))
             except OSError:
@@ -583,7 +740,7 @@ class Board:
         self.game = gid
         self.uid = uid
         self.start_fen = fen
-        self.ply = 0
+        self.ply = self.checkpoint_ply = self.claim_ply = self.unsaved_from = 0
         self.krieg = player
         self.arranging = None
         self.ended = None
@@ -603,8 +760,11 @@ class Board:
         except FenError as e:
             raise Refused("bad-fen", str(e))
         self.uid = new_uid(self.urandom)
-        self._journal("P %d %s %s" % (self.outbox.seq + 1, self.uid, fen))
-        self.ply = 0
+        saved = self._journal("P %d %s %s" % (self.outbox.seq + 1, self.uid, fen))
+        self.ply = self.checkpoint_ply = self.claim_ply = self.unsaved_from = 0
+        if not saved and not self.journal_ok:  # the new game's record has not even begun
+            self.unsaved_from = 1
+            self.unsaved = bytearray()
         self.start_fen = fen
         self.ended = self.tracker.ended = None
         self._send("position %s %s" % (self.uid, fen))
@@ -632,6 +792,7 @@ class Board:
     def claimed(self, what, now_ms):
         """A lippo claim was made (protocol checked it): journal it, follow it."""
         self._journal("C %d %s" % (self.outbox.seq + 1, what))
+        self.claim_ply = self.ply
         self.tracker.resync(now_ms)
         self._check_end()
 
@@ -672,6 +833,8 @@ class Board:
             elif kind == "U" and ply:
                 ply -= 1
         plies = ply
+        if self.unsaved_from:
+            plies = min(plies, self.unsaved_from - 1)
         ply = 0
         for rec in self.journal.records():
             kind = rec[0]
@@ -685,6 +848,9 @@ class Board:
                     ply += 1
                 elif kind == "U" and ply:
                     ply -= 1
+        if self.unsaved_from:  # the moves that only RAM (and the host) hold
+            for word in self.unsaved.decode().split():
+                yield word
 
     def long_reply(self, head, words):
         """head + words as one reply, however many the words: those that do not fit on
@@ -758,11 +924,13 @@ class Board:
 
 
 
-JOURNAL_FIELDS = {"N": 5, "K": 6, "P": 4, "B": 2, "M": 3, "U": 3, "C": 3, "V": 3, "E": 4, "S": 2}
+JOURNAL_FIELDS = {"F": 3, "N": 5, "K": 6, "P": 4, "B": 2, "M": 3, "U": 3, "C": 3, "V": 3, "E": 4, "S": 2, "X": 4}
 
 
-def _malformed(rec):
-    """None for a journal record this firmware writes, else what is wrong with it."""
+def _number(rec):
+    """The message number (an int) of a journal record this firmware writes, else what is
+    wrong with the record (a str).  (One split a record: the boot's first pass reads every
+    record of a long game's journal.)"""
     words = rec.split(" ")
     need = JOURNAL_FIELDS.get(words[0])
     if need is None:
@@ -771,7 +939,7 @@ def _malformed(rec):
         return "is short"
     if need >= 4 and words[0] in "NKP" and not is_uid(words[2]):
         return "has no game uid"
-    return None
+    return int(words[1])
 
 
 def _base(path):

@@ -94,6 +94,78 @@ def test_a_full_flash_is_reported_and_the_journal_stays_whole(tmp_path, monkeypa
     assert path.read_bytes() == good
 
 
+def test_a_full_flash_names_the_first_ply_not_saved_at_every_power_up(tmp_path, monkeypatch):
+    # Issue #23 item 3: the flash fills after two moves (the spare room beside the journal
+    # takes the record saying so, F).  state and history agree while the board runs; after
+    # a power cut the board has the two moves, and says so at every power-up.
+    path = tmp_path / "journal.bin"
+    b, hw, out = chess_played(path, "e2e4", "e7e5")
+    real = Journal.append
+
+    def full(self, text):
+        if text[0] != "F":
+            raise JournalFull(28, "flash full")
+        real(self, text)
+
+    monkeypatch.setattr(Journal, "append", full)
+    out.clear()
+    play(b, hw, "g1f3", "b8c6", "f1c4")
+    protocol.handle(b, b"undo", 0)
+    assert [line.split(" ", 1)[1] for line in out if " alert " in line] == [
+        "alert journal-full 3 the flash is full: the moves from ply 3 on are not saved on the board (only the host has them)"
+    ]
+    protocol.handle(b, b"state", 0)
+    assert out[-1].split()[5] == "4" and b.history() == ["e2e4", "e7e5", "g1f3", "b8c6"]
+    for _ in range(2):
+        b, hw, out = boot(path, hw.matrix.occ)
+        assert [line.split()[1:4] for line in out[1:]] == [["alert", "journal-full", "3"]]
+        assert b.history() == ["e2e4", "e7e5"] and b.ply == 2
+    def no_room(self, texts):
+        raise JournalFull(28, "flash full")
+
+    monkeypatch.setattr(Journal, "rewrite", no_room)
+    protocol.handle(b, b"new chess", 0)  # not even its first record fits: refused, the game kept
+    assert "error journal-full" in out[-1] and b.history() == ["e2e4", "e7e5"]
+
+
+def test_no_checkpoint_after_a_full_flash(tmp_path, monkeypatch):
+    # Issue #23 items 3 and 4: the flash fills at ply 11 of a Lippo game played by the host,
+    # and the F record leaves room for small records: still no checkpoint (X) after the
+    # gap, so that a power-up takes the game up at ply 10, not from a checkpoint past it.
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "mpy"))
+    from fuzzgen import Rand, lasting_move
+
+    path = tmp_path / "journal.bin"
+    b, hw, out = boot(path)
+    protocol.handle(b, b"new lippo", 0)
+    rng = Rand(5)
+
+    def host_moves(n):
+        for _ in range(n):
+            pos = b.pos
+            protocol.handle(b, b"move " + pos.move_str(lasting_move(pos, pos.legal_moves(), rng)).encode(), 0)
+
+    host_moves(10)
+    real = Journal.append
+
+    def full(self, text):
+        if text[0] in "MU":
+            raise JournalFull(28, "flash full")
+        real(self, text)
+
+    monkeypatch.setattr(Journal, "append", full)
+    host_moves(120)
+    played = b.history()
+    assert len(played) == 130 and b.unsaved_from == 11
+    kinds = [r[0] for r in Journal(str(path)).load()]
+    assert "X" not in kinds[kinds.index("F") :], kinds
+    b, hw, out = boot(path, hw.matrix.occ)
+    assert b.history() == played[:10] and b.ply == 10
+
+
 def short_of_memory(monkeypatch, times):
     """The board's next `times` positions built find no block in the heap (MemoryError);
     returns the list holding how many failures are left."""

@@ -718,6 +718,9 @@ def said(game: str, text: str) -> str:
         reason = ENDS.get(w[1], w[1].replace("-", " "))
         points = f" (points: White {w[3]}, Black {w[4]})" if len(w) >= 5 else ""
         return f"the game is over, {reason}: {w[2]}{points}"
+    if w[0] == "alert" and len(w) > 2 and w[1] == "journal-full" and w[2].isdigit():
+        return (f"the board warns: its memory for moves is full: the moves from ply {w[2]} on are not saved "
+                "on the board, only in the archive")
     if w[0] == "alert" and len(w) > 1:
         return "the board warns: " + ALERTS.get(w[1], w[1].replace("-", " ")) + (
             f" ({' '.join(w[2:])})" if len(w) > 2 else "")

@@ -100,11 +100,12 @@ class EmulatedPico:
                 raise PicoError(f"the emulated Pico's USB did not come up (log: {self.log_path})")
             time.sleep(0.05)
 
-    def power_up(self) -> None:
-        """A reset, as a power-up: back once the USB is up and the firmware answers."""
+    def power_up(self, timeout_s: float = 120) -> None:
+        """A reset, as a power-up: back once the USB is up and the firmware answers (within
+        timeout_s of wall time)."""
         self.control("reset")
         self.wait_usb()
-        wait_firmware(self.port)
+        wait_firmware(self.port, timeout_s)
 
     def _launch(self) -> None:
         ours, theirs = socket.socketpair()

@@ -7,7 +7,8 @@ that archived game, an unknown one is a new archive game.  Then it asks for ever
 after the last one stored for that game (`since`), which the board replays from RAM and
 from its journal (the previous game's end and the new game's start too), and checks the
 board's `history` against the archived moves: one that does not extend them is never
-merged (a new archive game, and a line in words).  A dropped link, a pulled cable, a
+merged (a new archive game, and a line in words), except a board that lacks the last of
+them (made while its flash was full, then lost at a power cut): the archive keeps them.  A dropped link, a pulled cable, a
 killed host or a board reset loses no move, and the (board, uid, seq) key stores none
 twice.
 """
@@ -109,7 +110,17 @@ class Bridge:
         # ... and the board's own record of its game, which must extend the archived one.
         history = self.link.request("history").split()[1:]
         stored = self.archive.moves(self.game_id)
-        if history[: len(stored)] != stored:
+        if len(history) < len(stored) and stored[: len(history)] == history:
+            # The board lacks the game's last moves: they were made while its flash was full
+            # (`alert journal-full PLY`), said and archived here, and lost from its RAM at a
+            # power cut.  The archive keeps them; a move the board makes at one of those
+            # plies forks the record, if it is another one.
+            self._note(
+                f"board {self.key}: its game {self.uid} has {len(history)} moves, archive game {self.game_id} "
+                f"{len(stored)}: moves {len(history) + 1} to {len(stored)} are kept only here (the board's "
+                "flash was full when they were made)"
+            )
+        elif history[: len(stored)] != stored:
             old = self.game_id
             row = self.archive.game(str(old))
             self.game_id = self.archive.new_game(self._board(), row.game, row.fen, uid=self.uid)
