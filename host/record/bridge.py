@@ -219,9 +219,15 @@ class Bridge:
             if line.startswith("end ") and line[4:].split(" ")[0] in HOST_ENDS:
                 # Before it is sent: the board says `end` before its reply, and a host that
                 # dies before it comes back finds its own request in the archive next time.
-                self.vouched.add((self.uid, line[4:]))
+                # Under the uid of the game the board plays now (asked: the newgame of a
+                # game just begun may not be filed yet, under load).
                 try:
-                    self.archive.vouch(self._board(), self.uid, line[4:])
+                    uid = self.link.request("game").split()[2]
+                except (LinkError, OSError, BridgeTimeout, BoardError, IndexError):
+                    uid = self.uid
+                self.vouched.add((uid, line[4:]))
+                try:
+                    self.archive.vouch(self._board(), uid, line[4:])
                 except ArchiveError:
                     pass  # this session still knows it
 
