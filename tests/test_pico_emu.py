@@ -210,17 +210,11 @@ def test_stray_ctrl_c_changes_nothing_on_the_chip(pico):
     assert pico.control("resets")[0] == "ok resets 0 0"
 
 
-def test_a_flood_of_junk_is_dropped_and_a_move_made_meanwhile_kept(pico, request):
+def test_a_flood_of_junk_is_dropped_and_a_move_made_meanwhile_kept(pico):
     """Issue #23 item 2: junk was read at some 210 us a byte, and a 100 KB line left the
     board deaf for a minute.  A 20 KB line and 8 KB of random bytes, `ping` right behind
     them, while a hand plays e2-e4: the ping is answered, every line of junk is answered
     in words, and the move is kept (bench/junk_pico.py times it)."""
-    if "stock" in request.node.name:
-        # Found at the last merge: the stock firmware answers the same flood when no hands
-        # are held (bench/junk_pico.py, a script by hand), and passed on its own branch; beside
-        # the held hands' `sleep` (merged from another branch the same day) it answers
-        # nothing in 120 s.  Not yet found which side of the emulator's harness it is.
-        request.applymarker(pytest.mark.xfail(reason="stock beside held hands' sleep: see the comment", strict=False))
     import random
 
     hands = Hands(pico)
@@ -229,6 +223,11 @@ def test_a_flood_of_junk_is_dropped_and_a_move_made_meanwhile_kept(pico, request
         stream = random.Random(23).randbytes(8000)
         link.ser.write(b"x" * 20000 + b"\n" + stream + b"\nping\n")
         hands.play("lift e2", "wait 150", "place e4", "wait 600")
+        # The held hands stop the chip after their last wait (so that a script's steps
+        # fall at exact instants); the stock firmware is still reading the junk then
+        # (some 1 s of the chip's time for these 28 KB), so let it run on as a board in a
+        # room does.  Found in session 10: this, not the firmware, was the stock xfail.
+        pico.control("hold 0")
         said = []
         while not said or not said[-1].endswith("ok pong"):
             line = link._read_line(time.monotonic() + 120)
