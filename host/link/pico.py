@@ -486,3 +486,15 @@ def board(workdir: Path, uf2: Path | None = None) -> EmulatedPico:
         pico.stop()
         raise
     return pico
+
+
+def run_bench(main: Callable[[], int | None]) -> int | None:
+    """A bench's main on the emulated Pico: a Pico that cannot start, or a link that
+    breaks, said in words (bench/*_pico.py, bench/pico.py), never a traceback."""
+    from host.link.wire import BoardError, BridgeTimeout, LinkError
+
+    try:
+        return main()
+    except (PicoError, LinkError, BoardError, BridgeTimeout) as e:
+        print(f"{Path(sys.argv[0]).name}: {e}", file=sys.stderr)
+        return 1
