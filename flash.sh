@@ -25,12 +25,10 @@ CLEAN=()
 cleanup() { [ ${#CLEAN[@]} -eq 0 ] || rm -rf "${CLEAN[@]}"; }
 trap cleanup EXIT
 
-fresh() {  # fresh PROFILE -> a new empty folder under build/, removed at exit
+fresh() {  # fresh PROFILE: OUT, a new empty folder under build/, removed at exit
     mkdir -p build
-    local d
-    d=$(mktemp -d "build/.$1.XXXXXX")
-    CLEAN+=("$d")
-    echo "$d"
+    OUT=$(mktemp -d "build/.$1.XXXXXX")
+    CLEAN+=("$OUT")
 }
 
 build() {  # build PROFILE OUT: compile into the empty folder OUT
@@ -62,7 +60,8 @@ repl() {  # stop the firmware on PORT for the REPL: Ctrl-C alone does not while 
 
 flash() {  # flash PORT PROFILE [resume]
     local port=$1 profile=$2 resume=${3:-} out
-    out=$(fresh "$profile")
+    fresh "$profile"
+    out=$OUT
     build "$profile" "$out"
     built "$profile" "$out"
     repl "$port"
@@ -106,10 +105,10 @@ case "${1:-}" in
         repl "$2" ;;
     --build-only)
         profile=${2:-pico}
-        out=$(fresh "$profile")
-        build "$profile" "$out"
+        fresh "$profile"
+        build "$profile" "$OUT"
         rm -rf "build/$profile"
-        mv "$out" "build/$profile"
+        mv "$OUT" "build/$profile"
         built "build/$profile" "build/$profile" ;;
     --sim)
         tmp=$(mktemp -d)

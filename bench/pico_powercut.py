@@ -40,6 +40,9 @@ from host.link import BoardLink  # noqa: E402
 from host.link import pico as emu  # noqa: E402
 
 
+RETRIES = 3  # cuts in one move's writes before it goes through uncut
+
+
 class Run:
     def __init__(self, pico: emu.EmulatedPico) -> None:
         self.pico = pico
@@ -103,14 +106,17 @@ def play(run: Run, cuts: int, plies: int, seed: int) -> Run:
         games += 1
         accepted: list[str] = []
         pending = False  # a cut planted, not yet come
+        cut_at: dict[int, int] = {}  # ply -> cuts that fell in its move
         while (len(accepted) < plies or pending) and run.cuts < cuts:
             ms = pos.legal_moves()
             if not ms or pos.outcome() is not None:
                 break
             text = pos.move_str(lasting_move(pos, ms, choose))
-            if not pending:
+            if not pending and cut_at.get(len(accepted), 0) < RETRIES:
                 # a cut within this move's writes (its record, a checkpoint's, a block of
-                # numbers) or, when it does fewer, the next move's
+                # numbers) or, when it does fewer, the next move's.  A move cut RETRIES
+                # times goes through uncut (a write of many erases and programs, which
+                # every K of 1-4 falls in, held the game at one ply for good)
                 pico.control(f"cut {rng.randint(1, 4)} {rng.random():.3f}")
                 pending = True
                 if (len(accepted) + 1) % 50 == 0:
@@ -122,6 +128,7 @@ def play(run: Run, cuts: int, plies: int, seed: int) -> Run:
             # The power went inside a flash write: power up, look at what the board kept.
             run.cuts += 1
             pending = False
+            cut_at[len(accepted)] = cut_at.get(len(accepted), 0) + 1
             link = run.power_up()
             history = run.history()
             state = link.request("state").split()

