@@ -76,6 +76,18 @@ def test_an_adjourned_game_reads_adjourned_everywhere(club):
     assert rc == 0 and out.splitlines()[-1] == "result adjourned"
 
 
+def test_games_lists_the_players_a_club_tagged(club):
+    """A club names its players (`eboard tag`): `games` lists them on the game's line, and
+    a game nobody tagged keeps its line as it was."""
+    tmp_path, (g1, g2, _) = club
+    assert eboard(tmp_path, "tag", str(g1), "white", "Anna Kask")[0] == 0
+    assert eboard(tmp_path, "tag", str(g1), "black", "Boris")[0] == 0
+    rc, listing, _ = eboard(tmp_path, "games")
+    lines = {line.split()[0]: line for line in listing.splitlines()}
+    assert rc == 0 and lines[str(g1)].endswith("[b1]  Anna Kask - Boris")
+    assert lines[str(g2)].endswith("[b2]")
+
+
 def test_an_adjourned_kriegspiel_game_stays_sealed_in_the_archive(club):
     tmp_path, others = club
     k = Krieg(tmp_path, "--standard")

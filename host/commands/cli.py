@@ -457,7 +457,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         kind = "Kriegspiel" if g.id in krieg else ""
         if a.sealed(g):
             state += ", sealed"
-        print(f"{g.id:>4}  {g.started[:16].replace('T', ' ')}  {g.game:<10} {kind:<10} {n:>4} {'ply  ' if n == 1 else 'plies'}  {state}  [{g.board}]")
+        players = "" if g.white == g.black == "?" else f"  {g.white} - {g.black}"  # tagged (eboard tag)
+        print(f"{g.id:>4}  {g.started[:16].replace('T', ' ')}  {g.game:<10} {kind:<10} {n:>4} {'ply  ' if n == 1 else 'plies'}  {state}  [{g.board}]{players}")
     return 0
 
 
