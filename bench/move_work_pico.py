@@ -49,10 +49,12 @@ def gap_ms(pico: emu.EmulatedPico) -> float:
     return int(pico.control("scans")[0].split()[3]) / 1000
 
 
-def flash_ops(pico: emu.EmulatedPico) -> int:
-    """The flash erases and programs so far (the emulator models a W25Q16: 45 ms a 4 KB
-    sector's erase, 0.4 ms a page's program, the core stalled meanwhile)."""
-    return int(pico.control("flashops")[0].split()[2])
+def flash_ops(pico: emu.EmulatedPico) -> tuple[int, int]:
+    """The flash erases and programs so far, and the erases among them (the emulator
+    models a W25Q16: 45 ms a 4 KB sector's erase, 0.4 ms a page's program, the core
+    stalled meanwhile)."""
+    w = pico.control("flashops")[0].split()
+    return int(w[2]), int(w[3])
 
 
 def steps(verb: str, cells: list[int], geo) -> list[str]:
@@ -62,7 +64,8 @@ def steps(verb: str, cells: list[int], geo) -> list[str]:
 def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 0) -> dict[str, list[float]]:
     """One game of `plies` plies; the figures, each a list of ms (the maxima so far printed
     every `every` plies)."""
-    out: dict[str, list[float]] = {"lift": [], "place": [], "commit": [], "line": [], "request": [], "flash": []}
+    out: dict[str, list[float]] = {"lift": [], "place": [], "commit": [], "line": [], "request": [], "flash": [],
+                                   "erase": [], "erase_line": []}
     pico.power_up()  # of its own
     with BoardLink(pico.port, timeout_s=120) as link:
         link.hello(timeout_s=30)
@@ -92,13 +95,17 @@ def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 
                     hands.play("wait 2600")
                     st = link.request("state").split(" ", 4)
                 out["commit"].append(gap_ms(pico))  # the move made
-                out["flash"].append(flash_ops(pico) - ops)  # its journal's erases and programs
+                now = flash_ops(pico)
+                out["flash"].append(now[0] - ops[0])  # its journal's erases and programs
+                out["erase"].append(now[1] - ops[1])
             else:  # Black's, the host's line; then made by hand
                 gap_ms(pico)
+                ops = flash_ops(pico)
                 link.request(f"move {text}")
                 out["line"].append(int(pico.control("lineedge")[0].split()[2]) / 1000)
                 hands.play("wait 20")  # (a held core's clock runs in the hands' waits)
                 out["request"].append(gap_ms(pico))
+                out["erase_line"].append(flash_ops(pico)[1] - ops[1])
                 hands.play(*steps("lift", lifts, geo), *steps("place", places, geo), "wait 300")
                 st = link.request("state").split(" ", 4)
             pos.push(m)
@@ -112,7 +119,8 @@ def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 
                                  f"({text}): {' '.join(st[1:4])}")
             gap_ms(pico)  # the requests' own work is not the move's
             if every and (ply + 1) % every == 0:  # so far: a run stopped early still says something
-                print(f"  ply {ply + 1}: " + "; ".join(f"{k} max {max(v):.1f}" for k, v in out.items() if v), flush=True)
+                print(f"  ply {ply + 1}: " + "; ".join(f"{k} max {max(v):.1f}" for k, v in out.items()
+                                                      if v and not k.startswith("erase")), flush=True)
     return out
 
 
@@ -151,6 +159,11 @@ def main() -> int:
                     ("flash", "flash erases + programs while White's move is made (count, not ms)"),
                 ):
                     rows.append((f"{game}, {plies} plies: {name}", summary(got[key], "" if key == "flash" else " ms")))
+                    print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
+                for key, who in (("erase", "White's moves made"), ("erase_line", "Black's `move` requests")):
+                    xs = got[key]
+                    rows.append((f"{game}: {who} that erased a flash sector (45 ms each)",
+                                 f"{sum(1 for x in xs if x)} of {len(xs)} ({sum(xs)} erases)"))
                     print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
                 print(f"  ({time.monotonic() - t0:.0f} s wall)", flush=True)
         finally:

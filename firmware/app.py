@@ -820,6 +820,10 @@ class Board:
             raise Refused("illegal-move", str(e))
         self.moved(m, lit=True, text=text)
         self.tracker.resync(now_ms, shown=True)
+        if _mem_free is not None and _mem_free() < QUIET_ROOM:
+            # The player's turn comes next: room for it made now, after these LEDs, not by
+            # an allocation that finds none inside the next move's work (or this one's).
+            self.collect()
         return text
 
     def undo(self, now_ms):
