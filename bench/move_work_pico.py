@@ -12,7 +12,8 @@ firmware (boards/emu/README.md, control `scans` and `lineedge`):
 - after White's piece is put down: the longest time between two scans' starts, from the
   scan that reads the place (the move matched) and, separately, from the scan that makes
   the move (after the tracker's calm: the journal, the `move` event, the game's end, the
-  next turn): how long the board did not look at its switches;
+  next turn) to the bench's `state` request (whose own work, a FEN made on the chip, is
+  printed apart: it is not the move's): how long the board did not look at its switches;
 - a lift: the same, from the scan that reads it (the hints lit);
 - Black's `move` line: from its last byte handed to the chip to the first edge on the LED
   pin (the move lit), and the longest gap between scans around the request.
@@ -65,7 +66,7 @@ def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 
     """One game of `plies` plies; the figures, each a list of ms (the maxima so far printed
     every `every` plies)."""
     out: dict[str, list[float]] = {"lift": [], "place": [], "commit": [], "line": [], "request": [], "flash": [],
-                                   "erase": [], "erase_line": []}
+                                   "state": [], "erase": [], "erase_line": []}
     pico.power_up()  # of its own
     with BoardLink(pico.port, timeout_s=120) as link:
         link.hello(timeout_s=30)
@@ -90,11 +91,15 @@ def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 
                 hands.play(*steps("place", places, geo), "wait 150")
                 out["place"].append(gap_ms(pico))  # the place read, the move matched
                 hands.play("wait 450")
+                commit = gap_ms(pico)  # the move made, and the scans after it
                 st = link.request("state").split(" ", 4)
+                out["state"].append(gap_ms(pico))  # the bench's own request (a FEN made): not the move's
                 if st[2] == "pending":  # a move that could still grow waits longer
                     hands.play("wait 2600")
+                    commit = max(commit, gap_ms(pico))
                     st = link.request("state").split(" ", 4)
-                out["commit"].append(gap_ms(pico))  # the move made
+                    gap_ms(pico)
+                out["commit"].append(commit)
                 now = flash_ops(pico)
                 out["flash"].append(now[0] - ops[0])  # its journal's erases and programs
                 out["erase"].append(now[1] - ops[1])
@@ -156,6 +161,7 @@ def main() -> int:
                     ("lift", "a lift -> scanning again (its hints lit)"),
                     ("line", "Black's `move` line received -> first LED edge"),
                     ("request", "Black's `move` request: the longest gap between scans"),
+                    ("state", "the bench's own `state` request after White's move (not counted above)"),
                     ("flash", "flash erases + programs while White's move is made (count, not ms)"),
                 ):
                     rows.append((f"{game}, {plies} plies: {name}", summary(got[key], "" if key == "flash" else " ms")))
