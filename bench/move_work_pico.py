@@ -166,6 +166,17 @@ def main() -> int:
                 ):
                     rows.append((f"{game}, {plies} plies: {name}", summary(got[key], "" if key == "flash" else " ms")))
                     print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
+                for erased in (False, True):
+                    xs = [g for g, e in zip(got["commit"], got["erase"]) if bool(e) == erased]
+                    rows.append((f"{game}: the move made, of moves whose journal {'erased a sector' if erased else 'erased none'}",
+                                 summary(xs)))
+                    print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
+                first = next((i for i, e in enumerate(got["erase"]) if e), None)
+                if first is not None:
+                    xs = got["erase"][first:]
+                    rows.append((f"{game}: White's moves from the first that erased on",
+                                 f"{sum(1 for x in xs if x)} of {len(xs)} erased (from ply {2 * first + 1})"))
+                    print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
                 for key, who in (("erase", "White's moves made"), ("erase_line", "Black's `move` requests")):
                     xs = got[key]
                     rows.append((f"{game}: {who} that erased a flash sector (45 ms each)",
