@@ -9,6 +9,8 @@ board run one implementation.  Viper's pointer types are names only to plain Pyt
 
 import sys
 
+MADE = {}  # name -> how it was compiled: "viper", "native" or "bytecode" (the tests ask)
+
 
 def compile_fn(src, name, emitter=None):
     """src (one `def name(...)`) compiled, with `@micropython.<emitter>` on MicroPython when
@@ -20,8 +22,10 @@ def compile_fn(src, name, emitter=None):
         space["micropython"] = micropython
         try:
             exec("@micropython.%s\n%s" % (emitter, src), space)
+            MADE[name] = emitter
             return space[name]
         except SyntaxError:  # a port built without it
             pass
     exec(src, space)
+    MADE[name] = "bytecode"
     return space[name]
