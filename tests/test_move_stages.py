@@ -4,17 +4,12 @@ events (and before any request); the frame's passes over the 144 squares made by
 that the chip compiles to machine code (firmware/native.py) give the frames the plain loops
 gave."""
 
-import random
+import runpy
 import sys
-from array import array
 
-import pytest
 from conftest import ROOT
 
-from firmware import leds, tracker
-from firmware.rules import new_position
-from firmware.rules.board import EMPTY, STRIDE
-from firmware.squares import Geometry, N
+from firmware import tracker
 
 sys.path.insert(0, str(ROOT / "tests" / "mpy"))
 from scriptrun import Runner  # noqa: E402
@@ -95,60 +90,7 @@ def test_a_checkpoint_is_a_stage_of_its_own(tmp_path, monkeypatch):
     assert len(checkpoints()) == 1 and not r.board.after_due
 
 
-def _plain_expect(pos, geo):
-    exp = bytearray(N * N)
-    for c in pos.game.layout.squares:
-        if pos.cells[c] != EMPTY:
-            exp[c // STRIDE * N + c % STRIDE + geo.off] = 1
-    return exp
-
-
-@pytest.mark.parametrize("gid", ["lippo", "chess", "checkers12", "grosschess", "hundred"])
-def test_the_frames_passes_are_the_plain_loops(gid):
-    rnd = random.Random(gid)
-    pos = new_position(gid)
-    geo = Geometry(pos.game.layout)
-    exp = bytearray(N * N)
-    touched = array("H", [7] * (N * N))
-    diff = bytearray(N * N)
-    for _ in range(30):
-        tracker.expect(pos.cells, geo.cell_at, exp, touched)
-        assert exp == _plain_expect(pos, geo)
-        assert not any(touched)
-        act = bytearray(exp)
-        for p in rnd.sample(range(N * N), 6):
-            act[p] ^= 1
-        n = tracker.find_diff(act, exp, geo.game_squares, len(geo.game_squares), diff)
-        assert list(diff[:n]) == [p for p in geo.game_squares if act[p] != exp[p]]
-        ms = pos.legal_moves()
-        if not ms:
-            break
-        pos.push(rnd.choice(ms))
-
-
-def _plain_encode(frame, brightness, budget_ma):
-    # The encoder as it was: the classes counted, the palette scaled, a loop an LED.
-    total = sum(sum(leds.PALETTE[c]) for c in frame)
-    ma = leds.IDLE_MA_PER_LED * leds.N + total * brightness * leds.MA_PER_CHANNEL // (255 * 255)
-    scale = brightness
-    if ma > budget_ma and total:
-        scale = (budget_ma - leds.IDLE_MA_PER_LED * leds.N) * 255 * 255 // (total * leds.MA_PER_CHANNEL)
-        ma = budget_ma
-    words = [0] * leds.N
-    for p in range(leds.N):
-        r, g, b = (x * scale // 255 for x in leds.PALETTE[frame[p]])
-        words[leds.SERPENTINE[p]] = (g << 16 | r << 8 | b) << 8
-    return ma, words
-
-
-def test_the_encoder_gives_the_plain_loops_words():
-    rnd = random.Random(4)
-    words = array("I", bytes(4 * leds.N))
-    for i in range(60):
-        frame = bytearray(rnd.choice((0, 0, 0, rnd.randrange(len(leds.PALETTE)))) for _ in range(leds.N))
-        if i % 7 == 0:
-            frame = bytearray(rnd.randrange(len(leds.PALETTE)) for _ in range(leds.N))
-        brightness = rnd.choice((16, 48, 96, 255))
-        budget = rnd.choice((400, 2000, 10_000))
-        ma = leds.encode(frame, brightness, words, budget)
-        assert (ma, list(words)) == _plain_encode(frame, brightness, budget)
+def test_the_frames_passes_are_the_plain_loops():
+    # The script the unix port runs on the viper code (tests/test_micropython.py), here on
+    # the plain Python the same source makes.
+    runpy.run_path(str(ROOT / "tests" / "mpy" / "test_native_frames.py"), run_name="__main__")
