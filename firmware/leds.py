@@ -56,14 +56,15 @@ IDLE_MA_PER_LED = 1  # a WS2812 lit or not
 
 from array import array
 
-from firmware.native import compile_fn
+from firmware.rules.compat import late
 
 _WORDS = array("I", bytes(4 * len(PALETTE)))  # each class's word at the frame's scale
 _SCALE = [-1]  # the scale _WORDS was made for
 _SUMS = array("H", [c[0] + c[1] + c[2] for c in PALETTE])  # each class's r + g + b
 
-# The per-LED loops, machine code on the chip (firmware/native.py): a frame's 144 squares
+# The per-LED loops, machine code on the chip (compat.compile_fn): a frame's 144 squares
 # in Python cost the host's move some 4 ms before its first LED edge on the emulated Pico.
+# Each is compiled at its first call (the first frame, after `hello`), which rebinds it.
 _WEIGH = """
 def weigh(frame: ptr8, sums: ptr16) -> int:
     t = 0
@@ -80,8 +81,8 @@ def fill(frame: ptr8, words: ptr32, order: ptr8, table: ptr32):
         words[order[p]] = table[frame[p]]
         p += 1
 """
-weigh = compile_fn(_WEIGH, "weigh", "viper")
-fill = compile_fn(_FILL, "fill", "viper")
+weigh = late(_WEIGH, "weigh", "viper", globals())
+fill = late(_FILL, "fill", "viper", globals())
 
 
 def encode(frame, brightness, words, budget_ma):

@@ -147,7 +147,7 @@ def byte_loop(readinto, one, ipoll, reader, put, on_line):
 
 
 def compile_byte_loop():
-    from firmware.native import compile_fn
+    from firmware.rules.compat import compile_fn
 
     return compile_fn(BYTE_LOOP, "byte_loop", "native" if sys.platform == "rp2" else None)
 

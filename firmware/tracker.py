@@ -15,9 +15,8 @@ effects: the tracker knows no game.
 from array import array
 
 from firmware import leds
-from firmware.native import compile_fn
 from firmware.rules.board import EMPTY, WHITE, BLACK, STRIDE
-from firmware.rules.compat import const
+from firmware.rules.compat import const, late
 from firmware.rules.position import CASTLE
 from firmware.squares import Geometry, MARGIN, N
 
@@ -48,8 +47,9 @@ KRIEG_PROMO_MS = 3000  # a Kriegspiel board (no takebacks) takes the piece shown
 
 _BLANK = bytes(N * N)
 
-# The frame's passes over the 144 squares, machine code on the chip (firmware/native.py):
+# The frame's passes over the 144 squares, machine code on the chip (compat.compile_fn):
 # in Python they cost the host's move some 4 ms before its LEDs on the emulated Pico.
+# Each is compiled at its first call, which rebinds it.
 _EXPECT = """
 def expect(cells: ptr8, cell_at: ptr16, exp: ptr8, touched: ptr16):
     p = 0
@@ -75,8 +75,8 @@ def find_diff(act: ptr8, exp: ptr8, squares: ptr8, n: int, diff: ptr8) -> int:
         i += 1
     return k
 """
-expect = compile_fn(_EXPECT, "expect", "viper")  # exp[p] = a piece stands on p; no square touched
-find_diff = compile_fn(_DIFF, "find_diff", "viper")  # the squares where act and exp differ -> their count
+expect = late(_EXPECT, "expect", "viper", globals())  # exp[p] = a piece stands on p; no square touched
+find_diff = late(_DIFF, "find_diff", "viper", globals())  # the squares where act, exp differ -> their count
 
 
 class Tracker:

@@ -1,7 +1,7 @@
 """A move's work spread over the scans (issue #23 item 4): a move made on the board is
 journaled and said in its scan, its game's end looked at in the next, before that scan's
 events (and before any request); the frame's passes over the 144 squares made by one source
-that the chip compiles to machine code (firmware/native.py) give the frames the plain loops
+that the chip compiles to machine code (firmware/rules/compat.py) give the frames the plain loops
 gave."""
 
 import runpy

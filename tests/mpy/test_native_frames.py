@@ -1,6 +1,6 @@
 # heapsize=1M  (four games' modules loaded at once; the code under test allocates nothing)
 """The frame's passes compiled as machine code by MicroPython (@micropython.viper,
-firmware/native.py) give what the plain loops give: the occupancy a position means, the
+firmware/rules/compat.py) give what the plain loops give: the occupancy a position means, the
 squares where the switches differ, and the LED words with the frame's current, on random
 positions of several games and random frames (issue #23 item 4).  On CPython the same
 source runs as plain Python: tests/test_move_stages.py runs this script there too."""
@@ -11,14 +11,12 @@ from array import array
 from fuzzgen import Rand
 from mpytest import check
 
-from firmware import leds, native, tracker
+from firmware import leds, tracker
 from firmware.rules import new_position
+from firmware.rules import compat
 from firmware.rules.board import EMPTY, STRIDE
 from firmware.squares import Geometry, N
 
-if sys.implementation.name == "micropython":  # (tests/test_move_stages.py runs it on CPython too)
-    for name in ("expect", "find_diff", "weigh", "fill"):
-        check(native.MADE.get(name) == "viper", "%s compiled as %s" % (name, native.MADE.get(name)))
 
 rng = Rand(11)
 for gid in ("lippo", "chess", "checkers12", "grosschess"):
@@ -69,4 +67,7 @@ for i in range(40):
         c = leds.PALETTE[frame[p]]
         w = ((c[1] * scale // 255) << 16 | (c[0] * scale // 255) << 8 | c[2] * scale // 255) << 8
         check(words[leds.SERPENTINE[p]] == w, "frame %d: square %d's word" % (i, p))
+if sys.implementation.name == "micropython":  # (tests/test_move_stages.py runs it on CPython too)
+    for name in ("expect", "find_diff", "weigh", "fill"):
+        check(compat.MADE.get(name) == "viper", "%s compiled as %s" % (name, compat.MADE.get(name)))
 print("ok")
