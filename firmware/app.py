@@ -605,12 +605,17 @@ class Board:
         when the caller has it (the host's line)."""
         if text is None:
             text = self.pos.move_str(m)
+        fx = None
+        if lit and self.krieg is None and self.arranging is None and self.testing is None:
+            from firmware import shown  # (loaded at `computer` already)
+
+            fx = shown.effects_before(self.tracker, m)
         self.pos.push(m)
         if self.krieg is not None:
             self.krieg.pending = m
             self._send("attempt %s" % text)
             return
-        if lit and self.arranging is None and self.testing is None and self.tracker.preview():
+        if fx is not None and self.tracker.preview(fx):
             self._render()
         seq = self.outbox.seq + 1
         if not self._journal("M %d %s" % (seq, text)) and self.unsaved_from:

@@ -114,6 +114,7 @@ class Tracker:
         self.undoing = False
         self.takebacks = True  # the last move put back is taken back
         self.showing = None  # the host's move the board shows how to make (`move`), until synced
+        self.shown_fx = None  # (its stack entry, its effects): firmware/shown.py's, kept
         self.hinted = None  # the move lit as a hint (`hint`), until the next lift or place
         self.locked = 0  # the side the host plays (`computer`): none of its moves is read here
         self.ended = None  # an Outcome the host declared (`end`: a flag fell), or None
@@ -168,11 +169,14 @@ class Tracker:
         self.diff_ok = False
         self.ev = 0
 
-    def preview(self):
+    def preview(self, fx=None):
         """The host's move, just made on pos: ready render() to draw at once the frame that
         resync(now_ms, shown=True) will draw, before the slow parts (the journal, the end
         of the game, the next turn's legal moves).  False if resync may draw another (the
-        pieces stand as after the move already).  resync must follow."""
+        pieces stand as after the move already).  resync must follow.  fx: the move's
+        effects, made before it (shown.effects_before): not made again to draw it."""
+        if fx is not None:
+            self.shown_fx = (self.pos.stack[-1], fx)
         self._expect()
         self._find_diff()
         if not self.n_diff:
