@@ -12,7 +12,8 @@ firmware (boards/emu/README.md, control `scans` and `lineedge`):
 - after White's piece is put down: the longest time between two scans' starts, from the
   scan that reads the place (the move matched) and, separately, from the scan that makes
   the move (after the tracker's calm: the journal, the `move` event, the game's end, the
-  next turn): how long the board did not look at its switches;
+  next turn) to the bench's `state` request (whose own work, a FEN made on the chip, is
+  printed apart: it is not the move's): how long the board did not look at its switches;
 - a lift: the same, from the scan that reads it (the hints lit);
 - Black's `move` line: from its last byte handed to the chip to the first edge on the LED
   pin (the move lit), and the longest gap between scans around the request.
@@ -49,10 +50,12 @@ def gap_ms(pico: emu.EmulatedPico) -> float:
     return int(pico.control("scans")[0].split()[3]) / 1000
 
 
-def flash_ops(pico: emu.EmulatedPico) -> int:
-    """The flash erases and programs so far (the emulator models a W25Q16: 45 ms a 4 KB
-    sector's erase, 0.4 ms a page's program, the core stalled meanwhile)."""
-    return int(pico.control("flashops")[0].split()[2])
+def flash_ops(pico: emu.EmulatedPico) -> tuple[int, int]:
+    """The flash erases and programs so far, and the erases among them (the emulator
+    models a W25Q16: 45 ms a 4 KB sector's erase, 0.4 ms a page's program, the core
+    stalled meanwhile)."""
+    w = pico.control("flashops")[0].split()
+    return int(w[2]), int(w[3])
 
 
 def steps(verb: str, cells: list[int], geo) -> list[str]:
@@ -62,7 +65,8 @@ def steps(verb: str, cells: list[int], geo) -> list[str]:
 def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 0) -> dict[str, list[float]]:
     """One game of `plies` plies; the figures, each a list of ms (the maxima so far printed
     every `every` plies)."""
-    out: dict[str, list[float]] = {"lift": [], "place": [], "commit": [], "line": [], "request": [], "flash": []}
+    out: dict[str, list[float]] = {"lift": [], "place": [], "commit": [], "line": [], "request": [], "flash": [],
+                                   "state": [], "erase": [], "erase_line": []}
     pico.power_up()  # of its own
     with BoardLink(pico.port, timeout_s=120) as link:
         link.hello(timeout_s=30)
@@ -87,18 +91,26 @@ def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 
                 hands.play(*steps("place", places, geo), "wait 150")
                 out["place"].append(gap_ms(pico))  # the place read, the move matched
                 hands.play("wait 450")
+                commit = gap_ms(pico)  # the move made, and the scans after it
                 st = link.request("state").split(" ", 4)
+                out["state"].append(gap_ms(pico))  # the bench's own request (a FEN made): not the move's
                 if st[2] == "pending":  # a move that could still grow waits longer
                     hands.play("wait 2600")
+                    commit = max(commit, gap_ms(pico))
                     st = link.request("state").split(" ", 4)
-                out["commit"].append(gap_ms(pico))  # the move made
-                out["flash"].append(flash_ops(pico) - ops)  # its journal's erases and programs
+                    gap_ms(pico)
+                out["commit"].append(commit)
+                now = flash_ops(pico)
+                out["flash"].append(now[0] - ops[0])  # its journal's erases and programs
+                out["erase"].append(now[1] - ops[1])
             else:  # Black's, the host's line; then made by hand
                 gap_ms(pico)
+                ops = flash_ops(pico)
                 link.request(f"move {text}")
                 out["line"].append(int(pico.control("lineedge")[0].split()[2]) / 1000)
                 hands.play("wait 20")  # (a held core's clock runs in the hands' waits)
                 out["request"].append(gap_ms(pico))
+                out["erase_line"].append(flash_ops(pico)[1] - ops[1])
                 hands.play(*steps("lift", lifts, geo), *steps("place", places, geo), "wait 300")
                 st = link.request("state").split(" ", 4)
             pos.push(m)
@@ -112,7 +124,8 @@ def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 
                                  f"({text}): {' '.join(st[1:4])}")
             gap_ms(pico)  # the requests' own work is not the move's
             if every and (ply + 1) % every == 0:  # so far: a run stopped early still says something
-                print(f"  ply {ply + 1}: " + "; ".join(f"{k} max {max(v):.1f}" for k, v in out.items() if v), flush=True)
+                print(f"  ply {ply + 1}: " + "; ".join(f"{k} max {max(v):.1f}" for k, v in out.items()
+                                                      if v and not k.startswith("erase")), flush=True)
     return out
 
 
@@ -148,9 +161,26 @@ def main() -> int:
                     ("lift", "a lift -> scanning again (its hints lit)"),
                     ("line", "Black's `move` line received -> first LED edge"),
                     ("request", "Black's `move` request: the longest gap between scans"),
+                    ("state", "the bench's own `state` request after White's move (not counted above)"),
                     ("flash", "flash erases + programs while White's move is made (count, not ms)"),
                 ):
                     rows.append((f"{game}, {plies} plies: {name}", summary(got[key], "" if key == "flash" else " ms")))
+                    print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
+                for erased in (False, True):
+                    xs = [g for g, e in zip(got["commit"], got["erase"]) if bool(e) == erased]
+                    rows.append((f"{game}: the move made, of moves whose journal {'erased a sector' if erased else 'erased none'}",
+                                 summary(xs)))
+                    print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
+                first = next((i for i, e in enumerate(got["erase"]) if e), None)
+                if first is not None:
+                    xs = got["erase"][first:]
+                    rows.append((f"{game}: White's moves from the first that erased on",
+                                 f"{sum(1 for x in xs if x)} of {len(xs)} erased (from ply {2 * first + 1})"))
+                    print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
+                for key, who in (("erase", "White's moves made"), ("erase_line", "Black's `move` requests")):
+                    xs = got[key]
+                    rows.append((f"{game}: {who} that erased a flash sector (45 ms each)",
+                                 f"{sum(1 for x in xs if x)} of {len(xs)} ({sum(xs)} erases)"))
                     print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
                 print(f"  ({time.monotonic() - t0:.0f} s wall)", flush=True)
         finally:

@@ -44,6 +44,7 @@ CHECKPOINT_MOVES = 40  # a checkpoint holds at most this many moves (the rules' 
 FULL_SEQ = 1 << 20  # message numbers a full flash's F record reserves (no S record fits after it)
 ROOM_BYTES = 8192  # the journal's spare room (a file beside it): freed when the flash is full
 QUIET_ROOM = 24 * 1024  # free heap below which a board left idle collects (a lift's work fits)
+QUIET_MS = 1000  # ... idle this long, no switch changed: not in the scan that made a move
 _mem_free = getattr(gc, "mem_free", None)  # MicroPython's; CPython has no heap of its own
 STUCK_MS = 10000  # a lone square wrong this long is reported as a stuck switch
 FIXING = -2  # stuck_p while a takeback is put right
@@ -93,6 +94,8 @@ class Board:
         self.held_lift = None  # a lift's square, said once its hints are lit (_on_switch)
         self.heap_peak = 0  # the largest live heap after the firmware's own collections
         self.last_state = -1  # the tracker's state at the last scan
+        self.quiet_since = 0  # when the board last changed state or a switch (ms)
+        self.after_due = 0  # a move made here: the stage of its rest the next scan does (settle)
 
     # ---- memory -----------------------------------------------------------------------
 
@@ -482,6 +485,8 @@ class Board:
             self.testing.step(self.rows, now_ms)
             self._render()
             return
+        if self.after_due:
+            self.settle(now_ms)  # before this scan's events
         self.debouncer.feed(self.rows, now_ms)
         self.tracker.on_tick(now_ms)
         if self.krieg is not None and self.krieg.expire(now_ms):
@@ -491,11 +496,15 @@ class Board:
         state = self.tracker.state
         if state != self.last_state:
             self.last_state = state
-            if state == IDLE and _mem_free is not None and _mem_free() < QUIET_ROOM:
+            self.quiet_since = now_ms
+        elif state == IDLE and ticks_diff(now_ms, self.quiet_since) >= QUIET_MS:
+            self.quiet_since = now_ms
+            if _mem_free is not None and _mem_free() < QUIET_ROOM:
                 # MicroPython collects when an allocation finds no room: inside a lift's
                 # hints, 10-20 ms more before its LEDs on stock MicroPython (its modules'
                 # bytecode is in RAM, for the collector to read through).  A board left
-                # idle, the hands away, collects before the heap runs that short.
+                # idle, the hands away for a second, collects before the heap runs that
+                # short: not in the scan that made a move (8-34 ms more there on stock).
                 self.collect()
 
     def _watch_stuck(self, now_ms):
@@ -520,6 +529,8 @@ class Board:
             self._send("alert stuck-switch %s %s" % (t.geo.name(p), how))
 
     def _on_switch(self, kind, p, now_ms):
+        if self.after_due:  # a move made by an event before it in this scan: its rest first
+            self.settle(now_ms, whole=True)
         a = self.arranging
         if a is not None:
             if a.geo.name(p) != "off":
@@ -536,6 +547,7 @@ class Board:
                 return  # a guess piece: nobody hears of it (L15)
             if kind != LIFT and k.asks(self.tracker, p):
                 self._send("ask")
+        self.quiet_since = now_ms
         name = self.tracker.geo.name(p)
         if kind == LIFT:
             # The hints first, the host's message after: a lift is what the player waits
@@ -583,30 +595,63 @@ class Board:
 
     # ---- what the tracker reports (its sink) ------------------------------------------------
 
-    def moved(self, m, lit=False):
+    def moved(self, m, lit=False, text=None):
         """A move is made on the board: journal it, then tell the host (in that order).
         A Kriegspiel player's move is an attempt: made on the view, sent, not journaled
         until the umpire's verdict brings the view that follows.  lit: the host's move,
         which the player waits to see: lit first, at once; journaled, said and looked at
         (the game's end, the next turn's moves) after.  Lit, it is not yet accepted: a
-        power cut then loses a move the host was never told was made."""
-        text = self.pos.move_str(m)
+        power cut then loses a move the host was never told was made.  text: m's string
+        when the caller has it (the host's line)."""
+        if text is None:
+            text = self.pos.move_str(m)
+        fx = None
+        if lit and self.krieg is None and self.arranging is None and self.testing is None:
+            from firmware import shown  # (loaded at `computer` already)
+
+            fx = shown.effects_before(self.tracker, m)
         self.pos.push(m)
         if self.krieg is not None:
             self.krieg.pending = m
             self._send("attempt %s" % text)
             return
-        if lit and self.arranging is None and self.testing is None and self.tracker.preview():
+        if fx is not None and self.tracker.preview(fx):
             self._render()
         seq = self.outbox.seq + 1
         if not self._journal("M %d %s" % (seq, text)) and self.unsaved_from:
             self.unsaved.extend(text.encode() + b" ")
         self.ply += 1
         self._send("move %d %s" % (self.ply, text))
-        self.pos.trim()
-        self._check_end()
-        if self.ply - self.checkpoint_ply >= CHECKPOINT_EVERY and self.krieg is None and not self.unsaved_from:
-            self._checkpoint()
+        self.after_due = 1
+        if lit:  # (the host's request: its LEDs are lit already)
+            self.settle(0, whole=True)
+        else:
+            # A move made on the board: the rest (the game's end, a checkpoint) a stage a
+            # scan after this one, each before that scan's events, and all of it before a
+            # request is carried out (settle): no scan waits for all of a move's work.
+            self.tracker.end_due = True
+
+    def settle(self, now_ms, whole=False):
+        """The rest of a move made on the board, one stage (whole: all of it): the next
+        scan's first work, and a request's (protocol.handle)."""
+        while self.after_due:
+            self.after_due = self._after_move(now_ms, self.after_due)
+            if not whole:
+                return
+
+    def _after_move(self, now_ms, stage=1):
+        # Stage 1: the game's end (said after the move, as before); stage 2: a checkpoint.
+        # Returns the next stage, 0 when done.
+        if stage == 1:
+            self.pos.trim()
+            o = self._check_end()
+            if self.tracker.end_due:
+                self.tracker.look_at_end(o, now_ms)
+            if self.ply - self.checkpoint_ply < CHECKPOINT_EVERY or self.krieg is not None or self.unsaved_from:
+                return 0
+            return 2
+        self._checkpoint()
+        return 0
 
     def took_back(self, m):
         self.pos.pop()
@@ -634,13 +679,14 @@ class Board:
     def _check_end(self):
         o = self.pos.outcome()
         if o is None:
-            return
+            return None
         text = "%s %s" % (o.reason, o.result())
         if o.points is not None:
             text += " %d %d" % o.points
         # Journaled before it is said, like a move: a host away then still learns it.
         self._journal("E %d %s" % (self.outbox.seq + 1, text))
         self._send("end " + text)
+        return o
 
     # ---- host commands (protocol.py parses and answers; these act) -------------------------
 
@@ -777,8 +823,12 @@ class Board:
             m = self.pos.parse_move(text)
         except MoveError as e:
             raise Refused("illegal-move", str(e))
-        self.moved(m, lit=True)
+        self.moved(m, lit=True, text=text)
         self.tracker.resync(now_ms, shown=True)
+        if _mem_free is not None and _mem_free() < QUIET_ROOM:
+            # The player's turn comes next: room for it made now, after these LEDs, not by
+            # an allocation that finds none inside the next move's work (or this one's).
+            self.collect()
         return text
 
     def undo(self, now_ms):

@@ -41,6 +41,10 @@ def c_computer(board, w, now):
         raise Refused("kriegspiel", "computer: the umpire plays nobody's men on a Kriegspiel player's board")
     t = board.tracker
     t.locked = SIDES[w[0]]
+    if t.locked:
+        # The host's moves will be lit as moves to make: their code loaded now, not from
+        # the flash between its first `move` line and its LEDs (10 ms on stock MicroPython).
+        from firmware import shown  # noqa: F401
     if t.state != SETUP and t.state != OVER and t.pos is not None:
         t._evaluate(now)
     return "ok computer " + w[0]

@@ -56,10 +56,33 @@ IDLE_MA_PER_LED = 1  # a WS2812 lit or not
 
 from array import array
 
+from firmware.rules.compat import late
+
 _WORDS = array("I", bytes(4 * len(PALETTE)))  # each class's word at the frame's scale
-# Each class as a 1-byte needle for bytearray.count (a literal: in flash when frozen).
-_CLASSES = (b"\x00", b"\x01", b"\x02", b"\x03", b"\x04", b"\x05", b"\x06", b"\x07", b"\x08", b"\x09",
-            b"\x0a", b"\x0b", b"\x0c", b"\x0d", b"\x0e")
+_SCALE = [-1]  # the scale _WORDS was made for
+_SUMS = array("H", [c[0] + c[1] + c[2] for c in PALETTE])  # each class's r + g + b
+
+# The per-LED loops, machine code on the chip (compat.compile_fn): a frame's 144 squares
+# in Python cost the host's move some 4 ms before its first LED edge on the emulated Pico.
+# Each is compiled at its first call (the first frame, after `hello`), which rebinds it.
+_WEIGH = """
+def weigh(frame: ptr8, sums: ptr16) -> int:
+    t = 0
+    p = 0
+    while p < 144:
+        t += sums[frame[p]]
+        p += 1
+    return t
+"""
+_FILL = """
+def fill(frame: ptr8, words: ptr32, order: ptr8, table: ptr32):
+    p = 0
+    while p < 144:
+        words[order[p]] = table[frame[p]]
+        p += 1
+"""
+weigh = late(_WEIGH, "weigh", "viper", globals())
+fill = late(_FILL, "fill", "viper", globals())
 
 
 def encode(frame, brightness, words, budget_ma):
@@ -67,24 +90,22 @@ def encode(frame, brightness, words, budget_ma):
     takes them) in LED-chain order.  brightness 0..255 scales the palette; if the frame
     would draw more than budget_ma, it is dimmed further to fit.  Returns the current
     the frame draws in mA (an estimate: 20 mA a channel at full scale)."""
-    # Per class, not per LED: count the classes, scale the palette once, then one table
-    # lookup an LED (this runs between a lift and its first LED edge).
-    total = 0
-    for i in range(1, len(PALETTE)):  # class 0 is dark
-        c = PALETTE[i]
-        total += frame.count(_CLASSES[i]) * (c[0] + c[1] + c[2])  # counted in C
+    # Per class, not per LED: the palette scaled once (kept while the scale stays), then
+    # one table lookup an LED (this runs between a lift and its first LED edge).
+    total = weigh(frame, _SUMS)  # the frame's r + g + b at full scale
     ma = IDLE_MA_PER_LED * N + total * brightness * MA_PER_CHANNEL // (255 * 255)
     scale = brightness
     if ma > budget_ma and total:
         scale = (budget_ma - IDLE_MA_PER_LED * N) * 255 * 255 // (total * MA_PER_CHANNEL)
         ma = budget_ma
     table = _WORDS
-    for i in range(len(PALETTE)):
-        c = PALETTE[i]
-        r = c[0] * scale // 255
-        g = c[1] * scale // 255
-        b = c[2] * scale // 255
-        table[i] = (g << 16 | r << 8 | b) << 8
-    for p in range(N):
-        words[SERPENTINE[p]] = table[frame[p]]
+    if scale != _SCALE[0]:
+        for i in range(len(PALETTE)):
+            c = PALETTE[i]
+            r = c[0] * scale // 255
+            g = c[1] * scale // 255
+            b = c[2] * scale // 255
+            table[i] = (g << 16 | r << 8 | b) << 8
+        _SCALE[0] = scale
+    fill(frame, words, SERPENTINE, table)
     return ma

@@ -147,15 +147,9 @@ def byte_loop(readinto, one, ipoll, reader, put, on_line):
 
 
 def compile_byte_loop():
-    space = {}
-    native = ""
-    if sys.platform == "rp2":
-        import micropython
+    from firmware.rules.compat import compile_fn
 
-        space["micropython"] = micropython
-        native = "@micropython.native\n"
-    exec(native + BYTE_LOOP, space)
-    return space["byte_loop"]
+    return compile_fn(BYTE_LOOP, "byte_loop", "native" if sys.platform == "rp2" else None)
 
 
 class StopForRepl(Exception):

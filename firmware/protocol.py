@@ -22,6 +22,8 @@ def _words(line):
 def handle(board, line, now_ms):
     """One request line (bytes, no newline): carried out, and exactly one reply sent
     (after any events it causes)."""
+    if board.after_due:  # the rest of a move made on the board first (Board.settle)
+        board.settle(now_ms, whole=True)
     board.answer(reply_to(board, line, now_ms), now_ms)
 
 

@@ -5,6 +5,8 @@ switch matrix and of the LED frame.  A game smaller than 12 x 12 uses the centre
 rectangle; the squares outside it are the margin, ignored by move tracking.
 """
 
+from array import array
+
 from firmware.rules.board import PAD, STRIDE, index
 
 N = 12
@@ -21,8 +23,11 @@ class Geometry:
         # phys(cell) is one sum: the offset from the padded array's rows to the board's
         self.off = (self.dy - PAD - 1) * N + self.dx
         squares = bytearray()
+        self.cell_at = array("H", bytes(2 * N * N))  # cell(p) of every physical square, as a table
         for p in range(N * N):
-            if self.cell(p) != MARGIN:
+            c = self.cell(p)
+            self.cell_at[p] = c
+            if c != MARGIN:
                 squares.append(p)
         self.game_squares = bytes(squares)  # the physical squares of the game, in order
 

@@ -16,7 +16,7 @@ from array import array
 
 from firmware import leds
 from firmware.rules.board import EMPTY, WHITE, BLACK, STRIDE
-from firmware.rules.compat import const
+from firmware.rules.compat import const, late
 from firmware.rules.position import CASTLE
 from firmware.squares import Geometry, MARGIN, N
 
@@ -46,6 +46,37 @@ KRIEG_PROMO_MS = 3000  # a Kriegspiel board (no takebacks) takes the piece shown
 # it holds no enemy man whose lift could say that play goes on; elsewhere no time limit
 
 _BLANK = bytes(N * N)
+
+# The frame's passes over the 144 squares, machine code on the chip (compat.compile_fn):
+# in Python they cost the host's move some 4 ms before its LEDs on the emulated Pico.
+# Each is compiled at its first call, which rebinds it.
+_EXPECT = """
+def expect(cells: ptr8, cell_at: ptr16, exp: ptr8, touched: ptr16):
+    p = 0
+    while p < 144:
+        c = cell_at[p]
+        v = 0
+        if c:
+            if cells[c]:
+                v = 1
+        exp[p] = v
+        touched[p] = 0
+        p += 1
+"""
+_DIFF = """
+def find_diff(act: ptr8, exp: ptr8, squares: ptr8, n: int, diff: ptr8) -> int:
+    k = 0
+    i = 0
+    while i < n:
+        p = squares[i]
+        if act[p] != exp[p]:
+            diff[k] = p
+            k += 1
+        i += 1
+    return k
+"""
+expect = late(_EXPECT, "expect", "viper", globals())  # exp[p] = a piece stands on p; no square touched
+find_diff = late(_DIFF, "find_diff", "viper", globals())  # the squares where act, exp differ -> their count
 
 
 class Tracker:
@@ -83,9 +114,11 @@ class Tracker:
         self.undoing = False
         self.takebacks = True  # the last move put back is taken back
         self.showing = None  # the host's move the board shows how to make (`move`), until synced
+        self.shown_fx = None  # (its stack entry, its effects): firmware/shown.py's, kept
         self.hinted = None  # the move lit as a hint (`hint`), until the next lift or place
         self.locked = 0  # the side the host plays (`computer`): none of its moves is read here
         self.ended = None  # an Outcome the host declared (`end`: a flag fell), or None
+        self.end_due = False  # a move made here: the game's end not looked at yet (look_at_end)
         self.dirty = True  # the frame must be drawn again  # the diff is a takeback under way: show only what is left
 
     # ---- set-up -------------------------------------------------------------------------
@@ -120,32 +153,30 @@ class Tracker:
         # the whole list before the scans have made it finishes it (_turn_moves).
         self.moves = []
         self.listing = pos.legal_steps(self.moves)
-        self.outcome = self.ended or pos.outcome()
+        if self.end_due:  # the move was made here: the end is looked at in the next scan
+            self.outcome = self.ended
+        else:
+            self.outcome = self.ended or pos.outcome()
         if self.outcome is not None:
             self.state = OVER
         elif self.state != SETUP:
             self.state = IDLE
 
     def _expect(self):
-        # The occupancy the position means (no call a square: this runs before the host's
-        # move is lit), and no square touched yet.
-        cells = self.pos.cells
-        off = self.geo.off
-        exp = self.expected
-        exp[:] = _BLANK
-        for c in self.pos.game.layout.squares:
-            if cells[c] != EMPTY:
-                exp[c // STRIDE * N + c % STRIDE + off] = 1  # geo.phys(c)
+        # The occupancy the position means (this runs before the host's move is lit), and
+        # no square touched yet.
+        expect(self.pos.cells, self.geo.cell_at, self.expected, self.touched)
         self.diff_ok = False
-        for p in range(N * N):
-            self.touched[p] = 0
         self.ev = 0
 
-    def preview(self):
+    def preview(self, fx=None):
         """The host's move, just made on pos: ready render() to draw at once the frame that
         resync(now_ms, shown=True) will draw, before the slow parts (the journal, the end
         of the game, the next turn's legal moves).  False if resync may draw another (the
-        pieces stand as after the move already).  resync must follow."""
+        pieces stand as after the move already).  resync must follow.  fx: the move's
+        effects, made before it (shown.effects_before): not made again to draw it."""
+        if fx is not None:
+            self.shown_fx = (self.pos.stack[-1], fx)
         self._expect()
         self._find_diff()
         if not self.n_diff:
@@ -215,6 +246,20 @@ class Tracker:
             self.listing = None
         return self.moves
 
+    def look_at_end(self, o, now_ms):
+        """The game's end after a move made here (end_due: the scan that made it journaled
+        it and told the host; this is the next one's first work, before its events):
+        o, the position's outcome (None: the game goes on)."""
+        self.end_due = False
+        if o is None or self.ended is not None:
+            return
+        self.outcome = o
+        self.state = OVER
+        self.pending = None
+        self.tentative = None
+        self.choices = []
+        self._evaluate(now_ms)
+
     def on_tick(self, now_ms):
         """Called after every scan: makes a pending move once its calm is over; lists a
         few more pieces' moves of the turn."""
@@ -275,15 +320,8 @@ class Tracker:
 
     def _find_diff(self):
         if not self.diff_ok:
-            act = self.actual
-            exp = self.expected
-            diff = self.diff
-            n = 0
-            for p in self.geo.game_squares:
-                if act[p] != exp[p]:
-                    diff[n] = p
-                    n += 1
-            self.n_diff = n
+            sq = self.geo.game_squares
+            self.n_diff = find_diff(self.actual, self.expected, sq, len(sq), self.diff)
             self.diff_ok = True
 
     def _evaluate(self, now_ms):

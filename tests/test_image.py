@@ -60,7 +60,7 @@ def test_the_uf2_is_an_rp2040_image_holding_our_firmware():
 
 
 @pytest.mark.skipif(not MPY32.exists(), reason=NOT_BUILT)
-@pytest.mark.parametrize("script", ["test_event_scripts.py", "test_selftest.py"])
+@pytest.mark.parametrize("script", ["test_event_scripts.py", "test_selftest.py", "test_native_frames.py"])
 def test_the_frozen_firmware_runs_on_the_32_bit_port(script, tmp_path):
     # Nothing of the firmware on the path but the frozen modules: what the image holds.
     probe = "import firmware.app, boards.sim\nprint(firmware.app.__file__, boards.sim.__file__)\n"

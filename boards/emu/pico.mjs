@@ -169,6 +169,7 @@ let stallUntil = 0; // the core waits for the flash until then
 let flashOp = null;
 let cutAt = null; // {op, fraction}: a power cut planted in a coming flash operation
 let flashOps = 0;
+let flashErases = 0; // of them, erases
 let resets = { total: 0, watchdog: 0 };
 let resetPending = false;
 let helloAt = -1;
@@ -486,6 +487,7 @@ function onBreak(code) {
     process.stderr.write(`pico.mjs: flash operation beyond the flash at ${addr}\n`);
   }
   flashOps++;
+  if (code === BKPT_ERASE) flashErases++;
   flashOp = { erase: code === BKPT_ERASE, addr, count, data, start: now(), dur, done: 0, n: flashOps };
   stallUntil = now() + dur;
   core.PC = regs[14] & ~1; // return from the ROM function
@@ -615,7 +617,7 @@ function handle(words) {
       return `ok cut ${k} ${f}`;
     }
     case 'flashops':
-      return `ok flashops ${flashOps}`;
+      return `ok flashops ${flashOps} ${flashErases}`;
     case 'reset':
       resetPending = true;
       frozen = false;

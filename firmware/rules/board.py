@@ -119,17 +119,26 @@ class Layout:
 
     def parse_squares(self, text):
         """Leading square names of text -> (list of cells, rest of text)."""
+        # (cell()'s checks inline: a host's `move` line is parsed before its LEDs are lit)
         out = []
         i = 0
-        while i < len(text) and text[i] in self.letters:
+        n = len(text)
+        letters = self.letters
+        while i < n:
+            f = letters.find(text[i])
+            if f < 0:
+                break
             j = i + 1
-            while j < len(text) and "0" <= text[j] <= "9":
+            while j < n and "0" <= text[j] <= "9":
                 j += 1
             if j == i + 1:
                 break
             # "e1" then "1": a square name never has a leading zero and at most 2 digits.
             if j - i > 3 or (j - i == 3 and text[i + 1] == "0"):
                 raise ValueError("bad square in %r" % text)
-            out.append(self.cell(text[i:j]))
+            r = int(text[i + 1 : j]) - 1
+            if not 0 <= r < self.ranks:
+                raise ValueError("no square %r on this board" % text[i:j])
+            out.append(index(f, r))
             i = j
         return out, text[i:]

@@ -1,0 +1,96 @@
+"""A move's work spread over the scans (issue #23 item 4): a move made on the board is
+journaled and said in its scan, its game's end looked at in the next, before that scan's
+events (and before any request); the frame's passes over the 144 squares made by one source
+that the chip compiles to machine code (firmware/rules/compat.py) give the frames the plain loops
+gave."""
+
+import runpy
+import sys
+
+from conftest import ROOT
+
+from firmware import tracker
+
+sys.path.insert(0, str(ROOT / "tests" / "mpy"))
+from scriptrun import Runner  # noqa: E402
+
+FOOLS_MATE = (("f2", "f3"), ("e7", "e5"), ("g2", "g4"))
+
+
+def _mated_but_one(tmp_path):
+    r = Runner(str(tmp_path / "journal.bin"))
+    r.step("game chess")
+    for a, b in FOOLS_MATE:
+        for line in ("lift " + a, "wait 50", "place " + b, "wait 500"):
+            r.step(line)
+    r.moves()
+    r.step("lift d8")
+    r.step("wait 50")
+    r.step("place h4")
+    return r
+
+
+def _scan(r):
+    """One scan of the virtual board; the messages it said."""
+    n = len(r.out)
+    r.hw.clock.ms += 10
+    r.board.step(r.hw.clock.now())
+    return r.out[n:]
+
+
+def test_the_end_is_looked_at_in_the_scan_after_the_move(tmp_path):
+    r = _mated_but_one(tmp_path)
+    said = []
+    for _ in range(100):  # the calm, then the scan that makes the move
+        said = [t.split(" ", 1)[1] for t in _scan(r) if " place " not in t]
+        if said:
+            break
+    assert said == ["move 4 d8h4"]  # journaled, said; no end yet
+    assert r.board.journal.load()[-1].split(" ")[2] == "d8h4"
+    said = _scan(r)
+    assert [t.split(" ", 1)[1] for t in said] == ["end checkmate 0-1"]
+    assert tracker.STATES[r.board.tracker.state] == "over"
+    r.step("expect leds L:a1,b1,c1,d1,e1,f1,g1,h1 W:a8,b8,c8,d8,e8,f8,g8,h8 l:h4")
+
+
+def test_a_request_after_the_move_finds_its_end_said(tmp_path):
+    r = _mated_but_one(tmp_path)
+    for _ in range(100):
+        if any(" move " in t for t in _scan(r)):
+            break
+    assert r.board.after_due  # the end not looked at yet ...
+    reply = r.send("state")  # ... a request sees the board as after it
+    assert reply.split(" ")[3] == "over", reply
+    assert [t.split(" ", 1)[1] for t in r.out[-2:]] == ["end checkmate 0-1", reply]
+    assert not r.board.after_due
+
+
+def test_a_checkpoint_is_a_stage_of_its_own(tmp_path, monkeypatch):
+    from firmware import app
+
+    monkeypatch.setattr(app, "CHECKPOINT_EVERY", 3)
+    r = Runner(str(tmp_path / "journal.bin"))
+    r.step("game chess")
+    for a, b in FOOLS_MATE[:2]:
+        for line in ("lift " + a, "wait 50", "place " + b, "wait 500"):
+            r.step(line)
+    for line in ("lift g2", "wait 50", "place g4"):
+        r.step(line)
+    for _ in range(100):
+        if any(" move " in t for t in _scan(r)):
+            break
+
+    def checkpoints():
+        return [rec for rec in r.board.journal.load() if rec.startswith("X ")]
+
+    assert r.board.journal.load()[-1].endswith(" g2g4") and not checkpoints()
+    _scan(r)  # the end looked at
+    assert not checkpoints()
+    _scan(r)  # then the checkpoint
+    assert len(checkpoints()) == 1 and not r.board.after_due
+
+
+def test_the_frames_passes_are_the_plain_loops():
+    # The script the unix port runs on the viper code (tests/test_micropython.py), here on
+    # the plain Python the same source makes.
+    runpy.run_path(str(ROOT / "tests" / "mpy" / "test_native_frames.py"), run_name="__main__")
