@@ -36,9 +36,14 @@ build() {  # build PROFILE OUT: compile into the empty folder OUT
     [ -f "boards/$profile.py" ] || die "no board profile boards/$profile.py"
     local files=(firmware/*.py firmware/rules/*.py firmware/rules/games/*.py boards/__init__.py "boards/$profile.py")
     [ "$profile" = sim ] && files+=(boards/simrepl.py boards/simfaults.py)
+    # On the Pico, stock MicroPython loads a module's bytecode into the heap: without the
+    # source line numbers (-X no-source-lines: a traceback then names no line) the code
+    # of a Lippo game takes some 8 % less of it.  The virtual board keeps its lines.
+    local opts=()
+    [ "$profile" = sim ] || opts=(-X no-source-lines)
     for f in "${files[@]}"; do
         mkdir -p "$out/$(dirname "$f")"
-        "$MPYCROSS" -o "$out/${f%.py}.mpy" "$f" || die "mpy-cross failed on $f"
+        "$MPYCROSS" "${opts[@]}" -o "$out/${f%.py}.mpy" "$f" || die "mpy-cross failed on $f"
     done
     # The board runs main.py at power-up: it only starts the firmware, the keyboard
     # interrupt off from its first line (a stray Ctrl-C must not stop the board).

@@ -11,7 +11,7 @@ from array import array
 from os import urandom as _urandom
 
 from firmware import leds
-from firmware.common import PROTOCOL, Refused, claim, host_end, is_uid, new_uid, player, view
+from firmware.common import DEFAULT_GAME, Refused, claim, drop_module, host_end, new_uid, player, view
 from firmware.debounce import Debouncer, LIFT
 from firmware.journal import MAX_RECORD, Journal, JournalFull
 from firmware.outbox import Outbox
@@ -37,8 +37,6 @@ def start_position(gid, fen=None):
 
 SEQ_BLOCK = 256  # sequence numbers reserved in the journal at a time
 COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
-DEFAULT_GAME = "chess"
-BOOT_GARBAGE_RECORDS = 32  # a journal read at power-up with more records is collected after
 CHECKPOINT_EVERY = 50  # plies between two checkpoints (X records): a power-up replays fewer
 CHECKPOINT_MOVES = 40  # a checkpoint holds at most this many moves (the rules' look-back)
 FULL_SEQ = 1 << 20  # message numbers a full flash's F record reserves (no S record fits after it)
@@ -115,117 +113,21 @@ class Board:
 
     def boot(self, now_ms):
         """Name this power-up, resume the journaled game (or begin the default game and
-        wait for its set-up); says hello, and whether the journal had to be set aside."""
-        # A power-up's identity is random (31 bits, the chip's ring oscillator on a Pico):
-        # no flash is read or written for it, and a power cut can never make two boots
-        # share one, as a counter written back could.
-        self.boot_id = int(new_uid(self.urandom), 16) & 0x7FFFFFFF
-        problem = self._resume()
-        aside = None
-        if problem is not None:
-            # Damage is not a power cut: this journal's game and its numbers cannot be
-            # trusted.  Kept for a person to look at; the board starts afresh (a new uid).
-            aside = self.journal.set_aside()
-            self.pos = None
-            self.krieg = None
-            self.outbox.seq = 0
-            forget_games(DEFAULT_GAME)  # the damaged journal's game may be half built
-            self.collect()
-        resumed = self.pos is not None
-        journaled = resumed or self._default_game()
-        self.hw.matrix.scan(self.rows)
-        self.debouncer.reset(self.rows)
-        self.tracker.set_actual(self._occupancy())
-        # A game with moves resumes at once (the board then shows what to fix, if
-        # anything moved while it was off); one still being set up waits for it.
-        self._follow(self.pos, setup=not resumed or self._fresh, now_ms=now_ms)
-        self._reserve()
-        self._send("hello eboard %d %s %s %d" % (PROTOCOL, self.game, STATES[self.tracker.state], self.boot_id))
-        if problem is not None:
-            self._send("alert journal-damaged %s; set aside as %s" % (problem, _base(aside)))
-        self.greeted = True
-        if not journaled:
-            self.journal_ok = False
-            self.unsaved_from = 1
-            self.unsaved = bytearray()
-        if self.unsaved_from:
-            self._say_full()  # at every power-up while the game's record lacks moves
-        elif problem is None:
-            self._keep_room()
-        if self.rows[0] == 0x801 and self.rows[11] == 0x801 and sum(self.rows) == 0x1002:
-            # Magnets on the four corners alone: the self-test, started without a PC.
-            from firmware import selftest
+        wait for its set-up); says hello, and whether the journal had to be set aside.
+        Its code (firmware/power_up.py) is loaded for it and dropped after: on stock
+        MicroPython a module's bytecode takes heap, and a power-up comes once."""
+        from firmware import power_up
 
-            selftest.start(self, now_ms)
-        self._render()
-
-    def _default_game(self):
-        # A board with no usable journal plays chess: a game like any other, with its
-        # own uid, journaled at once so that a power cut keeps it.
-        self.uid = new_uid(self.urandom)
-        self.game = DEFAULT_GAME
-        self.start_fen = None
-        self.ply = self.checkpoint_ply = self.claim_ply = self.unsaved_from = 0
-        self._fresh = True
-        self.pos = new_position(DEFAULT_GAME)
         try:
-            self.journal.rewrite(["N %d %s %s -" % (self.outbox.seq, self.uid, DEFAULT_GAME)])
-            return True
-        except OSError:
-            return False  # boot() says so, after its hello
+            power_up.boot(self, now_ms)
+        finally:
+            drop_module("firmware", "power_up")
 
     def _follow(self, pos, setup, now_ms):
         # A Kriegspiel attempt put back is no takeback: the umpire has it already.
         self.tracker.takebacks = self.krieg is None
         self.tracker.ended = self.ended
         self.tracker.start(pos, setup=setup, now_ms=now_ms)
-
-    def _resume(self):
-        """Take up the journaled game: None if done (or the journal is empty), else what
-        is wrong with the journal (a torn last record is cut off: Journal.check).  One
-        pass checks the records (and takes up the message numbers), the next replays the
-        game being played: from its first record, then from its last checkpoint, if it has
-        one (the records between are its moves: not read again)."""
-        start = check = -1
-        start_at = check_at = 0  # those records' bytes in the file
-        seq = 0
-        i = at = 0
-        journal = self.journal
-        for rec in journal.records():
-            n = _number(rec)
-            if type(n) is str:
-                return "record %d %s" % (i, n)
-            if i == 0 and rec[0] not in "NK":
-                return "record 0 does not begin a game"
-            if n > seq:
-                seq = n
-            kind = rec[0]
-            if kind == "N" or kind == "K":
-                start, start_at = i, at
-                check = -1
-                plain = True  # since it: only records a checkpoint holds the work of
-            elif kind == "X":
-                check, check_at = i, (at if plain else 0)
-            elif kind == "P":  # a position set: the game goes on from it, not from a checkpoint
-                check = -1
-            elif kind not in "MUCSB":  # (E, V, F) read in order, not jumped over
-                plain = False
-            at = journal.end
-            i += 1
-        problem = self.journal.verdict(i)
-        if problem is not None:
-            return problem
-        if start < 0:
-            return None  # an empty journal: a new board
-        try:
-            # At power-up the heap holds little but the modules: the records the check pass
-            # read are its garbage, worth a collection (~20 ms on a stock Pico) only when many.
-            self._replay(start, collect=i > BOOT_GARBAGE_RECORDS, check=check, at=start_at, jump=check_at)
-            self.outbox.seq = seq
-        except (ValueError, IndexError, KeyError) as e:
-            self.pos = None
-            return "a record that does not apply (%s)" % e
-        return None
 
     def _replay(self, start, collect=True, check=-1, at=0, jump=0):
         # Rebuild the game from the journal's records from number start (the last N or
@@ -970,27 +872,3 @@ class Board:
         for p in range(144):
             buf[p] = LED_LETTERS[self.frame[p]]
         return buf.decode()
-
-
-
-
-JOURNAL_FIELDS = {"F": 3, "N": 5, "K": 6, "P": 4, "B": 2, "M": 3, "U": 3, "C": 3, "V": 3, "E": 4, "S": 2, "X": 4}
-
-
-def _number(rec):
-    """The message number (an int) of a journal record this firmware writes, else what is
-    wrong with the record (a str).  (One split a record: the boot's first pass reads every
-    record of a long game's journal.)"""
-    words = rec.split(" ")
-    need = JOURNAL_FIELDS.get(words[0])
-    if need is None:
-        return "is not a journal record"
-    if len(words) < need or not words[1].isdigit():
-        return "is short"
-    if need >= 4 and words[0] in "NKP" and not is_uid(words[2]):
-        return "has no game uid"
-    return int(words[1])
-
-
-def _base(path):
-    return path[path.rfind("/") + 1 :]

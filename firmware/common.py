@@ -13,6 +13,18 @@ PROTOCOL = 3
 MAX_LINE = 512  # bytes in a line, at most, either way (docs/protocol.md, Framing)
 DETAIL = 200  # bytes of an error's detail, at most (it may quote the request)
 MAX_FEN = 320  # bytes in a FEN the board takes: above the longest a game writes (grosschess's, some 300)
+DEFAULT_GAME = "chess"  # the game of a board with no usable journal
+
+
+def drop_module(package, name):
+    """Forget the module package.name once its work is done, so that its code can be
+    collected (on stock MicroPython a module's bytecode takes heap)."""
+    import sys
+
+    sys.modules.pop(package + "." + name, None)
+    parent = sys.modules.get(package)
+    if parent is not None and hasattr(parent, name):
+        delattr(parent, name)
 
 
 class Refused(Exception):
