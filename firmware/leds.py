@@ -64,8 +64,9 @@ _SUMS = array("H", [c[0] + c[1] + c[2] for c in PALETTE])  # each class's r + g 
 
 # The per-LED loops, machine code on the chip (compat.compile_fn): a frame's 144 squares
 # in Python cost the host's move some 4 ms before its first LED edge on the emulated Pico.
-# Each is compiled at its first call (the first frame, after `hello`), which rebinds it.
-_WEIGH = """
+# Each is compiled at its first call (the first frame, after `hello`), which rebinds it;
+# its source is held by the stand-in alone, and freed with it (stock MicroPython's heap).
+weigh = late("""
 def weigh(frame: ptr8, sums: ptr16) -> int:
     t = 0
     p = 0
@@ -73,16 +74,14 @@ def weigh(frame: ptr8, sums: ptr16) -> int:
         t += sums[frame[p]]
         p += 1
     return t
-"""
-_FILL = """
+""", "weigh", "viper", globals())
+fill = late("""
 def fill(frame: ptr8, words: ptr32, order: ptr8, table: ptr32):
     p = 0
     while p < 144:
         words[order[p]] = table[frame[p]]
         p += 1
-"""
-weigh = late(_WEIGH, "weigh", "viper", globals())
-fill = late(_FILL, "fill", "viper", globals())
+""", "fill", "viper", globals())
 
 
 def encode(frame, brightness, words, budget_ma):

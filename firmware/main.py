@@ -220,8 +220,10 @@ def _serve(hw):
         from eboardio import take as drain
     except ImportError:
         drain = None
-    chunk = bytearray(512)  # the rp2 port's stdin ring buffer holds 512
-    view = memoryview(chunk)
+    chunk = view = None
+    if drain:
+        chunk = bytearray(512)  # the rp2 port's stdin ring buffer holds 512
+        view = memoryview(chunk)
 
     def take_chunks():
         while True:

@@ -49,8 +49,9 @@ _BLANK = bytes(N * N)
 
 # The frame's passes over the 144 squares, machine code on the chip (compat.compile_fn):
 # in Python they cost the host's move some 4 ms before its LEDs on the emulated Pico.
-# Each is compiled at its first call, which rebinds it.
-_EXPECT = """
+# Each is compiled at its first call, which rebinds it; its source is held by the stand-in
+# alone, and freed with it (stock MicroPython's heap).
+expect = late("""
 def expect(cells: ptr8, cell_at: ptr16, exp: ptr8, touched: ptr16):
     p = 0
     while p < 144:
@@ -62,8 +63,8 @@ def expect(cells: ptr8, cell_at: ptr16, exp: ptr8, touched: ptr16):
         exp[p] = v
         touched[p] = 0
         p += 1
-"""
-_DIFF = """
+""", "expect", "viper", globals())  # exp[p] = a piece stands on p; no square touched
+find_diff = late("""
 def find_diff(act: ptr8, exp: ptr8, squares: ptr8, n: int, diff: ptr8) -> int:
     k = 0
     i = 0
@@ -74,9 +75,7 @@ def find_diff(act: ptr8, exp: ptr8, squares: ptr8, n: int, diff: ptr8) -> int:
             k += 1
         i += 1
     return k
-"""
-expect = late(_EXPECT, "expect", "viper", globals())  # exp[p] = a piece stands on p; no square touched
-find_diff = late(_DIFF, "find_diff", "viper", globals())  # the squares where act, exp differ -> their count
+""", "find_diff", "viper", globals())  # the squares where act, exp differ -> their count
 
 
 class Tracker:

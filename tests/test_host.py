@@ -1,7 +1,6 @@
 """The host: archive, bridge (reconnects lose nothing), play, games/show/export, serve,
 and errors a person understands.  Real pyserial, real SQLite, real virtual boards."""
 
-import io
 import os
 import signal
 import subprocess
@@ -10,8 +9,6 @@ import threading
 import time
 from pathlib import Path
 
-import chess
-import chess.pgn
 import pytest
 from conftest import micropython_cmd
 
