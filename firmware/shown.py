@@ -23,10 +23,12 @@ def effects_before(t, m):
 
 def _effects(t):
     # The shown move's effects: kept from before it was made (Board.moved gives them to
-    # preview), else made again with the move taken back for a moment.
+    # preview), else made again with the move taken back for a moment.  (The stack's last
+    # entry equal, not the same: the rules take a move back and make it again when they
+    # look for the game's end, and a position's cached end must not hang on this.)
     pos = t.pos
     kept = t.shown_fx
-    if kept is not None and pos.stack and kept[0] is pos.stack[-1]:
+    if kept is not None and pos.stack and kept[0] == pos.stack[-1]:
         return kept[1]
     m = t.showing
     pos.pop()
