@@ -380,8 +380,22 @@ def ablation(depth: int, n: int, seed: int) -> None:
         print("| %s | %d | %.1f |" % (", ".join(off) or "nothing", nodes, time.process_time() - t0), flush=True)
 
 
+def tuning_openings(n_games: int, seed: int) -> list[str]:
+    """n_games / 2 openings for self-play (the tuning ground, never the test's openings): six
+    seeded random plies from the start, kept where a depth-2 search scores them within a pawn."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    while len(out) < (n_games + 1) // 2:
+        pos = new_position("chess")
+        for _ in range(6):
+            pos.push(rng.choice(pos.legal_moves()))
+        if pos.outcome() is None and abs(best_move(pos, Limits(depth=2)).score) < 100:
+            out.append(pos.fen())
+    return out
+
+
 def selfplay(off: str, games: int, movetime_ms: int, max_plies: int, seed: int) -> None:
-    """Chess, the full engine against itself without the techniques `off`, from chess@home openings."""
+    """Chess, the full engine against itself without the techniques `off`, from tuning_openings()."""
     import chess
     import chess.engine
 
@@ -399,7 +413,7 @@ def selfplay(off: str, games: int, movetime_ms: int, max_plies: int, seed: int) 
 
     w = d = lost = 0
     stats = {"depth": 0, "moves": 0, "illegal": 0}
-    for fen in openings(games, seed):
+    for fen in tuning_openings(games, seed):
         for ours_white in (True, False):
             if w + d + lost < games:
                 s = chess_game(fen, ours_white, Without(), movetime_ms, max_plies, stats)
@@ -439,8 +453,9 @@ def main() -> int:
     if a.positions:
         POSITIONS["dir"] = a.positions
     if a.cpu_time:
-        if a.sunfish or a.stockfish or a.selfplay:
-            ap.error("--cpu-time is for the mates, depth, levels and soak: a match's opponent keeps the wall clock")
+        if a.sunfish or a.stockfish:
+            ap.error("--cpu-time is for the mates, depth, levels, soak and self-play: a match's opponent keeps"
+                     " the wall clock")
         search.CLOCK = time.process_time
     print("strength bench on CPython %s, %s, load average %s, %s" % (
         sys.version.split()[0], time.strftime("%Y-%m-%d %H:%M"), " ".join("%.2f" % x for x in os.getloadavg()),

@@ -44,12 +44,31 @@ def test_incremental_hash_and_score_match_a_full_count_along_random_games(gid):
             if not ms:
                 break
             for m in rng.sample(ms, min(8, len(ms))):
-                before = bytes(t.pos.cells), t.h, t.score
+                before = bytes(t.pos.cells), t.h, t.score, t.score_eg, t.hs
                 t.push(m)
                 assert (t.h, t.score) == t.full(), t.pos.fen()
+                assert (t.score_eg, t.hs) == t.full_more(), t.pos.fen()  # chess's tapered terms
                 t.pop()
-                assert (bytes(t.pos.cells), t.h, t.score) == before
+                assert (bytes(t.pos.cells), t.h, t.score, t.score_eg, t.hs) == before
             t.push(rng.choice(ms))
+
+
+def test_chess_pawn_structure_shelter_and_rook_files():
+    """The structure term (White's, middle game and endgame) sees a passed pawn by its rank,
+    a doubled and an isolated pawn, a king without its shield, and a rook on an open file."""
+    from host.engine.evaluate import _chess_structure
+
+    def terms(fen):
+        return _chess_structure(new_position("chess", fen))
+
+    base = "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1"
+    assert terms(base) == (0, 0)
+    passed6 = terms("6k1/5ppp/P7/8/8/8/5PPP/6K1 w - - 0 1")
+    passed4 = terms("6k1/5ppp/8/8/P7/8/5PPP/6K1 w - - 0 1")
+    assert passed6[1] > passed4[1] >= 0  # (isolated too: the same -15 for both)
+    assert terms("6k1/5ppp/8/8/8/5P2/5PPP/6K1 w - - 0 1")[1] < 0  # doubled f-pawns
+    assert terms("6k1/5ppp/8/8/8/8/6PP/6K1 w - - 0 1")[0] < 0  # the f-file open beside the king
+    assert terms("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")[0] > 0  # a rook on the open a-file
 
 
 @pytest.mark.parametrize("gid", GAMES)
