@@ -551,7 +551,26 @@ class Searcher:
         reach: dict[int, set[int]] = {}
         fwd = STRIDE if pos.us == WHITE else -STRIDE
         out = []
-        for m in pos.pseudo_moves():
+        # The moves of the pieces that may check: not the royal piece's (a direct check
+        # by it is no move of a check-rule game), nor a pawn's more than three ranks from
+        # the other royal piece and short of the promotion rank.
+        ms: list[int] = []
+        us = pos.us
+        royal, pawn = g.royal, g.pawn
+        kr = k // STRIDE
+        last = g.layout.ranks - 2 if us == WHITE else 1  # a pawn's rank before it promotes
+        gen = pos._gen_piece
+        own = type(pos).pseudo_moves is not Position.pseudo_moves  # a game's own generator: all of it
+        if own:
+            ms = pos.pseudo_moves()
+        for sq in () if own else g.layout.squares:
+            c = cells[sq]
+            if c & us:
+                t = c & 31
+                if t == royal or (t == pawn and abs(sq // STRIDE - kr) > 3 and rank_of(sq) != last):
+                    continue
+                gen(sq, t, ms)
+        for m in ms:
             if m & CAPTURE:
                 continue
             if m >> _KIND & 15 == PROMO:
