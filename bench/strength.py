@@ -1,6 +1,7 @@
 """The engine's strength (issue 24): matches with python-chess, mate suites, depth in Lippo
 and checkers12, level against level in every game, and a crash-and-illegal-move soak.
-CPython only; python-chess and sunfish (`pip install -e '.[bench]'`), Stockfish for its match
+CPython only; python-chess and sunfish (`pip install sunfish; pip install 'chess>=1.11'`: PyPI's sunfish pins an
+older python-chess, the project's is put back), Stockfish for its match
 and to confirm the mates.
 
     .venv/bin/python bench/strength.py --positions DIR --sunfish 40   # vs sunfish, 0.5 s a move
@@ -447,6 +448,11 @@ def main() -> int:
                     help="our engine's time is its process time, not the wall clock's (a loaded machine's"
                          " figures as a quiet one's; not for the matches, whose opponent keeps the wall clock)")
     a = ap.parse_args()
+    if a.sunfish:
+        import importlib.util
+
+        if importlib.util.find_spec("sunfish") is None:
+            ap.error("--sunfish needs PyPI's sunfish in this interpreter: pip install sunfish, then pip install 'chess>=1.11' (sunfish pins an older one)")
     if not any((a.sunfish, a.stockfish, a.mates, a.depth, a.levels, a.soak, a.ablation, a.selfplay)):
         ap.error("say what to run: --sunfish, --stockfish, --mates, --depth, --levels, --soak, --ablation, --selfplay")
     gids = a.only.split(",") if a.only else list(GAMES)
