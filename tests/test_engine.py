@@ -414,3 +414,20 @@ def test_strength_bench_without_the_test_positions_says_where_they_are(tmp_path)
                        capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert "give --positions DIR" in r.stderr and "mate3.fen" in r.stderr
+
+
+def test_the_strength_bench_proves_a_mate_stockfish_calls_longer():
+    """bench/strength.py's exact mate search: after 1.g8=Q Black is mated in 2 whatever it
+    plays (Kd5-e5 2.Kd3 Kf4 3.Qg3#; Stockfish at depth 16 had said 3), not after 1.Nc4."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("strength_bench", ROOT / "bench" / "strength.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    board = chess.Board("8/3P2P1/3N4/3k4/4N3/4K3/8/8 w - - 0 1")
+    board.push_uci("g7g8q")
+    assert bench.mated_within(board, 2) and not bench.mated_within(board, 1)
+    board.pop()
+    board.push_uci("d6c4")
+    assert not bench.mated_within(board, 2)
+    assert board.fen() == "8/3P2P1/8/3k4/2N1N3/4K3/8/8 b - - 1 1"  # left as it was found
