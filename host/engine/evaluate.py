@@ -4,8 +4,10 @@ Most of a position's value sits in one table per game, VALUE[code * SIZE + cell]
 piece's material plus its square's bonus, positive for White.  The engine keeps the sum
 of that table over the board up to date move by move (tables.py), so a leaf costs only
 the game's dynamic terms below: the President's safety in Lippo, the castles in
-chess-T1, the treacherous Queen in Grosschess.  Mobility comes from the move counts the
-search has already generated.
+chess-T1, the treacherous Queen in Grosschess.  Chess has two such tables, the middle
+game's and the endgame's, blended by the phase, and a structure term (pawns, the kings'
+shelter, rooks' files) cached by a key of the pawns, kings and rooks.  Mobility comes from
+the move counts the search has already generated.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Negamax with a transposition table (tables.Tracked's incremental Zobrist key, kept from
 one move to the next), aspiration windows, move ordering (the table's move, captures by
 victim then attacker, two killers a ply, a history score), null-move pruning, futility
-and late-move pruning and late-move reductions, a check extension (where the check
-leaves 3 replies or fewer), and a quiescence search on captures with delta pruning
+and late-move pruning and late-move reductions, mate-distance pruning, a check extension
+(every check, to half MAX_PLY), and a quiescence search on captures with delta pruning
 and, at its first ply, quiet checks (a Fougasse's blast and a checkers capture chain
 are captures too; from its third ply, recaptures only).  Every technique can be left
 out (Searcher's `off`).  The end of a game is the core's: a side with no legal move
@@ -36,7 +36,7 @@ ASPIRATION = 40  # centipawns either side of the last iteration's score
 QS_DEPTH = 6  # capture plies in the quiescence search
 RECAPTURES = 2  # quiescence plies from which only recaptures are searched
 DELTA = 200  # centipawns a capture may gain beyond its victim (delta pruning)
-EXTEND_REPLIES = 99  # a check is extended where it leaves this many replies or fewer (the forcing lines)
+EXTEND_REPLIES = 99  # a check is extended where it leaves this many replies or fewer: every check (3 cost mates)
 NULL_R = 2  # plies a null move's search is reduced by
 NULL_DEPTH = 4  # the least depth a null move is tried at: its search then sees one real ply (a quiet threat)
 MOP_UP = 400  # centipawns ahead from which the mop-up term helps to finish the game
@@ -595,7 +595,9 @@ class Searcher:
         return out
 
     def _eval(self, ply: int) -> int:
-        # Material and squares (kept by Tracked), the game's dynamic terms, and mobility:
+        # Material and squares (kept by Tracked; chess: the middle game's and the endgame's
+        # blended by the phase, with the cached structure term and the bishop pair), the
+        # game's dynamic terms, and mobility:
         # the moves the side to move had two plies up against its opponent's one ply up.
         pos = self.pos
         t = self.t
