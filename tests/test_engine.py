@@ -44,12 +44,31 @@ def test_incremental_hash_and_score_match_a_full_count_along_random_games(gid):
             if not ms:
                 break
             for m in rng.sample(ms, min(8, len(ms))):
-                before = bytes(t.pos.cells), t.h, t.score
+                before = bytes(t.pos.cells), t.h, t.score, t.score_eg, t.hs
                 t.push(m)
                 assert (t.h, t.score) == t.full(), t.pos.fen()
+                assert (t.score_eg, t.hs) == t.full_more(), t.pos.fen()  # chess's tapered terms
                 t.pop()
-                assert (bytes(t.pos.cells), t.h, t.score) == before
+                assert (bytes(t.pos.cells), t.h, t.score, t.score_eg, t.hs) == before
             t.push(rng.choice(ms))
+
+
+def test_chess_pawn_structure_shelter_and_rook_files():
+    """The structure term (White's, middle game and endgame) sees a passed pawn by its rank,
+    a doubled and an isolated pawn, a king without its shield, and a rook on an open file."""
+    from host.engine.evaluate import _chess_structure
+
+    def terms(fen):
+        return _chess_structure(new_position("chess", fen))
+
+    base = "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1"
+    assert terms(base) == (0, 0)
+    passed6 = terms("6k1/5ppp/P7/8/8/8/5PPP/6K1 w - - 0 1")
+    passed4 = terms("6k1/5ppp/8/8/P7/8/5PPP/6K1 w - - 0 1")
+    assert passed6[1] > passed4[1] >= 0  # (isolated too: the same -15 for both)
+    assert terms("6k1/5ppp/8/8/8/5P2/5PPP/6K1 w - - 0 1")[1] < 0  # doubled f-pawns
+    assert terms("6k1/5ppp/8/8/8/8/6PP/6K1 w - - 0 1")[0] < 0  # the f-file open beside the king
+    assert terms("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")[0] > 0  # a rook on the open a-file
 
 
 @pytest.mark.parametrize("gid", GAMES)
@@ -395,3 +414,20 @@ def test_strength_bench_without_the_test_positions_says_where_they_are(tmp_path)
                        capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert "give --positions DIR" in r.stderr and "mate3.fen" in r.stderr
+
+
+def test_the_strength_bench_proves_a_mate_stockfish_calls_longer():
+    """bench/strength.py's exact mate search: after 1.g8=Q Black is mated in 2 whatever it
+    plays (Kd5-e5 2.Kd3 Kf4 3.Qg3#; Stockfish at depth 16 had said 3), not after 1.Nc4."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("strength_bench", ROOT / "bench" / "strength.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    board = chess.Board("8/3P2P1/3N4/3k4/4N3/4K3/8/8 w - - 0 1")
+    board.push_uci("g7g8q")
+    assert bench.mated_within(board, 2) and not bench.mated_within(board, 1)
+    board.pop()
+    board.push_uci("d6c4")
+    assert not bench.mated_within(board, 2)
+    assert board.fen() == "8/3P2P1/8/3k4/2N1N3/4K3/8/8 b - - 1 1"  # left as it was found

@@ -46,6 +46,34 @@ def test_shortcuts_agree_with_making_every_move(gid, games):
     assert positions > 150 and checks > 0  # positions in check were among them
 
 
+@pytest.mark.parametrize("gid", ["chess", "courier", "gardner"])
+def test_a_check_is_answered_by_the_moves_that_making_every_move_finds(gid):
+    """Position._check_state: a side in check tries only the plain moves to the checker's
+    square or between it and the king (none in a double check); the same list as making
+    and testing every move, along random games that give check whenever they can."""
+    rnd = random.Random("checks " + gid)
+    checked = doubles = 0
+    for _ in range(12):
+        pos = new_position(gid)
+        for _ in range(90):
+            fast = pos.legal_moves()
+            if pos.is_check():
+                checked += 1
+                k = pos.kings[pos.us >> 6]
+                doubles += len(pos.attackers(k, pos.us ^ 96)) > 1
+                assert sorted(fast) == sorted(_slow_legal(pos)), pos.fen()
+            if not fast:
+                break
+            checks = []
+            for m in fast:
+                pos.push(m)
+                if pos.is_check():
+                    checks.append(m)
+                pos.pop()
+            pos.push(rnd.choice(checks if checks and rnd.random() < 0.7 else fast))
+    assert checked > 60 and (doubles > 0 or gid != "chess"), (checked, doubles)  # chess: double checks too
+
+
 def test_far_moves_are_really_taken_without_a_test():
     pos = new_position("grosschess", "rnbzkqgbnr/popsvimpop/1p1pppp1p1/10/10/10/10/1P1PPPP1P1/POPSVIMPOP/RNBZKQGBNR w KQkq - 0 1")
     k = pos.kings[0]

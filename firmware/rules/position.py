@@ -366,7 +366,7 @@ class Position:
         if check:  # as _legal_list: one check test and one pin search a turn
             them = us ^ (WHITE | BLACK)
             k = self.kings[us >> 6]
-            in_check = self.attacked(k, them)
+            in_check = self._check_state(k, them)
             pins = None if in_check else self._pins(k, us, them)
         for sq in self.game.layout.squares:
             c = cells[sq]
@@ -389,7 +389,7 @@ class Position:
         us = self.us
         them = us ^ (WHITE | BLACK)
         k = self.kings[us >> 6]
-        in_check = self.attacked(k, them)
+        in_check = self._check_state(k, them)
         pins = None if in_check else self._pins(k, us, them)
         cells = self.cells
         ms = []
@@ -401,12 +401,73 @@ class Position:
                     break
         return ms
 
+    def _check_state(self, k, them):
+        # False if the royal piece on k is not attacked; else the squares a plain move
+        # (LIGHT_KINDS) of another piece must end on to answer the check: the checker's
+        # and, for a slider, those between it and k; (0,) where two pieces check (none
+        # can); True (every move tried) where a game moves more than from and to.
+        if not self.attacked(k, them):
+            return False
+        cls = type(self)
+        if cls.push is not Position.push or cls._gen_piece is not Position._gen_piece or not self.LIGHT_KINDS:
+            return True
+        g = self.game
+        cells = self.cells
+        found = []
+        aj = g.att_jumps
+        for i in range(0, len(aj), 2):
+            s = k - aj[i]
+            x = cells[s]
+            if x & them and aj[i + 1] >> (x & 31) & 1 and s not in found:
+                found.append(s)
+        ab = g.att_bent
+        b = g.bent
+        for j in range(0, len(ab), 2):
+            i = ab[j]
+            f = k - b[i]
+            x = cells[f]
+            if x & them and ab[j + 1] >> (x & 31) & 1 and f not in found:
+                if cells[f + b[i + 1]] != OFF or cells[f + b[i + 2]] != OFF:
+                    found.append(f)
+        line = []
+        for d, mask in g.att_slides:
+            s = k - d
+            x = cells[s]
+            while x == EMPTY:
+                s -= d
+                x = cells[s]
+            if x & them and mask >> (x & 31) & 1 and s not in found:
+                found.append(s)
+                s = k - d
+                while cells[s] == EMPTY:
+                    line.append(s)
+                    s -= d
+        if g.pawn:
+            pawn = them | g.pawn
+            back = -STRIDE if them == WHITE else STRIDE
+            for s in (k + back - 1, k + back + 1):
+                if cells[s] == pawn and s not in found:
+                    found.append(s)
+        if len(found) != 1:
+            return (0,) if found else True
+        return found + line
+
     def _legal_from(self, sq, t, ms, k, pins, them, in_check):
-        # The check rule for the moves of one piece (check_rules games).
+        # The check rule for the moves of one piece (check_rules games); in_check: False
+        # or _check_state()'s answer.
         n = len(ms)
         if in_check:
+            if sq == k:
+                self._king_moves(sq, t, ms, them)
+                ms[n:] = [m for m in ms[n:] if kind_of(m) != CASTLE]
+                return
             self._gen_piece(sq, t, ms)
-            ms[n:] = [m for m in ms[n:] if kind_of(m) != CASTLE and self._safe_after(m)]
+            if in_check is True:
+                ms[n:] = [m for m in ms[n:] if kind_of(m) != CASTLE and self._safe_after(m)]
+                return
+            light = self.LIGHT_KINDS
+            ms[n:] = [m for m in ms[n:] if (not light >> (m >> _KIND & 15) & 1 or m >> 9 & _SQ in in_check)
+                      and kind_of(m) != CASTLE and self._safe_after(m)]
         elif sq == k:
             self._king_moves(sq, t, ms, them)
         elif pins is not None and sq in pins:
@@ -426,7 +487,7 @@ class Position:
             us = self.us
             them = us ^ (WHITE | BLACK)
             k = self.kings[us >> 6]
-            in_check = self.attacked(k, them)
+            in_check = self._check_state(k, them)
             pins = None if in_check else self._pins(k, us, them)
             self._legal_from(sq, c & 31, ms, k, pins, them, in_check)
         else:

@@ -3,8 +3,8 @@
 Negamax with a transposition table (tables.Tracked's incremental Zobrist key, kept from
 one move to the next), aspiration windows, move ordering (the table's move, captures by
 victim then attacker, two killers a ply, a history score), null-move pruning, futility
-and late-move pruning and late-move reductions, a check extension (where the check
-leaves 3 replies or fewer), and a quiescence search on captures with delta pruning
+and late-move pruning and late-move reductions, mate-distance pruning, a check extension
+(every check, to half MAX_PLY), and a quiescence search on captures with delta pruning
 and, at its first ply, quiet checks (a Fougasse's blast and a checkers capture chain
 are captures too; from its third ply, recaptures only).  Every technique can be left
 out (Searcher's `off`).  The end of a game is the core's: a side with no legal move
@@ -23,6 +23,7 @@ from firmware.rules.position import _KIND, CAPTURE, PROMO
 from firmware.rules.position import Position
 
 from .captures import captures
+from .evaluate import PHASE
 from .tables import Tracked
 
 MATE = 1_000_000  # a won game, less the plies it takes
@@ -35,7 +36,7 @@ ASPIRATION = 40  # centipawns either side of the last iteration's score
 QS_DEPTH = 6  # capture plies in the quiescence search
 RECAPTURES = 2  # quiescence plies from which only recaptures are searched
 DELTA = 200  # centipawns a capture may gain beyond its victim (delta pruning)
-EXTEND_REPLIES = 3  # a check is extended where it leaves this many replies or fewer (the forcing lines)
+EXTEND_REPLIES = 99  # a check is extended where it leaves this many replies or fewer: every check (3 cost mates)
 NULL_R = 2  # plies a null move's search is reduced by
 NULL_DEPTH = 4  # the least depth a null move is tried at: its search then sees one real ply (a quiet threat)
 MOP_UP = 400  # centipawns ahead from which the mop-up term helps to finish the game
@@ -84,11 +85,13 @@ class Info:
 # The techniques a search may be asked to leave out (Searcher's `off`): bench/strength.py
 # measures what each is worth by leaving it out.
 TECHNIQUES = ("tt", "killers", "history", "null", "lmr", "lmp", "futility", "delta", "check-ext",
-              "aspiration", "mobility", "qs-checks")
+              "aspiration", "mobility", "qs-checks", "eval", "structure", "pair", "mdp")
+STRUCT_LIMIT = 100_000  # entries of the structure cache; cleared past this
 
 
 Table = dict[int, tuple[int, int, int, int]]  # key -> (depth, flag, score, move)
 _KEPT: dict[tuple[int, frozenset[str]], Table] = {}
+_STRUCT: dict[int, dict[int, tuple[int, int]]] = {}  # game -> structure key -> (middle game, endgame)
 
 
 def kept_table(pos: Position, off: frozenset[str] = frozenset()) -> Table:
@@ -115,18 +118,36 @@ class Searcher:
         self.use_delta = "delta" not in off
         self.check_ext = "check-ext" not in off
         self.aspiration = "aspiration" not in off
-        self.t = Tracked(pos)
+        self.mdp = "mdp" not in off
+        self.extend_replies = EXTEND_REPLIES
+        self.t = Tracked(pos, "eval" in off)
         self.earlier = earlier or []  # keys of the game's positions before this one
         self.pos = pos
         prof = self.t.tables.profile
         self.profile = prof
         self.value = self.t.tables.value
         self.mobility = prof.mobility if "mobility" not in off else 0
+        # The tapered evaluation's terms (chess): the phase weights by code, the
+        # structure term (cached by the structure key) and the bishop pair.
+        self.tapered = self.t.tables.value_eg is not None
+        self.phase_of = [0] * 128
+        g = pos.game
+        for letter, w in prof.phase.items():
+            t = g.letter.find(letter)
+            if t > 0:
+                self.phase_of[WHITE | t] = self.phase_of[BLACK | t] = w
+        self.phased = [c for c in range(128) if self.phase_of[c]]
+        self.structure = prof.structure if "structure" not in off else None
+        self.struct_cache = _STRUCT.setdefault(id(g), {})
+        self.pair = prof.pair if "pair" not in off else (0, 0)
+        self.bishop = g.letter.find("B") if self.pair != (0, 0) else -1
         self.points = [0] * 128
         for code in range(128):
             t = code & 31
             if code & (WHITE | BLACK) and t < len(pos.game.letter):
                 self.points[code] = abs(self.value[code * SIZE + pos.game.layout.squares[0]]) or 100
+                if self.tapered:
+                    self.points[code] = prof.material.get(g.letter[t], 0) or 100
                 if t == pos.game.royal:
                     self.points[code] = 10_000  # where it can be taken, taking it ends the game
         self.check_rules = pos.game.check_rules
@@ -291,16 +312,19 @@ class Searcher:
         key = t.key()
         if key in self.path:
             return 0 if self.profile.repetition_draws else self._eval(ply)
+        if self.mdp:
+            # Mate-distance pruning: no line from here ends sooner than a mate on the next
+            # move, nor later than being mated now; a window past those bounds is answered.
+            if alpha < -(MATE - ply):
+                alpha = -(MATE - ply)
+            if beta > MATE - ply - 1:
+                beta = MATE - ply - 1
+            if alpha >= beta:
+                return alpha
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(alpha, beta, ply, None, 0)
-        moves = pos.legal_moves()
-        if not moves:
-            return self._end_score(ply)
-        n = len(moves)
-        self.counts[ply] = n
-        in_check = self.check_rules and pos.is_check()
-        if in_check and ply < MAX_PLY // 2 and self.check_ext and n <= EXTEND_REPLIES:
-            depth += 1
+        # The table first: a cut-off needs no moves generated (an entry's depth is the
+        # one searched, a check's extension included).
         entry = self.tt.get(key) if self.use_tt else None
         tt_move = 0
         if entry is not None:
@@ -312,6 +336,14 @@ class Searcher:
                     e_score += ply
                 if flag == EXACT or (flag == LOWER and e_score >= beta) or (flag == UPPER and e_score <= alpha):
                     return e_score
+        moves = pos.legal_moves()
+        if not moves:
+            return self._end_score(ply)
+        n = len(moves)
+        self.counts[ply] = n
+        in_check = self.check_rules and pos.is_check()
+        if in_check and ply < MAX_PLY // 2 and self.check_ext and n <= self.extend_replies:
+            depth += 1
         if (self.null_ok and depth >= NULL_DEPTH and beta - alpha == 1 and not in_check and abs(beta) < MATE_BOUND
                 and self._has_pieces() and self._eval(ply) >= beta):
             v = self._null_search(depth, beta, ply, key)
@@ -519,7 +551,26 @@ class Searcher:
         reach: dict[int, set[int]] = {}
         fwd = STRIDE if pos.us == WHITE else -STRIDE
         out = []
-        for m in pos.pseudo_moves():
+        # The moves of the pieces that may check: not the royal piece's (a direct check
+        # by it is no move of a check-rule game), nor a pawn's more than three ranks from
+        # the other royal piece and short of the promotion rank.
+        ms: list[int] = []
+        us = pos.us
+        royal, pawn = g.royal, g.pawn
+        kr = k // STRIDE
+        last = g.layout.ranks - 2 if us == WHITE else 1  # a pawn's rank before it promotes
+        gen = pos._gen_piece
+        own = type(pos).pseudo_moves is not Position.pseudo_moves  # a game's own generator: all of it
+        if own:
+            ms = pos.pseudo_moves()
+        for sq in () if own else g.layout.squares:
+            c = cells[sq]
+            if c & us:
+                t = c & 31
+                if t == royal or (t == pawn and abs(sq // STRIDE - kr) > 3 and rank_of(sq) != last):
+                    continue
+                gen(sq, t, ms)
+        for m in ms:
             if m & CAPTURE:
                 continue
             if m >> _KIND & 15 == PROMO:
@@ -544,10 +595,38 @@ class Searcher:
         return out
 
     def _eval(self, ply: int) -> int:
-        # Material and squares (kept by Tracked), the game's dynamic terms, and mobility:
+        # Material and squares (kept by Tracked; chess: the middle game's and the endgame's
+        # blended by the phase, with the cached structure term and the bishop pair), the
+        # game's dynamic terms, and mobility:
         # the moves the side to move had two plies up against its opponent's one ply up.
         pos = self.pos
-        s = self.t.score
+        t = self.t
+        s = t.score
+        if self.tapered:
+            counts = pos.counts
+            phase_of = self.phase_of
+            phase = 0
+            for c in self.phased:
+                if counts[c]:
+                    phase += phase_of[c] * counts[c]
+            if phase > PHASE:
+                phase = PHASE
+            e = t.score_eg
+            if self.structure is not None:
+                terms = self.struct_cache.get(t.hs)
+                if terms is None:
+                    if len(self.struct_cache) >= STRUCT_LIMIT:
+                        self.struct_cache.clear()
+                    terms = self.struct_cache[t.hs] = self.structure(pos)
+                s += terms[0]
+                e += terms[1]
+            b = self.bishop
+            if b > 0:
+                wb, bb = counts[WHITE | b] >= 2, counts[BLACK | b] >= 2
+                if wb != bb:
+                    s += self.pair[0] if wb else -self.pair[0]
+                    e += self.pair[1] if wb else -self.pair[1]
+            s = (s * phase + e * (PHASE - phase)) // PHASE
         extra = self.profile.extra
         if extra is not None:
             s += extra(pos)

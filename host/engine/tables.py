@@ -16,7 +16,7 @@ import random
 from firmware.rules.board import SIZE
 from firmware.rules.position import BONUS, Position
 
-from .evaluate import PROFILES, Profile, value_table
+from .evaluate import PROFILES, Profile, value_tables
 
 _KIND = 19
 
@@ -24,16 +24,27 @@ _KIND = 19
 class Tables:
     """The per-game tables: Zobrist keys and square values, for every code on every cell."""
 
-    def __init__(self, pos: Position) -> None:
+    def __init__(self, pos: Position, plain: bool = False) -> None:
         gid = pos.game.id
         self.gid = gid
-        self.profile: Profile = PROFILES.get(gid) or PROFILES["chess"]
+        prof: Profile = PROFILES.get(gid) or PROFILES["chess"]
+        if plain and prof.plain is not None:
+            prof = prof.plain
+        self.profile = prof
         rng = random.Random(0x5EED ^ len(gid))
         zob = [rng.getrandbits(63) for _ in range(128 * SIZE)]
         for sq in range(SIZE):
             zob[sq] = 0  # code 0, an empty cell, hashes to nothing
         self.zobrist = zob
-        self.value = value_table(pos, self.profile)
+        # (middle game, endgame or None) values of every code on every cell
+        self.value, self.value_eg = value_tables(pos, prof)
+        # The structure key: the Zobrist keys of the pieces the profile's structure term
+        # reads (pawns, kings, rooks), 0 for the others: its cache's key.
+        self.struct_zob = None
+        if prof.structure is not None:
+            g = pos.game
+            kept = {g.pawn, g.royal, g.type_of("R")}
+            self.struct_zob = [z if (i // SIZE) & 31 in kept else 0 for i, z in enumerate(zob)]
         self.black_to_move = rng.getrandbits(63)
         self.lippo = gid == "lippo"
         # The state beside the cells that decides the moves: lippo's flags and owed
@@ -41,28 +52,30 @@ class Tables:
         self.extras = tuple(a for a in ("flags", "pending", "moved", "used", "end_ply") if hasattr(pos, a))
 
 
-_CACHE: dict[int, Tables] = {}
+_CACHE: dict[tuple[int, bool], Tables] = {}
 
 
-def tables_for(pos: Position) -> Tables:
-    """The tables of pos's game, built once per game object."""
-    t = _CACHE.get(id(pos.game))
+def tables_for(pos: Position, plain: bool = False) -> Tables:
+    """The tables of pos's game, built once per game object (plain: its profile's plain one)."""
+    t = _CACHE.get((id(pos.game), plain))
     if t is None:
-        t = _CACHE[id(pos.game)] = Tables(pos)
+        t = _CACHE[(id(pos.game), plain)] = Tables(pos, plain)
     return t
 
 
 class Tracked:
     """A core position with `h` (Zobrist, cells only) and `score` (White's material and
-    square values) kept up to date by push/pop."""
+    square values) kept up to date by push/pop; where the game's evaluation is tapered,
+    `score_eg` (the endgame's values) and `hs` (the structure key) too."""
 
-    def __init__(self, pos: Position) -> None:
+    def __init__(self, pos: Position, plain: bool = False) -> None:
         self.pos = pos
-        self.tables = tables_for(pos)
+        self.tables = tables_for(pos, plain)
         self.cells = pos.cells
         self.buf = [0] * 512
-        self.saved: list[tuple[int, int]] = []
+        self.saved: list[tuple[int, int, int, int]] = []
         self.h, self.score = self.full()
+        self.score_eg, self.hs = self.full_more()
 
     def full(self) -> tuple[int, int]:
         """(hash, score) computed from scratch over the board."""
@@ -77,6 +90,21 @@ class Tracked:
                 h ^= zob[c * SIZE + sq]
                 s += val[c * SIZE + sq]
         return h, s
+
+    def full_more(self) -> tuple[int, int]:
+        """(score_eg, hs) computed from scratch over the board (0, 0 where not tapered)."""
+        val = self.tables.value_eg
+        sz = self.tables.struct_zob
+        cells = self.cells
+        e = hs = 0
+        for sq in self.pos.game.layout.squares:
+            c = cells[sq]
+            if c:
+                if val is not None:
+                    e += val[c * SIZE + sq]
+                if sz is not None:
+                    hs ^= sz[c * SIZE + sq]
+        return e, hs
 
     def key(self) -> int:
         """The transposition key: the cells, the side to move and the rules' state."""
@@ -94,8 +122,13 @@ class Tracked:
             after[buf[i]] = buf[i + 1]  # a cell listed twice: the last code is the one left
         h = self.h
         s = self.score
-        zob = self.tables.zobrist
-        val = self.tables.value
+        e = self.score_eg
+        hs = self.hs
+        tables = self.tables
+        zob = tables.zobrist
+        val = tables.value
+        veg = tables.value_eg
+        sz = tables.struct_zob
         for sq, new in after.items():
             old = cells[sq]
             if old != new:
@@ -103,7 +136,13 @@ class Tracked:
                 b = new * SIZE + sq
                 h ^= zob[a] ^ zob[b]
                 s += val[b] - val[a]
-        self.saved.append((self.h, self.score))
+                if veg is not None:
+                    e += veg[b] - veg[a]
+                if sz is not None:
+                    hs ^= sz[a] ^ sz[b]
+        self.saved.append((self.h, self.score, self.score_eg, self.hs))
+        self.score_eg = e
+        self.hs = hs
         pos.push(m)
         if self.tables.lippo:
             changes = pos.xstack[-1][1]  # type: ignore[attr-defined]
@@ -120,4 +159,4 @@ class Tracked:
 
     def pop(self) -> None:
         self.pos.pop()
-        self.h, self.score = self.saved.pop()
+        self.h, self.score, self.score_eg, self.hs = self.saved.pop()
