@@ -182,8 +182,11 @@ def test_readme_long_command_starts(command, tmp_path):
     marker = COMMANDS[command][1]
     with (_sim_build() if "build/sim" in command else nullcontext()):
         with open(tmp_path / "err", "w+") as errf:
+            # Ctrl-C as in a terminal: a suite started in the background by a shell (`&`)
+            # runs with SIGINT ignored, and a child inherits that (4 benches never stopped)
             p = subprocess.Popen(["bash", "-c", command], env=person(tmp_path), cwd=str(ROOT),
-                                 stdout=subprocess.DEVNULL, stderr=errf, text=True, start_new_session=True)
+                                 stdout=subprocess.DEVNULL, stderr=errf, text=True, start_new_session=True,
+                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
             guard = time.monotonic() + GUARD_S * 3
             while marker and p.poll() is None and time.monotonic() < guard \
                     and marker not in (tmp_path / "err").read_text():
