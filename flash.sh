@@ -43,7 +43,7 @@ build() {  # build PROFILE OUT: compile into the empty folder OUT
     [ "$profile" = sim ] || opts=(-X no-source-lines)
     for f in "${files[@]}"; do
         mkdir -p "$out/$(dirname "$f")"
-        "$MPYCROSS" "${opts[@]}" -o "$out/${f%.py}.mpy" "$f" || die "mpy-cross failed on $f"
+        "$MPYCROSS" ${opts[@]+"${opts[@]}"} -o "$out/${f%.py}.mpy" "$f" || die "mpy-cross failed on $f"
     done
     # The board runs main.py at power-up: it only starts the firmware, the keyboard
     # interrupt off from its first line (a stray Ctrl-C must not stop the board).
