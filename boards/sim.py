@@ -5,9 +5,11 @@ a sensor script plays the same way every time.  With realtime=True (the interact
 virtual board) main.py also advances it with the wall clock.
 """
 
+from firmware.common import Refused, check_args, whole
 from firmware.journal import Journal, _record
 
 N = 12
+USAGE = "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES, sim fault ..., sim seen"
 SCAN_MS = 10  # 100 Hz (the Pico scans at 200 Hz: the settle times are multiples of both)
 
 
@@ -242,11 +244,43 @@ class Hardware:
                 if p is not None and p >= 0:
                     self.matrix.set(p, words[0] == "place")
 
-    def sim_request(self, w):
-        """`sim fault ...` and `sim seen`: boards/simfaults.py, loaded on first use."""
-        from boards import simfaults
+    def request(self, board, w):
+        """The `sim ...` request (docs/protocol.md, The virtual board): a finger on the
+        sensors, the clock, the journal's cut and the self-test's planted faults."""
+        if not w:
+            raise Refused("bad-args", USAGE)
+        if w[0] in ("lift", "place"):
+            check_args(w, 2, 2, "sim %s SQ" % w[0])
+            p = self.square(w[1], board.tracker.geo, w[0] == "lift")
+            if p is None:
+                raise Refused("bad-square", "%s: no %s there" % (w[1], "piece" if w[0] == "lift" else "room"))
+            if p >= 0:  # -1: off the board, out of the sensors' reach
+                self.matrix.set(p, w[0] == "place")
+            return "ok sim %s %s" % (w[0], w[1])
+        if w[0] == "wait":
+            check_args(w, 2, 2, "sim wait MS")
+            ms = whole(w[1], 0, 3600000, "ms")
+            self.run_for(board, ms)
+            return "ok sim wait %d" % ms
+        if w[0] == "setup":
+            check_args(w, 1, 1, "sim setup")
+            self.matrix.show_position(board.pos, board.tracker.geo)
+            return "ok sim setup"
+        if w[0] == "cut":
+            check_args(w, 2, 2, "sim cut BYTES")
+            board.journal.cut_after = whole(w[1], 0, 1000, "bytes")
+            return "ok sim cut %s" % w[1]
+        if w[0] in ("fault", "seen"):  # the self-test's faults, planted: boards/simfaults.py
+            from boards import simfaults
 
-        return simfaults.request(self, w)
+            try:
+                return "ok sim " + simfaults.request(self, w)
+            except ValueError as e:
+                raise Refused("bad-args", str(e))
+        if w[0] == "occupancy":
+            check_args(w, 1, 1, "sim occupancy")
+            return "ok sim occupancy " + "".join("1" if b else "0" for b in self.matrix.occ)
+        raise Refused("bad-args", USAGE)
 
     def stop_for_repl(self, stdin):
         """The `repl` request was answered: like a real board, hand the link to the REPL

@@ -11,7 +11,7 @@ from array import array
 from os import urandom as _urandom
 
 from firmware import leds
-from firmware.common import DEFAULT_GAME, Refused, claim, drop_module, host_end, new_uid, player, view
+from firmware.common import DEFAULT_GAME, Refused, drop_module, new_uid
 from firmware.debounce import Debouncer, LIFT
 from firmware.journal import MAX_RECORD, Journal, JournalFull
 from firmware.outbox import Outbox
@@ -129,112 +129,15 @@ class Board:
         self.tracker.ended = self.ended
         self.tracker.start(pos, setup=setup, now_ms=now_ms)
 
-    def _replay(self, start, collect=True, check=-1, at=0, jump=0):
-        # Rebuild the game from the journal's records from number start (the last N or
-        # K; at: its byte in the file, if known); check: the number of the game's last
-        # checkpoint (X), -1 for none: the moves before it are not made again, the
-        # position is taken up from it; jump: that checkpoint's byte (0: unknown), the
-        # records between the game's first and it not even read (only moves, takebacks,
-        # claims and numbers: the boot's first pass made sure).
-        # ValueError (FenError, MoveError) or IndexError if a record does not apply.
-        # A collection first: the game's tables need the heap in one piece, not the
-        # scraps that compiling and reading the journal left (lippo did not fit without).
-        if collect:
-            self.collect()
-        pos = None
-        ply = 0
-        self._fresh = True
-        ended = None
-        i = start if at else 0  # the number of the record read next
-        if check < 0:
-            jump = 0
-        feed = self.hw.feed_watchdog  # a long game's replay outlasts the watchdog's 4 s
-        for rec in self._records(at, jump):
-            feed()
-            words = rec.split(" ", 2)
-            if jump and i == start + 1:
-                i = check  # the first record after the game's first: its checkpoint
-            i += 1
-            if i <= start:
-                continue
-            kind = words[0]
-            if i <= check and (kind == "M" or kind == "U" or kind == "C"):
-                continue  # the checkpoint has their work
-            if kind == "N":  # N seq uid game fen
-                uid, gid, fen = words[2].split(" ", 2)
-                fen = None if fen == "-" else fen
-                pos = None
-                pos = self._build(gid, lambda: new_position(gid, fen))
-                self.game, self.uid, self.start_fen, self.krieg = gid, uid, fen, None
-                ply = self.claim_ply = self.unsaved_from = 0
-                ended = None
-            elif kind == "K":  # K seq uid game side view-FEN
-                uid, gid, side, fen = words[2].split(" ", 3)
-                pos = None
-                pos = self._build(gid, lambda: view(gid, fen))
-                self.game, self.uid, self.start_fen, self.krieg = gid, uid, fen, player(side)
-                ply = 0
-            elif kind == "M":
-                pos.push(pos.replay_move(words[2]))
-                pos.trim()
-                self._fresh = False
-                ply += 1
-            elif kind == "U":
-                pos.pop()
-                ply -= 1
-            elif kind == "P":  # P seq uid fen
-                uid, fen = words[2].split(" ", 1)
-                pos.set_fen(fen)
-                self.uid, self.start_fen = uid, fen
-                self._fresh = False
-                ply = self.claim_ply = self.unsaved_from = 0
-                ended = None
-            elif kind == "C":
-                claim(pos, words[2])
-                self.claim_ply = ply
-            elif kind == "V":
-                pos = view(self.game, words[2])
-                self._fresh = False
-            elif kind == "B":
-                self._fresh = False
-            elif kind == "E":
-                ended = host_end(words[2])
-            elif kind == "F":  # the flash filled: the game's record ends before that ply
-                self.unsaved_from = int(words[2])
-                self.unsaved = bytearray()
-            elif kind == "X" and i - 1 == check:
-                ply = self._from_checkpoint(pos, words[2])
-                self._fresh = False
-        self.pos = pos
-        self.ply = ply
-        self.ended = ended
-        self.checkpoint_ply = self.ply if check >= 0 else 0
+    def _replay(self, start):
+        # The journal's game taken up again, after a game switch that failed: a
+        # power-up's work (firmware/power_up.py), loaded for it and dropped after.
+        from firmware import power_up
 
-    def _records(self, at, jump):
-        # The journal's records from byte at on; with jump, only the first of them, then
-        # those from byte jump on.
-        recs = self.journal.records(at)
-        for rec in recs:
-            yield rec
-            if jump:
-                recs.close()
-                yield from self.journal.records(jump)
-                return
-
-    def _from_checkpoint(self, pos, text):
-        # An X record's "<ply> <fen>|<moves>": the position at that ply, then the moves after
-        # it that its stack holds; returns the ply reached.  The claims made before it are
-        # in the FEN (the board writes no checkpoint from before a claim).
-        head, moves = text.split("|", 1)
-        ply, fen = head.split(" ", 1)
-        pos.set_fen(fen)
-        ply = int(ply)
-        self.claim_ply = ply
-        for t in moves.split():
-            pos.push(pos.replay_move(t))
-            pos.trim()
-            ply += 1
-        return ply
+        try:
+            power_up.replay(self, start)
+        finally:
+            drop_module("firmware", "power_up")
 
     def _checkpoint(self):
         # Every CHECKPOINT_EVERY plies, so that a power-up replays a long game from here
@@ -699,25 +602,6 @@ class Board:
         if self.krieg is not None:
             raise Refused("kriegspiel", "%s: the umpire decides on a Kriegspiel player's board" % what)
 
-    def set_position(self, fen, now_ms):
-        """The host sets the position: for the record, a new game with a uid of its own."""
-        self._not_kriegspiel("position")
-        self.arranging = None
-        try:
-            self.pos.set_fen(fen)
-        except FenError as e:
-            raise Refused("bad-fen", str(e))
-        self.uid = new_uid(self.urandom)
-        saved = self._journal("P %d %s %s" % (self.outbox.seq + 1, self.uid, fen))
-        self.ply = self.checkpoint_ply = self.claim_ply = self.unsaved_from = 0
-        if not saved and not self.journal_ok:  # the new game's record has not even begun
-            self.unsaved_from = 1
-            self.unsaved = bytearray()
-        self.start_fen = fen
-        self.ended = self.tracker.ended = None
-        self._send("position %s %s" % (self.uid, fen))
-        self.tracker.resync(now_ms)
-
     def host_move(self, text, now_ms):
         if self.tracker.state == OVER:
             raise Refused("game-over", "the game has ended")
@@ -741,13 +625,6 @@ class Board:
         self.took_back(m)
         self.tracker.resync(now_ms)
 
-    def claimed(self, what, now_ms):
-        """A lippo claim was made (protocol checked it): journal it, follow it."""
-        self._journal("C %d %s" % (self.outbox.seq + 1, what))
-        self.claim_ply = self.ply
-        self.tracker.resync(now_ms)
-        self._check_end()
-
     def game_words(self):
         return "%s %s %s" % (self.game, self.uid, self.start_fen or "-")
 
@@ -761,48 +638,14 @@ class Board:
         return "%s %s %d %s" % (self.game, state, self.ply, self.pos.fen())
 
     def history(self):
-        """The move strings of the game so far, read back from the journal (a list)."""
-        return list(self.played())
+        """The move strings of the game so far, read back from the journal (a list):
+        firmware/seldom.py's, loaded for it and dropped after."""
+        from firmware import seldom
 
-    def played(self):
-        """Yields the move strings of the game so far, read back from the journal.  Two
-        passes, so that a long game's moves are never all in RAM: the first counts the
-        moves made at each ply (takebacks undo some), the second yields, for each ply the
-        game still has, the last move made there (the one no takeback undid)."""
-        made = array("H")  # moves made at ply i+1 of the game, takebacks or not
-        ply = starts = 0
-        for rec in self.journal.records():
-            kind = rec[0]
-            if kind == "N" or kind == "K" or kind == "P":
-                made = array("H")
-                ply = 0
-                starts += 1
-            elif kind == "M":
-                if ply == len(made):
-                    made.append(0)
-                made[ply] += 1
-                ply += 1
-            elif kind == "U" and ply:
-                ply -= 1
-        plies = ply
-        if self.unsaved_from:
-            plies = min(plies, self.unsaved_from - 1)
-        ply = 0
-        for rec in self.journal.records():
-            kind = rec[0]
-            if kind == "N" or kind == "K" or kind == "P":
-                starts -= 1
-            elif starts == 0:  # the game being played
-                if kind == "M":
-                    made[ply] -= 1
-                    if not made[ply] and ply < plies:
-                        yield rec.split(" ", 2)[2]
-                    ply += 1
-                elif kind == "U" and ply:
-                    ply -= 1
-        if self.unsaved_from:  # the moves that only RAM (and the host) hold
-            for word in self.unsaved.decode().split():
-                yield word
+        try:
+            return list(seldom.played(self))
+        finally:
+            drop_module("firmware", "seldom")
 
     def long_reply(self, head, words):
         """head + words as one reply, however many the words: those that do not fit on
@@ -820,52 +663,6 @@ class Board:
             piece.append(word)
             size += len(word) + 1
         return head + " ".join(piece)
-
-    def since(self, n):
-        """Re-send the events said after number n: those kept in RAM, and before them
-        what the journal holds (its games' starts, moves, takebacks and ends, the
-        previous game's too).  Returns how many lines were sent."""
-        kept, low = self.outbox.kept_since(n)
-        sent = 0
-        if n + 1 < low:
-            ply = 0
-            for rec in self.journal.records():
-                kind, seq, rest = (rec + " ").split(" ", 2)
-                rest = rest.rstrip(" ")
-                if kind == "N" or kind == "K" or kind == "P":
-                    ply = 0
-                elif kind == "M":
-                    ply += 1
-                if not n < int(seq) < low:
-                    if kind == "U":
-                        ply -= 1
-                    continue
-                line = None
-                if kind == "N":  # uid game fen -> newgame game uid fen
-                    uid, gid, fen = rest.split(" ", 2)
-                    line = "newgame %s %s %s" % (gid, uid, fen)
-                elif kind == "K":  # uid game side fen
-                    uid, gid, _, fen = rest.split(" ", 3)
-                    line = "newgame %s %s %s" % (gid, uid, fen)
-                elif kind == "P":
-                    line = "position " + rest
-                elif kind == "M":
-                    line = "move %d %s" % (ply, rest)
-                elif kind == "U":
-                    line = "undo %d %s" % (ply, rest or "-")
-                    ply -= 1
-                elif kind == "E":
-                    line = "end " + rest
-                if line is not None:
-                    self.outbox.write("%s %s" % (seq, line))
-                    sent += 1
-        for line in kept:
-            # Events only: an old reply would pass for the answer to this request.
-            words = line.split(" ", 2)
-            if words[1] != "ok" and words[1] != "error":
-                self.outbox.write(line)
-                sent += 1
-        return sent
 
     def leds_text(self):
         buf = self.text_buf

@@ -43,6 +43,7 @@ else:
 from firmware.app import Board
 from firmware.common import DETAIL, MAX_LINE
 from firmware.debounce import ticks_diff
+from firmware.rules.compat import late
 
 
 def make_hardware(argv):
@@ -126,9 +127,11 @@ class LineReader:
 # another is waiting; a junk line's bytes past the cap dropped right here.  Returns how
 # many were read (64: the caller checks the scan's beat), 0 when no byte is left waiting,
 # -1 when the link is gone, -2 when a line stopped the board for the REPL.  On the Pico it
-# is compiled at start-up as machine code (@micropython.native; rp2's compiler emits Thumb),
-# elsewhere as bytecode: one source for both.
-BYTE_LOOP = """
+# is compiled at its first call as machine code (@micropython.native; rp2's compiler emits
+# Thumb), elsewhere as bytecode: one source for both (compat.late, which lets the source
+# go once compiled: on stock MicroPython it would take heap).
+byte_loop = late(
+    """
 def byte_loop(readinto, one, ipoll, reader, put, on_line):
     n = 0
     while n < 64:
@@ -143,13 +146,11 @@ def byte_loop(readinto, one, ipoll, reader, put, on_line):
         else:
             return 0
     return n
-"""
-
-
-def compile_byte_loop():
-    from firmware.rules.compat import compile_fn
-
-    return compile_fn(BYTE_LOOP, "byte_loop", "native" if sys.platform == "rp2" else None)
+""",
+    "byte_loop",
+    "native" if sys.platform == "rp2" else None,
+    globals(),
+)
 
 
 class StopForRepl(Exception):
@@ -235,13 +236,11 @@ def _serve(hw):
             if realtime and ticks_diff(clock.now(), next_scan[0]) >= 0:
                 return True  # the sensors' turn
 
-    byte_loop = None if drain else compile_byte_loop()
-
     def take():
         if drain:
             return take_chunks()
         while True:
-            n = byte_loop(readinto, one, ipoll, reader, put, on_line)
+            n = byte_loop(readinto, one, ipoll, reader, put, on_line)  # (the global: compiled once)
             if n == -1:
                 return False  # the link is gone (the virtual board's pty was closed)
             if n == -2:  # answered `ok repl`: the REPL takes the link

@@ -1,8 +1,9 @@
-"""A power-up's work (Board.boot): the journaled game taken up, or the default game begun.
+"""A power-up's work (Board.boot): the journaled game taken up, or the default game begun;
+and the journal's game taken up again after a game switch that failed (Board._replay).
 Loaded for it and dropped after (firmware/app.py): on stock MicroPython a module's bytecode
 takes heap, and this runs once a power-up."""
 
-from firmware.common import DEFAULT_GAME, PROTOCOL, is_uid, new_uid
+from firmware.common import DEFAULT_GAME, PROTOCOL, claim, host_end, is_uid, new_uid, player, view
 from firmware.rules import forget_games, new_position
 from firmware.tracker import STATES
 
@@ -112,12 +113,120 @@ def _resume(board):
     try:
         # At power-up the heap holds little but the modules: the records the check pass
         # read are its garbage, worth a collection (~20 ms on a stock Pico) only when many.
-        board._replay(start, collect=i > BOOT_GARBAGE_RECORDS, check=check, at=start_at, jump=check_at)
+        replay(board, start, collect=i > BOOT_GARBAGE_RECORDS, check=check, at=start_at, jump=check_at)
         board.outbox.seq = seq
     except (ValueError, IndexError, KeyError) as e:
         board.pos = None
         return "a record that does not apply (%s)" % e
     return None
+
+
+def replay(board, start, collect=True, check=-1, at=0, jump=0):
+    # Rebuild the game from the journal's records from number start (the last N or
+    # K; at: its byte in the file, if known); check: the number of the game's last
+    # checkpoint (X), -1 for none: the moves before it are not made again, the
+    # position is taken up from it; jump: that checkpoint's byte (0: unknown), the
+    # records between the game's first and it not even read (only moves, takebacks,
+    # claims and numbers: the boot's first pass made sure).
+    # ValueError (FenError, MoveError) or IndexError if a record does not apply.
+    # A collection first: the game's tables need the heap in one piece, not the
+    # scraps that compiling and reading the journal left (lippo did not fit without).
+    if collect:
+        board.collect()
+    pos = None
+    ply = 0
+    board._fresh = True
+    ended = None
+    i = start if at else 0  # the number of the record read next
+    if check < 0:
+        jump = 0
+    feed = board.hw.feed_watchdog  # a long game's replay outlasts the watchdog's 4 s
+    for rec in _records(board, at, jump):
+        feed()
+        words = rec.split(" ", 2)
+        if jump and i == start + 1:
+            i = check  # the first record after the game's first: its checkpoint
+        i += 1
+        if i <= start:
+            continue
+        kind = words[0]
+        if i <= check and (kind == "M" or kind == "U" or kind == "C"):
+            continue  # the checkpoint has their work
+        if kind == "N":  # N seq uid game fen
+            uid, gid, fen = words[2].split(" ", 2)
+            fen = None if fen == "-" else fen
+            pos = None
+            pos = board._build(gid, lambda: new_position(gid, fen))
+            board.game, board.uid, board.start_fen, board.krieg = gid, uid, fen, None
+            ply = board.claim_ply = board.unsaved_from = 0
+            ended = None
+        elif kind == "K":  # K seq uid game side view-FEN
+            uid, gid, side, fen = words[2].split(" ", 3)
+            pos = None
+            pos = board._build(gid, lambda: view(gid, fen))
+            board.game, board.uid, board.start_fen, board.krieg = gid, uid, fen, player(side)
+            ply = 0
+        elif kind == "M":
+            pos.push(pos.replay_move(words[2]))
+            pos.trim()
+            board._fresh = False
+            ply += 1
+        elif kind == "U":
+            pos.pop()
+            ply -= 1
+        elif kind == "P":  # P seq uid fen
+            uid, fen = words[2].split(" ", 1)
+            pos.set_fen(fen)
+            board.uid, board.start_fen = uid, fen
+            board._fresh = False
+            ply = board.claim_ply = board.unsaved_from = 0
+            ended = None
+        elif kind == "C":
+            claim(pos, words[2])
+            board.claim_ply = ply
+        elif kind == "V":
+            pos = view(board.game, words[2])
+            board._fresh = False
+        elif kind == "B":
+            board._fresh = False
+        elif kind == "E":
+            ended = host_end(words[2])
+        elif kind == "F":  # the flash filled: the game's record ends before that ply
+            board.unsaved_from = int(words[2])
+            board.unsaved = bytearray()
+        elif kind == "X" and i - 1 == check:
+            ply = _from_checkpoint(board, pos, words[2])
+            board._fresh = False
+    board.pos = pos
+    board.ply = ply
+    board.ended = ended
+    board.checkpoint_ply = board.ply if check >= 0 else 0
+
+def _records(board, at, jump):
+    # The journal's records from byte at on; with jump, only the first of them, then
+    # those from byte jump on.
+    recs = board.journal.records(at)
+    for rec in recs:
+        yield rec
+        if jump:
+            recs.close()
+            yield from board.journal.records(jump)
+            return
+
+def _from_checkpoint(board, pos, text):
+    # An X record's "<ply> <fen>|<moves>": the position at that ply, then the moves after
+    # it that its stack holds; returns the ply reached.  The claims made before it are
+    # in the FEN (the board writes no checkpoint from before a claim).
+    head, moves = text.split("|", 1)
+    ply, fen = head.split(" ", 1)
+    pos.set_fen(fen)
+    ply = int(ply)
+    board.claim_ply = ply
+    for t in moves.split():
+        pos.push(pos.replay_move(t))
+        pos.trim()
+        ply += 1
+    return ply
 
 
 JOURNAL_FIELDS = {"F": 3, "N": 5, "K": 6, "P": 4, "B": 2, "M": 3, "U": 3, "C": 3, "V": 3, "E": 4, "S": 2, "X": 4}

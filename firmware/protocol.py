@@ -7,7 +7,7 @@ sends starts with its sequence number.  A reply is "ok <command> ..." or "error 
 ever stops the loop.
 """
 
-from firmware.common import DETAIL, MAX_LINE, PROTOCOL, VERSION, Refused, check_args as _args, claim, fen_of, whole as _int
+from firmware.common import DETAIL, MAX_LINE, Refused, check_args as _args, drop_module, fen_of
 
 
 def _words(line):
@@ -49,11 +49,6 @@ def c_ping(board, w, now):
     return "ok pong"
 
 
-def c_version(board, w, now):
-    _args(w, 0, 0, "version")
-    return "ok version %d %s %s %s %d" % (PROTOCOL, VERSION, board.hw.name, board.hw.board_id(), board.boot_id)
-
-
 def c_mem(board, w, now):
     _args(w, 0, 0, "mem")
     live = board.collect()
@@ -70,13 +65,6 @@ def c_new(board, w, now):
     return "ok new " + w[0]
 
 
-def c_position(board, w, now):
-    if not w:
-        raise Refused("bad-args", "position FEN")
-    board.set_position(fen_of(w), now)
-    return "ok position"
-
-
 def c_state(board, w, now):
     _args(w, 0, 0, "state")
     return "ok state " + board.state_words()
@@ -91,11 +79,6 @@ def c_moves(board, w, now):
     _args(w, 0, 0, "moves")
     pos = board.pos
     return board.long_reply("ok moves ", (pos.move_str(m) for m in pos.legal_moves()))
-
-
-def c_history(board, w, now):
-    _args(w, 0, 0, "history")
-    return board.long_reply("ok history ", board.played())
 
 
 def c_move(board, w, now):
@@ -116,47 +99,21 @@ def c_promote(board, w, now):
     return "ok promote " + w[0]
 
 
-def c_brightness(board, w, now):
-    _args(w, 0, 1, "brightness [0-255]")
-    if w:
-        board.brightness = _int(w[0], 0, 255, "brightness")
-        board.shown[0] ^= 0xFF  # redraw at the new brightness
-        board.tracker.dirty = True
-    return "ok brightness %d" % board.brightness
-
-
-def c_since(board, w, now):
-    _args(w, 1, 1, "since SEQ")
-    n = _int(w[0], 0, 1 << 30, "seq")
-    return "ok since %d %d" % (n, board.since(n))
-
-
 def c_leds(board, w, now):
     _args(w, 0, 0, "leds")
     return "ok leds " + board.leds_text()
 
 
-def c_claim(board, w, now):
-    _args(w, 1, 1, "claim perpetual|declare|demand")
-    if board.game != "lippo" or board.krieg is not None:
-        raise Refused("bad-claim", "claims are lippo's (sections 6, 14 and 15), made to the umpire in Kriegspiel")
-    from firmware.rules import MoveError
-
-    if w[0] not in ("perpetual", "declare", "demand"):
-        raise Refused("bad-args", "claim perpetual|declare|demand")
-    try:
-        claim(board.pos, w[0])
-    except MoveError as e:
-        raise Refused("bad-claim", str(e))
-    board.claimed(w[0], now)
-    return "ok claim " + w[0]
-
-
 def _mode(name, where="modes"):
     # Requests few boards hear load their module on first use: Kriegspiel and the screened
-    # setup (firmware/modes.py), a host playing one side (firmware/computer.py).
+    # setup (firmware/modes.py), a host playing one side (firmware/computer.py).  Those a
+    # host sends seldom (firmware/seldom.py) are forgotten after their reply.
     def handler(board, w, now):
-        return getattr(__import__("firmware." + where, None, None, (name,)), name)(board, w, now)
+        try:
+            return getattr(__import__("firmware." + where, None, None, (name,)), name)(board, w, now)
+        finally:
+            if where == "seldom":
+                drop_module("firmware", where)
 
     return handler
 
@@ -177,62 +134,30 @@ def c_selftest(board, w, now):
 
 
 def c_sim(board, w, now):
-    # The virtual board's own commands: a finger on the sensors, and its clock.
-    if not w:
-        raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES, sim fault ..., sim seen")
-    hw = board.hw
-    if w[0] in ("lift", "place"):
-        _args(w, 2, 2, "sim %s SQ" % w[0])
-        p = hw.square(w[1], board.tracker.geo, w[0] == "lift")
-        if p is None:
-            raise Refused("bad-square", "%s: no %s there" % (w[1], "piece" if w[0] == "lift" else "room"))
-        if p >= 0:  # -1: off the board, out of the sensors' reach
-            hw.matrix.set(p, w[0] == "place")
-        return "ok sim %s %s" % (w[0], w[1])
-    if w[0] == "wait":
-        _args(w, 2, 2, "sim wait MS")
-        ms = _int(w[1], 0, 3600000, "ms")
-        hw.run_for(board, ms)
-        return "ok sim wait %d" % ms
-    if w[0] == "setup":
-        _args(w, 1, 1, "sim setup")
-        hw.matrix.show_position(board.pos, board.tracker.geo)
-        return "ok sim setup"
-    if w[0] == "cut":
-        _args(w, 2, 2, "sim cut BYTES")
-        board.journal.cut_after = _int(w[1], 0, 1000, "bytes")
-        return "ok sim cut %s" % w[1]
-    if w[0] in ("fault", "seen"):  # the self-test's faults, planted (boards/sim.py)
-        try:
-            return "ok sim " + hw.sim_request(w)
-        except ValueError as e:
-            raise Refused("bad-args", str(e))
-    if w[0] == "occupancy":
-        _args(w, 1, 1, "sim occupancy")
-        return "ok sim occupancy " + "".join("1" if b else "0" for b in hw.matrix.occ)
-    raise Refused("bad-args", "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES, sim fault ..., sim seen")
+    # The virtual board's own commands (boards/sim.py): no other board has them.
+    return board.hw.request(board, w)
 
 
 COMMANDS = {
     "ping": c_ping,
-    "version": c_version,
+    "version": _mode("c_version", "seldom"),
     "mem": c_mem,
     "new": c_new,
-    "position": c_position,
+    "position": _mode("c_position", "seldom"),
     "state": c_state,
     "game": c_game,
     "moves": c_moves,
-    "history": c_history,
+    "history": _mode("c_history", "seldom"),
     "move": c_move,
     "undo": c_undo,
     "hint": _mode("c_hint", "computer"),
     "computer": _mode("c_computer", "computer"),
     "end": _mode("c_end", "computer"),
     "promote": c_promote,
-    "brightness": c_brightness,
-    "since": c_since,
+    "brightness": _mode("c_brightness", "seldom"),
+    "since": _mode("c_since", "seldom"),
     "leds": c_leds,
-    "claim": c_claim,
+    "claim": _mode("c_claim", "seldom"),
     "battle": _mode("c_battle"),
     "krieg": _mode("c_krieg"),
     "view": _mode("c_view"),

@@ -168,8 +168,10 @@ def test_no_checkpoint_after_a_full_flash(tmp_path, monkeypatch):
 
 def short_of_memory(monkeypatch, times):
     """The board's next `times` positions built find no block in the heap (MemoryError);
-    returns the list holding how many failures are left."""
-    from firmware import app
+    returns the list holding how many failures are left.  (app builds a new game's; the
+    replay of a journaled game, firmware/power_up.py, loaded afresh each time, takes
+    firmware.rules'.)"""
+    from firmware import app, rules
 
     real, failures = app.new_position, [times]
 
@@ -180,6 +182,7 @@ def short_of_memory(monkeypatch, times):
         return real(gid, fen)
 
     monkeypatch.setattr(app, "new_position", short)
+    monkeypatch.setattr(rules, "new_position", short)
     return failures
 
 
