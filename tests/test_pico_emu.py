@@ -308,6 +308,45 @@ def test_replay_sensors_on_the_emulated_pico(flashed, tmp_path):
     assert "fen " in on_pico.stdout
 
 
+def test_play_on_the_emulated_pico_as_a_person_types_it(flashed, tmp_path):
+    """`eboard play --pico` typed into a terminal (pexpect): a move, a takeback the hands
+    put right, a hand step the board's switches refuse, and the adjourned game resumed
+    with `--resume ID --pico` as the program says.  (Each once broke on the chip alone:
+    the hands' `sim` requests went to the firmware, which has no such command.)"""
+    pexpect = pytest.importorskip("pexpect")
+    kind, image = flashed
+    if kind != "stock":
+        pytest.skip("play --pico runs stock MicroPython + flash.sh unless given --uf2")
+    shutil.copy(image, tmp_path / f"pico-emu-{firmware_key(None)}.flash")
+    env = dict(os.environ, EBOARD_PICO_CACHE=str(tmp_path), EBOARD_DATA=str(tmp_path / "data"), TERM="dumb")
+    eboard = str(ROOT / ".venv" / "bin" / "eboard")
+
+    def person(*args):
+        p = pexpect.spawn(eboard, list(args), env=env, encoding="utf-8", timeout=300, dimensions=(60, 200))
+        p.expect("quit\r?\n> ")
+        return p
+
+    def typed(p, line):
+        p.sendline(line)
+        p.expect("\n> ")
+        return p.before.replace("\r", "")
+
+    p = person("play", "--pico", "--game", "chess")
+    assert "moves: 1. e4\n" in typed(p, "e2e4")
+    assert "moves: 1. e4 e5\n" in typed(p, "e7e5")
+    said = typed(p, "undo")
+    assert "the board refuses" not in said and "moves: 1. e4\n" in said and "board: idle" in said, said
+    assert "lift e2: there is no man on e2" in typed(p, "lift e2")
+    p.sendline("quit")
+    p.expect(pexpect.EOF)
+    assert "game 1 adjourned: eboard play --resume 1 --pico goes on with it" in p.before
+    p = person("play", "--resume", "1", "--pico")
+    said = typed(p, "e7e5")
+    assert "game 1 resumed: its 1 ply replayed on the board" in said and "moves: 1. e4 e5\n" in said, said
+    p.sendline("quit")
+    p.expect(pexpect.EOF)
+
+
 def test_the_hands_steps_fall_at_emulated_instants_however_late_the_host(pico):
     """A sensor script's `wait MS` is emulated time (control `sleep`): after it the chip
     stops, busy or not, until the next step's wait begins, so a host that sends the next

@@ -475,8 +475,8 @@ class Session:
                         self.bridge.request("undo")
                     self.shown = None
                 if cmd == "undo" and self.sim:  # the virtual hands put the board right
-                    self.bridge.request("sim setup")
-                    self.bridge.request("sim wait 100")
+                    self.hand("sim setup")
+                    self.hand("sim wait 100")
                 if cmd == "moves":  # in SAN, from the board's own position
                     st = self.bridge.request("state").split(" ", 4)
                     pos = new_position(st[1], st[4])
@@ -788,7 +788,7 @@ def run(
         if opponent is not None or control is not None:
             session.versus(opponent, control)
         if resume is not None:
-            session.snap.notes.append(resume_game(session.bridge, archive, resume, session.sim))
+            session.snap.notes.append(resume_game(session.bridge, archive, resume, session.hand if session.sim else None))
         elif battle:
             session.battle()
         else:  # a virtual board starts afresh: its last game was adjourned (--resume)

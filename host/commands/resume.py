@@ -6,6 +6,7 @@ from __future__ import annotations
 import fcntl
 import os
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from host.record import Archive, ArchiveError, plies
@@ -45,12 +46,13 @@ def own_board(archive: Archive, **kw: Any) -> VirtualBoard:
     return HomeBoard(folder, fd, **kw)
 
 
-def resume_game(bridge: Any, archive: Archive, ref: str, sim: bool = False) -> str:  # Bridge; host.commands.play's Session holds it
-    """Go on with an archived, unfinished game on the bridge's board: the game the board
-    still holds, or else the board starts it again from its start position and the host
-    replays its moves (`move`; on a virtual board its hands then set the pieces up, on a
-    real one the board shows what to fix); the archive keeps filing under the same game.  Returns a
-    line in words; ArchiveError for a game that cannot be resumed."""
+def resume_game(bridge: Any, archive: Archive, ref: str, hand: Callable[[str], str] | None = None) -> str:
+    """Go on with an archived, unfinished game on the bridge's board (a Bridge: Session
+    holds it): the game the board still holds, or else the board starts it again from its
+    start position and the host replays its moves (`move`; hand, the `sim` requests of a
+    virtual board's or an emulated Pico's hands: they then set the pieces up; on a real
+    board, None, the board shows what to fix); the archive keeps filing under the same
+    game.  Returns a line in words; ArchiveError for a game that cannot be resumed."""
     g = archive.game(ref)
     if g.ended and g.reason != "adjourned" or g.result != "*":
         raise ArchiveError(f"game {g.id} is over ({g.result}" + (f", {g.reason}" if g.reason else "") + "): it cannot be resumed")
@@ -70,7 +72,7 @@ def resume_game(bridge: Any, archive: Archive, ref: str, sim: bool = False) -> s
         archive.delete(filed)
     for m in moves:
         bridge.request(f"move {m}")
-    if sim:
-        bridge.request("sim setup")
-        bridge.request("sim wait 100")
+    if hand is not None:
+        hand("sim setup")
+        hand("sim wait 100")
     return f"game {g.id} resumed: its {plies(len(moves))} replayed on the board"

@@ -350,7 +350,7 @@ def frame_colours(letters: str, brightness: int) -> list[tuple[int, int, int]]:
 
 
 class SimCommands:
-    """The virtual board's `sim` hand commands (lift, place, wait, setup), done by the
+    """The virtual board's `sim` hand commands (lift, place, wait, setup, occupancy), done by the
     emulated Pico's hands; any other line goes to the board.  Lets host code written
     for `--sim` drive `--pico`: call it where it calls the link's request."""
 
@@ -372,6 +372,9 @@ class SimCommands:
             self.flush()
             st = self.board("state").split(" ", 4)
             self.hands.setup(st[1], st[4])
+        elif words[1:] == ["occupancy"]:  # which switches are closed: as the virtual board says it
+            self.flush()
+            return "ok sim occupancy " + self.hands.pico.control("occupancy")[0].split()[-1]
         else:
             if self.hands.geo is None:
                 self.hands.geo = geometry(self.board("state").split()[1])
