@@ -309,10 +309,11 @@ def test_replay_sensors_on_the_emulated_pico(flashed, tmp_path):
 
 
 def test_play_on_the_emulated_pico_as_a_person_types_it(flashed, tmp_path):
-    """`eboard play --pico` typed into a terminal (pexpect): a move, a takeback the hands
-    put right, a hand step the board's switches refuse, and the adjourned game resumed
-    with `--resume ID --pico` as the program says.  (Each once broke on the chip alone:
-    the hands' `sim` requests went to the firmware, which has no such command.)"""
+    """`eboard play --pico` typed into a terminal (pexpect): the screened setup's armies, a
+    move, a takeback the hands put right, a hand step the board's switches refuse, and
+    the adjourned game resumed with `--resume ID --pico` as the program says.  (Each once
+    broke on the chip alone: the hands' `sim` requests went to the firmware, which has no
+    such command, and the setup's hands went on before the board had asked for a man.)"""
     pexpect = pytest.importorskip("pexpect")
     kind, image = flashed
     if kind != "stock":
@@ -331,6 +332,11 @@ def test_play_on_the_emulated_pico_as_a_person_types_it(flashed, tmp_path):
         p.expect("\n> ")
         return p.before.replace("\r", "")
 
+    p = person("play", "--pico", "--battle")  # the hands set the two armies up as the board asks
+    said = p.before.replace("\r", "")
+    assert "White's army stands" in said and "Black's army stands" in said and "play may begin" in said, said
+    p.sendline("quit")
+    p.expect(pexpect.EOF)
     p = person("play", "--pico", "--game", "chess")
     assert "moves: 1. e4\n" in typed(p, "e2e4")
     assert "moves: 1. e4 e5\n" in typed(p, "e7e5")
@@ -339,10 +345,10 @@ def test_play_on_the_emulated_pico_as_a_person_types_it(flashed, tmp_path):
     assert "lift e2: there is no man on e2" in typed(p, "lift e2")
     p.sendline("quit")
     p.expect(pexpect.EOF)
-    assert "game 1 adjourned: eboard play --resume 1 --pico goes on with it" in p.before
-    p = person("play", "--resume", "1", "--pico")
+    assert "game 2 adjourned: eboard play --resume 2 --pico goes on with it" in p.before
+    p = person("play", "--resume", "2", "--pico")
     said = typed(p, "e7e5")
-    assert "game 1 resumed: its 1 ply replayed on the board" in said and "moves: 1. e4 e5\n" in said, said
+    assert "game 2 resumed: its 1 ply replayed on the board" in said and "moves: 1. e4 e5\n" in said, said
     p.sendline("quit")
     p.expect(pexpect.EOF)
 

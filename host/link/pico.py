@@ -383,6 +383,11 @@ class SimCommands:
             self.held.append(step)
             if words[1:2] == ["wait"]:
                 self.flush()
+                if not self.hands.hold:
+                    # The virtual board answers `sim wait` after the events its steps
+                    # caused; here those come on the link while the hands' wait goes to
+                    # the emulator: a request's reply, behind them, lets the caller see them.
+                    self.board("ping")
         return " ".join(words)
 
 
