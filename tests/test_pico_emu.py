@@ -311,7 +311,8 @@ def test_replay_sensors_on_the_emulated_pico(flashed, tmp_path):
 def test_play_on_the_emulated_pico_as_a_person_types_it(flashed, tmp_path):
     """`eboard play --pico` typed into a terminal (pexpect): the screened setup's armies, a
     move, a takeback the hands put right, a hand step the board's switches refuse, and
-    the adjourned game resumed with `--resume ID --pico` as the program says.  (Each once
+    the adjourned game resumed with `--resume ID --pico` as the program says, on the same
+    board (its id and flash kept beside the archive, as a real board keeps them).  (Each once
     broke on the chip alone: the hands' `sim` requests went to the firmware, which has no
     such command, and the setup's hands went on before the board had asked for a man.)"""
     pexpect = pytest.importorskip("pexpect")
@@ -346,11 +347,14 @@ def test_play_on_the_emulated_pico_as_a_person_types_it(flashed, tmp_path):
     p.sendline("quit")
     p.expect(pexpect.EOF)
     assert "game 2 adjourned: eboard play --resume 2 --pico goes on with it" in p.before
-    p = person("play", "--resume", "2", "--pico")
+    p = person("play", "--resume", "2", "--pico")  # the same emulated Pico: it holds the game
     said = typed(p, "e7e5")
-    assert "game 2 resumed: its 1 ply replayed on the board" in said and "moves: 1. e4 e5\n" in said, said
+    assert "game 2 resumed: the board still holds it (1 ply)" in said and "moves: 1. e4 e5\n" in said, said
     p.sendline("quit")
     p.expect(pexpect.EOF)
+    listed = subprocess.run([eboard, "games"], capture_output=True, text=True, env=env, timeout=60).stdout
+    boards = {line.split("[")[1].split("]")[0] for line in listed.splitlines() if "[" in line}
+    assert len(boards) == 1 and boards.pop().startswith("pico-"), listed  # one board, as a real one
 
 
 def test_the_hands_steps_fall_at_emulated_instants_however_late_the_host(pico):

@@ -135,7 +135,7 @@ class CliError(Exception):
 
 
 def run(args: argparse.Namespace) -> int:
-    from host.commands.resume import own_board
+    from host.commands.resume import leave_pico_home, own_board, pico_home
 
     try:
         lvl = int(args.level)
@@ -148,15 +148,15 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     vb = None
     hands = None
+    home = None  # the emulated Pico's folder and lock (pico_home)
     sim = bool(args.sim or args.pico)
     try:
         if args.pico:
-            import tempfile
-            from pathlib import Path
-
             from host.link import PicoError, SimCommands, emulated_board
+
+            home = pico_home(archive)  # the archive's emulated Pico, as `play --pico`'s
             try:
-                vb = emulated_board(Path(tempfile.mkdtemp(prefix="eboard-be-")), None)
+                vb = emulated_board(home[0], None)
             except PicoError as e:
                 raise CliError(f"emulated Pico: {e}") from None
             port = vb.port
@@ -183,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
         archive.close()
         if vb is not None:
             vb.stop()
+        if home is not None:
+            leave_pico_home(*home)
 
 
 __all__ = ["BoardPlayer", "CliError", "EnginePlayer", "run"]

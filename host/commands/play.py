@@ -753,22 +753,21 @@ def run(
     """pico: an emulated Pico instead (True: stock MicroPython + flash.sh; or the Path
     of a UF2 with the firmware in it), its hands doing what --sim's do."""
     from host.commands.console import LineInput
-    from host.commands.resume import own_board, resume_game
+    from host.commands.resume import leave_pico_home, own_board, pico_home, resume_game
 
     archive = Archive(archive_path, create=resume is None)  # --resume of no archive makes none
     vb = hands = None
-    scratch = None  # the emulated Pico's folder, removed on exit
+    home = None  # the emulated Pico's folder and lock (pico_home), given back on exit
     if resume is not None:
         archive.game(resume)  # no such game: said before any board starts
     if pico:
-        import tempfile
-        from pathlib import Path
-
         from host.link import PicoError, SimCommands, emulated_board
-        scratch = tempfile.mkdtemp(prefix="eboard-play-")
+
+        home = pico_home(archive)  # the same emulated Pico (its id, its flash) every time
         try:
-            vb = emulated_board(Path(scratch), None if pico is True else pico)
+            vb = emulated_board(home[0], None if pico is True else pico)
         except PicoError as e:
+            leave_pico_home(*home)
             raise PlayError(f"emulated Pico: {e}") from None
         port, sim = vb.port, True
 
@@ -852,8 +851,6 @@ def run(
         archive.close()
         if vb is not None:
             vb.stop()
-        if scratch is not None:
-            import shutil
-
-            shutil.rmtree(scratch, ignore_errors=True)
+        if home is not None:
+            leave_pico_home(*home)
     return 0

@@ -470,9 +470,13 @@ def wait_firmware(port: str, timeout_s: float = 120) -> str:
 
 def board(workdir: Path, uf2: Path | None = None) -> EmulatedPico:
     """A started emulated Pico running the firmware (eboard play / replay-sensors --pico),
-    on a copy in workdir of a flash image prepared once (make_flash) in build/, or in
-    $EBOARD_PICO_CACHE."""
-    cache = Path(os.environ.get("EBOARD_PICO_CACHE", ROOT / "build")) / f"pico-emu-{firmware_key(uf2)}.flash"
+    on workdir/pico.flash: a copy of a flash image prepared once (make_flash) in build/, or
+    in $EBOARD_PICO_CACHE.  A workdir that already holds a flash of this firmware is that
+    board again, its journal and its id (pico.flash.id) kept, as a real board keeps them
+    from one day to the next; one of another firmware is flashed anew (its journal starts
+    empty) and keeps its id: the same chip, flashed again."""
+    key = firmware_key(uf2)
+    cache = Path(os.environ.get("EBOARD_PICO_CACHE", ROOT / "build")) / f"pico-emu-{key}.flash"
     if not cache.exists():
         import fcntl
 
@@ -485,7 +489,10 @@ def board(workdir: Path, uf2: Path | None = None) -> EmulatedPico:
                 print("preparing the emulated Pico's flash (once, about a minute) ...", file=sys.stderr)
                 make_flash(cache, uf2, log=cache.with_suffix(".log"))
     flash = workdir / "pico.flash"
-    shutil.copy(cache, flash)
+    made = workdir / "pico.flash.firmware"  # the firmware_key of what the flash holds
+    if not flash.exists() or not made.exists() or made.read_text() != key:
+        shutil.copy(cache, flash)
+        made.write_text(key)
     pico = EmulatedPico(flash, log_path=workdir / "pico.log")
     pico.start()
     try:
