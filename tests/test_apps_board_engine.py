@@ -42,7 +42,9 @@ def test_the_board_plays_stockfish_to_the_end(tmp_path, monkeypatch):
                 r = sf.play(board, chess.engine.Limit(time=0.02))
             assert r.move in board.legal_moves
             board.push(r.move)
-        assert board.ply() >= 20
+        # a real game: 20 plies at least, or Stockfish mated the person (level 1: every other
+        # move a random one, drawn afresh each run) sooner, and that is an end as good
+        assert board.ply() >= 20 or board.is_game_over(claim_draw=True), board.move_stack
         # the program's last move is lit and made too, and the board gives no move after the end
         if board.turn == board_side and board.is_game_over():
             assert board_engine.play(board, chess.engine.Limit(time=1)).move is None
