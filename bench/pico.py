@@ -44,9 +44,12 @@ LOWER = "(emulated time: a lower bound)"
 BIN = ROOT / ".venv" / "bin"
 
 
-def mpremote(port: str, *args: str, timeout_s: float = 7200) -> str:
+def mpremote(port: str, *args: str, timeout_s: float = 900) -> str:
     exe = BIN / "mpremote" if (BIN / "mpremote").exists() else "mpremote"
-    done = subprocess.run([str(exe), "connect", port, *args], capture_output=True, text=True, timeout=timeout_s)
+    try:
+        done = subprocess.run([str(exe), "connect", port, *args], capture_output=True, text=True, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        raise SystemExit(f"bench/pico.py: mpremote {args[0]} gave no answer in {timeout_s:.0f} s") from None
     if done.returncode != 0:
         raise SystemExit(f"bench/pico.py: mpremote {args[0]} failed: {done.stdout[-2000:]}{done.stderr.strip()}")
     return done.stdout
@@ -218,6 +221,7 @@ def long_journal(plies: int, tmp: Path) -> tuple[Path, Path, str]:
 def resume_times(pico: emu.EmulatedPico, journal: Path, fen: str) -> tuple[list[float], list[float]]:
     """The journal put on the chip as its own, the pieces of fen on the switches; the
     reset-to-hello times of two power-ups resuming it."""
+    stop_for_repl(pico.port)  # the firmware stops for the REPL (Ctrl-C alone is dropped in play)
     mpremote(pico.port, "fs", "cp", str(journal), ":data/journal.bin")
     pico.set_occupancy(emu.occupancy_of("lippo", fen))
     return reset_to_hello(pico, 2, timeout_s=900)  # a replay of 1,000 moves: minutes of wall time on a loaded host
