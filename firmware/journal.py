@@ -36,6 +36,7 @@ except ImportError:  # pragma: no cover - every port we use has it
 
 MAX_RECORD = 512  # bytes of text in one record: far above any record the board writes
 COPY_CHUNK = 256  # bytes moved at a time when the file is cut back
+READ_CHUNK = 512  # bytes read at a time by records()
 
 
 class JournalFull(OSError):
@@ -64,24 +65,36 @@ class Journal:
         with f:
             if at:
                 f.seek(at)
+            # Read READ_CHUNK bytes at a time, not two reads a record: a long game's
+            # power-up reads a thousand records, and each read is a call into the file
+            # system.  At most a record and a chunk are held.
+            buf = b""
+            j = 0  # where the next record begins in buf (at byte i of the file)
             i = at
+            more = True
             while True:
-                head = f.read(2)
-                if not head:
+                if more and len(buf) - j < MAX_RECORD + 6:
+                    chunk = f.read(READ_CHUNK)
+                    if chunk:
+                        buf = buf[j:] + chunk
+                        j = 0
+                        continue
+                    more = False
+                left = len(buf) - j
+                if not left:
                     break
-                if len(head) < 2:
+                if left < 2:
                     self.bad = (i, "a short length")
                     break
-                (n,) = struct.unpack("<H", head)
+                (n,) = struct.unpack_from("<H", buf, j)
                 if n > MAX_RECORD:
                     self.bad = (i, "a record of %d bytes" % n)
                     break
-                rest = f.read(n + 4)
-                if len(rest) < n + 4:
+                if left < n + 6:
                     self.bad = (i, "a short record")
                     break
-                body = rest[:n]
-                (crc,) = struct.unpack("<I", rest[n:])
+                body = buf[j + 2 : j + 2 + n]
+                (crc,) = struct.unpack_from("<I", buf, j + 2 + n)
                 if crc32(body) & 0xFFFFFFFF != crc:
                     self.bad = (i, "a bad checksum")
                     break
@@ -90,6 +103,7 @@ class Journal:
                 if n and (min(body) < 32 or max(body) > 126):
                     self.bad = (i, "a record that is not text")
                     break
+                j += n + 6
                 i += n + 6
                 self.end = i
                 yield body.decode()
