@@ -45,17 +45,41 @@ class _Reach:
         geo = g.layout.empty_board()  # OFF where no square is
         bent, at = g.bent, g.bent_at
         self.targets: list[list[frozenset[int]]] = []
+        # att[t][sq]: the squares a piece of type t on sq attacks without sliding (its
+        # targets and its blasts), as the core's attack tables say (game._attack_tables).
+        self.att: list[list[frozenset[int]]] = []
+        self.all = frozenset(g.layout.squares)
+        self.rays = [bool(g.slides[t] or g.blasts[t]) for t in range(len(g.letter))]  # slides or blasts
+        # lines[frm][sq]: (the step from frm toward sq, the squares between) where sq lies on
+        # one of the game's slide directions from frm; ray_dirs[t]: type t's slide steps.
+        self.ray_dirs = [frozenset(g.slides[t]) for t in range(len(g.letter))]
+        steps = {d for t in range(len(g.letter)) for d in g.slides[t]}
+        self.lines: list[dict[int, tuple[int, tuple[int, ...]]]] = [{} for _ in range(len(geo))]
+        for frm in g.layout.squares:
+            for d in steps:
+                between: list[int] = []
+                to = frm + d
+                while geo[to] != OFF:
+                    self.lines[frm][to] = (d, tuple(between))
+                    between.append(to)
+                    to += d
+        # pawn_att[side][frm]: the squares a pawn of that side (0 White) attacks from frm.
+        self.pawn_att = [[frozenset((sq + fwd - 1, sq + fwd + 1)) for sq in range(len(geo))]
+                         for fwd in (STRIDE, -STRIDE)]
         empty: frozenset[int] = frozenset()
         for t in range(len(g.letter)):
             row = [empty] * len(geo)
-            if t and (g.jumps[t] or at[t] < at[t + 1]):
+            att = [empty] * len(geo)
+            if t and (g.jumps[t] or at[t] < at[t + 1] or g.blasts[t]):
                 for sq in g.layout.squares:
                     to = {sq + d for d in g.jumps[t] if geo[sq + d] != OFF}
                     for i in range(at[t], at[t + 1], 3):
                         if geo[sq + bent[i]] != OFF and (geo[sq + bent[i + 1]] != OFF or geo[sq + bent[i + 2]] != OFF):
                             to.add(sq + bent[i])
                     row[sq] = frozenset(to)
+                    att[sq] = row[sq] | {sq + d for d in g.blasts[t] if geo[sq + d] != OFF}
             self.targets.append(row)
+            self.att.append(att)
 
 
 _REACH: dict[int, _Reach] = {}
@@ -69,27 +93,65 @@ def _reach(pos: Position) -> _Reach:
     return r
 
 
-def fast_moves(pos: Position, caps_only: bool = False) -> list[int]:
+def attacked(pos: Position, sq: int, by: int, occ: list[set[int]]) -> bool:
+    """pos.attacked(sq, by) for a game of FAST_GAMES, occ its sides' occupied squares
+    (tables.Tracked.occ), asked of each piece of `by` rather than of each route to sq: its
+    leaps, bent routes and blasts by their sets, its slides by the line from it to sq and
+    the squares between, a pawn by its two diagonals (tests/test_engine.py: the core's
+    answer on every square along random games)."""
+    g = pos.game
+    cells = pos.cells
+    r = _reach(pos)
+    att, ray_dirs, lines = r.att, r.ray_dirs, r.lines
+    pawn = g.pawn
+    pawn_att = r.pawn_att[by >> 6]
+    for frm in occ[by >> 6]:
+        t = cells[frm] & 31
+        if sq in att[t][frm]:
+            return True
+        if t == pawn:
+            if sq in pawn_att[frm]:
+                return True
+        elif ray_dirs[t]:
+            line = lines[frm].get(sq)
+            if line is not None and line[0] in ray_dirs[t]:
+                for b in line[1]:
+                    if cells[b]:
+                        break
+                else:
+                    return True
+    return False
+
+
+def fast_moves(pos: Position, caps_only: bool = False, occ: list[set[int]] | None = None) -> list[int]:
     """pos.pseudo_moves() (the captures alone if caps_only), in another order, for a game of
     FAST_GAMES: leaps and bent routes by their target sets, slides walked, the pawns' and the
-    royal piece's moves (castling, Lippo's bonus Soldier) by the core's own generators."""
+    royal piece's moves (castling, Lippo's bonus Soldier) by the core's own generators.
+    occ: the sides' occupied squares where the caller keeps them (tables.Tracked.occ)."""
     g = pos.game
     cells = pos.cells
     us = pos.us
     them = us ^ (WHITE | BLACK)
-    targets = _reach(pos).targets
-    enemy = set()
-    empty = set()
-    own = []
-    for sq in g.layout.squares:
-        c = cells[sq]
-        if c & them:
-            enemy.add(sq)
-        elif c:
-            own.append(sq)
-        else:
-            empty.add(sq)
+    reach = _reach(pos)
+    targets = reach.targets
+    if occ is not None:
+        own = occ[us >> 6]
+        enemy = occ[them >> 6]
+        empty = reach.all.difference(own, enemy)
+    else:
+        enemy = set()
+        empty = set()
+        own = []
+        for sq in g.layout.squares:
+            c = cells[sq]
+            if c & them:
+                enemy.add(sq)
+            elif c:
+                own.append(sq)
+            else:
+                empty.add(sq)
     slides, blasts = g.slides, g.blasts
+    rays = reach.rays
     pawn, royal = g.pawn, g.royal
     fwd = STRIDE if them == BLACK else -STRIDE
     ep = pos.ep if g.ep else -1
@@ -115,13 +177,14 @@ def fast_moves(pos: Position, caps_only: bool = False) -> list[int]:
             else:
                 pos._gen_piece(frm, t, ms)
             continue
-        reach = targets[t][frm]
-        if reach:
+        r = targets[t][frm]
+        if r:
             cap = frm | CAPTURE
-            ms += [cap | to << 9 for to in reach & enemy]
+            ms += [cap | to << 9 for to in r & enemy]
             if not caps_only:
-                ms += [frm | to << 9 for to in reach & empty]
-        _rays(cells, frm, slides[t], blasts[t], them, ms, caps_only)
+                ms += [frm | to << 9 for to in r & empty]
+        if rays[t]:
+            _rays(cells, frm, slides[t], blasts[t], them, ms, caps_only)
     return ms
 
 
@@ -143,11 +206,11 @@ def _rays(cells: bytearray, frm: int, slides: tuple[int, ...], blasts: tuple[int
             ms.append(frm | (frm + d) << 9 | CAPTURE | BLAST << _KIND)
 
 
-def captures(pos: Position) -> list[int]:
+def captures(pos: Position, occ: list[set[int]] | None = None) -> list[int]:
     """The moves of pos.pseudo_moves() that capture, in their order (a FAST_GAMES game's in
-    fast_moves' order)."""
+    fast_moves' order, occ as there)."""
     if pos.game.id in FAST_GAMES:
-        return fast_moves(pos, True)
+        return fast_moves(pos, True, occ)
     cls = type(pos)
     if cls in _FULL:
         full = _FULL[cls]

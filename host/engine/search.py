@@ -22,7 +22,7 @@ from firmware.rules.board import BLACK, EMPTY, SIZE, STRIDE, WHITE, file_of, ran
 from firmware.rules.position import _KIND, CAPTURE, PROMO
 from firmware.rules.position import Position
 
-from .captures import FAST_GAMES, captures, fast_moves
+from .captures import FAST_GAMES, attacked, captures, fast_moves
 from .evaluate import PHASE
 from .tables import Tracked
 
@@ -439,6 +439,11 @@ class Searcher:
         self.tt[key] = (depth, flag, stored, best_move)
         return best
 
+    def _attacked(self, sq: int, by: int) -> bool:
+        # pos.attacked(), by the sets where the game's moves are made by them (Lippo).
+        occ = self.t.occ
+        return attacked(self.pos, sq, by, occ) if occ is not None else self.pos.attacked(sq, by)
+
     def _legal(self) -> list[int]:
         # legal_moves() of a FAST_GAMES position (Lippo: its pseudo-moves once the game
         # goes on, but under a §6 demand).
@@ -447,7 +452,7 @@ class Searcher:
             return []
         if pos.flags & (16 << (pos.us >> 6)):  # type: ignore[attr-defined]  # lippo.DEMAND[side]
             return pos.legal_moves()
-        return fast_moves(pos)
+        return fast_moves(pos, False, self.t.occ)
 
     def _null_search(self, depth: int, beta: int, ply: int, key: int) -> int:
         # Null-move pruning: if passing still holds beta, a real move will.  The rules core
@@ -508,7 +513,7 @@ class Searcher:
             stand = self._eval(ply)
             if stand >= beta or qdepth >= QS_DEPTH:
                 return stand
-            caps = captures(pos) if moves is None else [m for m in moves if pos.takes(m)]
+            caps = captures(pos, self.t.occ) if moves is None else [m for m in moves if pos.takes(m)]
             if qdepth >= self.recaptures:  # only the exchange on the last square goes on (and a royal capture)
                 royal = self.royal_taken_ends and pos.kings[(pos.us >> 6) ^ 1]
                 caps = [m for m in caps if pos.move_to(m) in (last_to, royal)]
@@ -543,7 +548,7 @@ class Searcher:
                 if victim < floor:
                     continue  # delta pruning: even this victim cannot lift the score to alpha
                 if prune and points[cells[pos.move_from(m)]] > victim and to != pos.move_from(m) \
-                        and pos.attacked(to, them):
+                        and self._attacked(to, them):
                     continue  # a bigger piece for a defended smaller one: not a quiet line's business
             self._tick()
             t.push(m)
@@ -664,7 +669,7 @@ class Searcher:
             if x is None:
                 if len(self.extra_cache) >= STRUCT_LIMIT:
                     self.extra_cache.clear()
-                x = self.extra_cache[k] = extra(pos)
+                x = self.extra_cache[k] = extra(pos, self._attacked)
             s += x
         if s > MOP_UP or s < -MOP_UP:
             s += self._mop_up(s > 0)
