@@ -258,5 +258,6 @@ def captures(pos: Position, occ: list[set[int]] | None = None) -> list[int]:
             to = frm + bent[i]
             if cells[to] & them and (cells[frm + bent[i + 1]] != OFF or cells[frm + bent[i + 2]] != OFF):
                 ms.append(frm | to << 9 | cap)
-        _rays(cells, frm, slides[t], blasts[t], them, ms, True)
+        if slides[t] or blasts[t]:
+            _rays(cells, frm, slides[t], blasts[t], them, ms, True)
     return ms
