@@ -179,8 +179,9 @@ def fast_moves(pos: Position, caps_only: bool = False, occ: list[set[int]] | Non
             continue
         r = targets[t][frm]
         if r:
-            cap = frm | CAPTURE
-            ms += [cap | to << 9 for to in r & enemy]
+            if not r.isdisjoint(enemy):  # (no set made where nothing is taken: most pieces)
+                cap = frm | CAPTURE
+                ms += [cap | to << 9 for to in r & enemy]
             if not caps_only:
                 ms += [frm | to << 9 for to in r & empty]
         if rays[t]:

@@ -42,18 +42,32 @@ NULL_DEPTH = 4  # the least depth a null move is tried at: its search then sees 
 MOP_UP = 400  # centipawns ahead from which the mop-up term helps to finish the game
 FUTILITY = (0, 150, 400)  # by depth: a quiet move cannot gain more than this
 LATE = (0, 10, 16, 24, 36)  # by depth: quiet moves searched in a null-window node, the rest pruned
+
+
+def lmr_table(divisor: float, first: int) -> list[list[int]]:
+    """Late-move reductions by depth and move number: the later the move and the deeper the
+    search, the more (the usual log-log shape), from move `first` on and depth 3, always
+    leaving at least one ply."""
+    return [[max(1, min(d - 2, int(0.5 + math.log(d) * math.log(i) / divisor))) if d >= 3 and i >= first else 0
+             for i in range(256)] for d in range(32)]
+
+
+LMR = lmr_table(LMR_DIVISOR, 4)
+# Settings of one game (Searcher attributes), tuned by self-play and on positions of our
+# own (the start and seeded middle games, not the bench's):
 # Lippo (some 150 moves a side, no check rule, zugzwang rare on 12 x 12): null moves from
 # depth 2 (straight into the quiescence search), only recaptures from the quiescence
-# search's second ply, fewer late quiet moves; measured on the start and four seeded
-# middle games of our own (not the bench's): the nodes to depth 5 from the start 32,939 ->
-# 11,860, to depth 4 in the middle games about half.
-WIDE_NULL_DEPTH = 2
-WIDE_RECAPTURES = 1
-WIDE_LATE = (0, 6, 12, 20, 30)
-# Late-move reductions by depth and move number: the later the move and the deeper the
-# search, the more (the usual log-log shape), always leaving at least one ply.
-LMR = [[max(1, min(d - 2, int(0.5 + math.log(d) * math.log(i) / LMR_DIVISOR))) if d >= 3 and i >= 4 else 0
-        for i in range(256)] for d in range(32)]
+# search's second ply, fewer late quiet moves: the nodes to depth 5 from the start
+# 32,939 -> 11,860, to depth 4 in four middle games about half; 23.5/40 against the old
+# settings at 0.25 CPU s a move.
+GAME_SEARCH: dict[str, dict[str, object]] = {
+    "lippo": {"null_depth": 2, "recaptures": 1, "late": (0, 6, 12, 20, 30)},
+    # checkers12 (a dozen moves, captures compulsory, so that a quiet move is seldom the
+    # point): reductions from the 3rd move and deeper, late-move pruning to depth 7 (3-14
+    # quiet moves kept), futility to depth 3 (100/200/300): the nodes to depth 10 in three
+    # middle games about half; 10/20 against the old settings at 0.1 CPU s a move.
+    "checkers12": {"lmr": lmr_table(1.2, 3), "late": (0, 3, 4, 6, 8, 10, 12, 14), "futility": (0, 100, 200, 300)},
+}
 TT_LIMIT = 400_000  # entries; the table is cleared when it grows past this
 # The clock a search's time is counted on: the wall clock; bench/strength.py's --cpu-time
 # counts the process's own time instead, so that a loaded machine's figures say what a
@@ -122,12 +136,15 @@ class Searcher:
         self.use_killers = "killers" not in off
         self.use_history = "history" not in off
         self.lmr_depth = 3 if "lmr" not in off else MAX_PLY  # the least depth a move is reduced at
-        self.futility_depth = len(FUTILITY) if "futility" not in off else 0
-        wide = pos.game.id == "lippo"
-        self.null_depth = WIDE_NULL_DEPTH if wide else NULL_DEPTH
-        self.recaptures = WIDE_RECAPTURES if wide else RECAPTURES
-        self.late = WIDE_LATE if wide else LATE
+        self.null_depth = NULL_DEPTH
+        self.recaptures = RECAPTURES
+        self.late = LATE
+        self.lmr = LMR
+        self.futility = FUTILITY
+        for name, value in GAME_SEARCH.get(pos.game.id, {}).items():
+            setattr(self, name, value)
         self.late_depth = len(self.late) if "lmp" not in off else 0
+        self.futility_depth = len(self.futility) if "futility" not in off else 0
         self.use_delta = "delta" not in off
         self.check_ext = "check-ext" not in off
         self.aspiration = "aspiration" not in off
@@ -166,6 +183,12 @@ class Searcher:
                     self.points[code] = 10_000  # where it can be taken, taking it ends the game
         self.check_rules = pos.game.check_rules
         self.forced_captures = pos.game.id == "checkers12"
+        # Moves are the core's from/to/CAPTURE ints (Position's takes, move_to, move_from)
+        # in every game but checkers12 (paths).
+        P = Position
+        cls = type(pos)
+        self.plain_ints = cls.takes is P.takes and cls.move_to is P.move_to and cls.move_from is P.move_from
+        self.cap_bit = CAPTURE if cls.takes is P.takes else 1  # (checkers12's paths: bit 0)
         # Quick quiescence: the captures come from pseudo_moves() (the pieces' powers),
         # cheaper than the full legal generation where that adds the check rule (hundred,
         # Grosschess: one push per move) or the end tests (Lippo's surrender and patt,
@@ -376,7 +399,7 @@ class Searcher:
         check_rules = self.check_rules
         if not in_check and beta - alpha == 1 and abs(alpha) < MATE_BOUND:
             if depth < self.futility_depth:
-                futile = self._eval(ply) + FUTILITY[depth]  # no quiet move gets past this
+                futile = self._eval(ply) + self.futility[depth]  # no quiet move gets past this
             if depth < self.late_depth:
                 late = self.late[depth]  # late-move pruning: the quiet moves after these are left out
         self.path.append(key)
@@ -405,8 +428,8 @@ class Searcher:
                         v = -self._search(depth - 1, -beta, -alpha, ply + 1)
                     else:
                         r = 0
-                        if depth >= self.lmr_depth and i >= 4 and quiet and not in_check and not gives_check:
-                            r = LMR[depth if depth < 32 else 31][i if i < 256 else 255]
+                        if depth >= self.lmr_depth and quiet and not in_check and not gives_check:
+                            r = self.lmr[depth if depth < 32 else 31][i if i < 256 else 255]
                         v = -self._search(depth - 1 - r, -alpha - 1, -alpha, ply + 1)
                         if v > alpha and (r or v < beta):
                             v = -self._search(depth - 1, -beta, -alpha, ply + 1)
@@ -701,12 +724,17 @@ class Searcher:
         hist = self.history
         k0, k1 = self.killers[ply] if ply < MAX_PLY else (0, 0)
         keyed = []
+        cap = self.cap_bit
+        plain = self.plain_ints
         for m in moves:
             if m == tt_move:
                 s = 1 << 40
-            elif pos.takes(m):
-                victim = points[cells[pos.move_to(m)]] or 100
-                s = (1 << 30) + victim * 64 - (points[cells[pos.move_from(m)]] >> 4) + m.bit_length()
+            elif m & cap:
+                if plain:  # read here, not by a call a move
+                    to, frm = m >> 9 & 511, m & 511
+                else:
+                    to, frm = pos.move_to(m), pos.move_from(m)
+                s = (1 << 30) + (points[cells[to]] or 100) * 64 - (points[cells[frm]] >> 4) + m.bit_length()
             elif m == k0:
                 s = 1 << 29
             elif m == k1:
