@@ -56,12 +56,14 @@ LMR = lmr_table(LMR_DIVISOR, 4)
 # Settings of one game (Searcher attributes), tuned by self-play and on positions of our
 # own (the start and seeded middle games, not the bench's):
 # Lippo (some 150 moves a side, no check rule, zugzwang rare on 12 x 12): null moves from
-# depth 2 (straight into the quiescence search), only recaptures from the quiescence
-# search's second ply, fewer late quiet moves: the nodes to depth 5 from the start
-# 32,939 -> 11,860, to depth 4 in four middle games about half; 23.5/40 against the old
-# settings at 0.25 CPU s a move.
+# depth 3, reduced by one ply (the null move's search still sees one real ply: a quiet
+# threat, such as closing the President's squares for patt), only recaptures from the
+# quiescence search's second ply, fewer late quiet moves: the nodes to depth 5 from the
+# start 32,939 -> 13,146, to depth 4 in four middle games about half.  Null moves from depth
+# 2 straight into the quiescence search took 11,860 nodes, but level 6 then beat level 4 by
+# 6.5/12 only (9/12 with these, and with the old null moves).
 GAME_SEARCH: dict[str, dict[str, object]] = {
-    "lippo": {"null_depth": 2, "recaptures": 1, "late": (0, 6, 12, 20, 30)},
+    "lippo": {"null_depth": 3, "null_r": 1, "recaptures": 1, "late": (0, 6, 12, 20, 30)},
     # checkers12 (a dozen moves, captures compulsory, so that a quiet move is seldom the
     # point): reductions from the 3rd move and deeper, late-move pruning to depth 7 (3-14
     # quiet moves kept), futility to depth 3 (100/200/300): the nodes to depth 10 in three
@@ -69,6 +71,7 @@ GAME_SEARCH: dict[str, dict[str, object]] = {
     "checkers12": {"lmr": lmr_table(1.2, 3), "late": (0, 3, 4, 6, 8, 10, 12, 14), "futility": (0, 100, 200, 300)},
 }
 TT_LIMIT = 400_000  # entries; the table is cleared when it grows past this
+MOVES_KEPT = 2_000_000  # moves (a node counting 16 more) a search keeps by position; cleared past this
 # The clock a search's time is counted on: the wall clock; bench/strength.py's --cpu-time
 # counts the process's own time instead, so that a loaded machine's figures say what a
 # quiet one would give.
@@ -137,6 +140,7 @@ class Searcher:
         self.use_history = "history" not in off
         self.lmr_depth = 3 if "lmr" not in off else MAX_PLY  # the least depth a move is reduced at
         self.null_depth = NULL_DEPTH
+        self.null_r = NULL_R
         self.recaptures = RECAPTURES
         self.late = LATE
         self.lmr = LMR
@@ -208,6 +212,11 @@ class Searcher:
         self.fast = pos.game.id in FAST_GAMES and hasattr(pos, "end_reason")
         self.prune_captures = pos.game.id != "checkers12"  # attacked() is the core's, by the pieces' powers
         self.tt: Table = tt if tt is not None else {}
+        # The moves of the nodes searched, by key: exact, so only where a key and the cells
+        # decide them (Lippo's §14/§15 countdown reads the ply too: not kept there).
+        self.moves_kept: dict[int, tuple[bytes, list[int]]] = {}
+        self.moves_stored = 0
+        self.keep_moves = "tt" not in off and getattr(pos, "end_ply", None) is None
         self.history: dict[int, int] = {}
         self.killers = [[0, 0] for _ in range(MAX_PLY + 1)]
         self.path: list[int] = []  # keys of the positions from the root down
@@ -377,7 +386,19 @@ class Searcher:
                     e_score += ply
                 if flag == EXACT or (flag == LOWER and e_score >= beta) or (flag == UPPER and e_score <= alpha):
                     return e_score
-        moves = self._legal() if self.fast else pos.legal_moves()
+        # A node's moves, kept by its key (and checked against its cells) for the next
+        # iteration's and the re-searches' visits: the generation is most of a node's cost.
+        kept = self.moves_kept.get(key)
+        if kept is not None and kept[0] == pos.cells:
+            moves = kept[1]
+        else:
+            moves = self._legal() if self.fast else pos.legal_moves()
+            if self.keep_moves:
+                if self.moves_stored >= MOVES_KEPT:
+                    self.moves_kept.clear()
+                    self.moves_stored = 0
+                self.moves_kept[key] = (bytes(pos.cells), moves)
+                self.moves_stored += len(moves) + 16
         if not moves:
             return self._end_score(ply)
         n = len(moves)
@@ -487,7 +508,7 @@ class Searcher:
         pos.ep = 0
         self.path.append(key)
         try:
-            return -self._search(depth - 1 - NULL_R, -beta, -beta + 1, ply + 1)
+            return -self._search(depth - 1 - self.null_r, -beta, -beta + 1, ply + 1)
         finally:
             self.path.pop()
             pos.us ^= WHITE | BLACK
