@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from firmware.rules.board import BLACK, EMPTY, SIZE, STRIDE, WHITE, file_of, rank_of
 from firmware.rules.position import _KIND, CAPTURE, PROMO
@@ -425,7 +425,8 @@ class Searcher:
                 late = self.late[depth]  # late-move pruning: the quiet moves after these are left out
         self.path.append(key)
         try:
-            for i, m in enumerate(self._ordered(moves, ply, tt_move)):
+            for i, m in enumerate(self._staged(moves, ply, tt_move) if self.plain_ints else
+                                  self._ordered(moves, ply, tt_move)):
                 quiet = not pos.takes(m)
                 prunable = quiet and i and (futile <= alpha or quiets >= late)
                 if prunable and not check_rules:
@@ -737,6 +738,32 @@ class Searcher:
         return bonus if white_ahead else -bonus
 
     # ---- move ordering ----------------------------------------------------------------
+
+    def _staged(self, moves: list[int], ply: int, tt_move: int) -> Iterator[int]:
+        # _ordered's order, made a stage at a time (the core's move ints): the table's move,
+        # the captures, the killers, then the quiet moves by history, each stage sorted only
+        # when the ones before it did not cut the node off (most cut-offs come before the
+        # quiet moves, some 150 of them in Lippo).
+        if tt_move and tt_move in moves:
+            yield tt_move
+        cells = self.pos.cells
+        points = self.points
+        caps = [((1 << 30) + (points[cells[m >> 9 & 511]] or 100) * 64 - (points[cells[m & 511]] >> 4)
+                 + m.bit_length(), m) for m in moves if m & CAPTURE and m != tt_move]
+        if caps:
+            caps.sort(reverse=True)
+            for _, m in caps:
+                yield m
+        k0, k1 = self.killers[ply] if ply < MAX_PLY else (0, 0)
+        if k0 and k0 != tt_move and k0 in moves:
+            yield k0
+        if k1 and k1 != tt_move and k1 in moves:
+            yield k1
+        hist = self.history
+        quiets = [(hist.get(m, 0), m) for m in moves if not m & CAPTURE and m != tt_move and m != k0 and m != k1]
+        quiets.sort(reverse=True)
+        for _, m in quiets:
+            yield m
 
     def _ordered(self, moves: list[int], ply: int, tt_move: int) -> list[int]:
         pos = self.pos
