@@ -13,8 +13,9 @@ import pytest
 from conftest import ROOT
 
 from firmware.rules import GAMES, new_position
+from firmware.rules.board import BLACK, WHITE
 from host.engine import LEVELS, Limits, best_move, choose, level, uci
-from host.engine.captures import captures
+from host.engine.captures import FAST_GAMES, attacked, captures, fast_moves
 from host.engine.search import MATE_BOUND
 from host.engine.tables import Tracked
 
@@ -74,14 +75,19 @@ def test_chess_pawn_structure_shelter_and_rook_files():
 @pytest.mark.parametrize("gid", GAMES)
 def test_the_quiescence_captures_are_the_pseudo_moves_that_take(gid):
     """captures(pos), generated alone, is the core's pseudo-moves that capture, in their
-    order, along random games (promotions, en passant, Lippo's bonus Soldier included)."""
+    order (Lippo's: the same moves, by its target sets), along random games (promotions,
+    en passant, Lippo's bonus Soldier included); Lippo's fast_moves is all its pseudo-moves."""
     rng = random.Random("captures " + gid)
     seen = 0
     for _ in range(6):
         pos = new_position(gid)
         for _ in range(160):
             want = [m for m in pos.pseudo_moves() if pos.takes(m)]
-            assert captures(pos) == want, pos.fen()
+            if gid in FAST_GAMES:
+                assert sorted(captures(pos)) == sorted(want), pos.fen()
+                assert sorted(fast_moves(pos)) == sorted(pos.pseudo_moves()), pos.fen()
+            else:
+                assert captures(pos) == want, pos.fen()
             seen += len(want)
             ms = pos.legal_moves()
             if not ms or pos.outcome() is not None:
@@ -89,6 +95,35 @@ def test_the_quiescence_captures_are_the_pseudo_moves_that_take(gid):
             caps = [m for m in ms if pos.takes(m)]
             pos.push(rng.choice(caps if caps and rng.random() < 0.3 else ms))
     assert seen > 20
+
+
+@pytest.mark.parametrize("gid", FAST_GAMES)
+def test_the_sets_attack_and_occupy_as_the_core_says(gid):
+    """Where the moves are made by sets (Lippo): captures.attacked() is the core's
+    attacked() on every square for both sides, and Tracked's occupied squares are the
+    board's, along random games (pushed and popped back)."""
+    rng = random.Random("sets " + gid)
+    for _ in range(3):
+        pos = new_position(gid)
+        t = Tracked(pos)
+        squares = pos.game.layout.squares
+
+        def occupied():
+            return [{sq for sq in squares if pos.cells[sq] & side} for side in (WHITE, BLACK)]
+
+        for _ in range(120):
+            assert t.occ == occupied(), pos.fen()
+            for sq in squares:
+                for by in (WHITE, BLACK):
+                    assert attacked(pos, sq, by, t.occ) == pos.attacked(sq, by), (pos.fen(), sq, by)
+            ms = pos.legal_moves()
+            if not ms:
+                break
+            caps = [m for m in ms if pos.takes(m)]
+            t.push(rng.choice(caps if caps and rng.random() < 0.4 else ms))
+        while t.saved:
+            t.pop()
+            assert t.occ == occupied(), pos.fen()
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from firmware.rules.board import BLACK, DIAG, OFF, SIZE, WHITE, delta, file_of, rank_of
 from firmware.rules.position import Position
 
-Extra = Callable[[Position], int]  # a game's dynamic terms, positive for White
+Extra = Callable[..., int]  # (pos, attacked=None) -> a game's dynamic terms, positive for White; attacked(sq, by): a faster pos.attacked
 
 
 class Profile:
@@ -125,7 +125,7 @@ def value_table(pos: Position, prof: Profile) -> list[int]:
 _AROUND = tuple(delta(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if x or y)
 
 
-def _lippo_extra(pos: Position) -> int:
+def _lippo_extra(pos: Position, attacked: Callable[[int, int], bool] | None = None) -> int:
     # The President is worth the game.  Own men (and the board's edge) around it cover it
     # (4 а surrender needs every way out closed); the side to move's President under
     # attack costs (its opponent's attacked President is the search's to take).
@@ -142,7 +142,7 @@ def _lippo_extra(pos: Position) -> int:
                 cover += 1
         score += sign * 6 * cover
     p = pos.kings[pos.us >> 6]
-    if p and pos.attacked(p, pos.us ^ (WHITE | BLACK)):
+    if p and (attacked or pos.attacked)(p, pos.us ^ (WHITE | BLACK)):
         score += -60 if pos.us == WHITE else 60
     return score
 
@@ -150,7 +150,7 @@ def _lippo_extra(pos: Position) -> int:
 # ---- chess-T1 (chess-t1.md §2 strengths, §10 castles) ----------------------------------
 
 
-def _t1_extra(pos: Position) -> int:
+def _t1_extra(pos: Position, attacked: object = None) -> int:
     # R10.2: a side wins by holding the enemy castle with no enemy royal piece in it.
     # Royal pieces at home defend it; royal pieces near an empty enemy castle threaten.
     from firmware.rules.games import chess_t1
@@ -190,7 +190,7 @@ def _strong_bonus(pos: Position, code: int, sq: int) -> int:
     return _STRONG.get(pos.game.letter[code & 31], 0)
 
 
-def _gross_extra(pos: Position) -> int:
+def _gross_extra(pos: Position, attacked: object = None) -> int:
     # The treacherous Queen (grosschess.md §4.1): a strong Queen takes a diagonal
     # neighbour that attacks her and steps on, so an enemy piece beside her is bound.
     score = 0

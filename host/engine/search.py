@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from firmware.rules.board import BLACK, EMPTY, SIZE, STRIDE, WHITE, file_of, rank_of
 from firmware.rules.position import _KIND, CAPTURE, PROMO
 from firmware.rules.position import Position
 
-from .captures import captures
+from .captures import FAST_GAMES, attacked, captures, fast_moves
 from .evaluate import PHASE
 from .tables import Tracked
 
@@ -42,11 +42,36 @@ NULL_DEPTH = 4  # the least depth a null move is tried at: its search then sees 
 MOP_UP = 400  # centipawns ahead from which the mop-up term helps to finish the game
 FUTILITY = (0, 150, 400)  # by depth: a quiet move cannot gain more than this
 LATE = (0, 10, 16, 24, 36)  # by depth: quiet moves searched in a null-window node, the rest pruned
-# Late-move reductions by depth and move number: the later the move and the deeper the
-# search, the more (the usual log-log shape), always leaving at least one ply.
-LMR = [[max(1, min(d - 2, int(0.5 + math.log(d) * math.log(i) / LMR_DIVISOR))) if d >= 3 and i >= 4 else 0
-        for i in range(256)] for d in range(32)]
+
+
+def lmr_table(divisor: float, first: int) -> list[list[int]]:
+    """Late-move reductions by depth and move number: the later the move and the deeper the
+    search, the more (the usual log-log shape), from move `first` on and depth 3, always
+    leaving at least one ply."""
+    return [[max(1, min(d - 2, int(0.5 + math.log(d) * math.log(i) / divisor))) if d >= 3 and i >= first else 0
+             for i in range(256)] for d in range(32)]
+
+
+LMR = lmr_table(LMR_DIVISOR, 4)
+# Settings of one game (Searcher attributes), tuned by self-play and on positions of our
+# own (the start and seeded middle games, not the bench's):
+# Lippo (some 150 moves a side, no check rule, zugzwang rare on 12 x 12): null moves from
+# depth 3, reduced by one ply (the null move's search still sees one real ply: a quiet
+# threat, such as closing the President's squares for patt), only recaptures from the
+# quiescence search's second ply, fewer late quiet moves: the nodes to depth 5 from the
+# start 32,939 -> 13,146, to depth 4 in four middle games about half.  Null moves from depth
+# 2 straight into the quiescence search took 11,860 nodes, but level 6 then beat level 4 by
+# 6.5/12 only (9/12 with these, and with the old null moves).
+GAME_SEARCH: dict[str, dict[str, object]] = {
+    "lippo": {"null_depth": 3, "null_r": 1, "recaptures": 1, "late": (0, 6, 12, 20, 30)},
+    # checkers12 (a dozen moves, captures compulsory, so that a quiet move is seldom the
+    # point): reductions from the 3rd move and deeper, late-move pruning to depth 7 (3-14
+    # quiet moves kept), futility to depth 3 (100/200/300): the nodes to depth 10 in three
+    # middle games about half; 10/20 against the old settings at 0.1 CPU s a move.
+    "checkers12": {"lmr": lmr_table(1.2, 3), "late": (0, 3, 4, 6, 8, 10, 12, 14), "futility": (0, 100, 200, 300)},
+}
 TT_LIMIT = 400_000  # entries; the table is cleared when it grows past this
+MOVES_KEPT = 2_000_000  # moves (a node counting 16 more) a search keeps by position; cleared past this
 # The clock a search's time is counted on: the wall clock; bench/strength.py's --cpu-time
 # counts the process's own time instead, so that a loaded machine's figures say what a
 # quiet one would give.
@@ -92,6 +117,7 @@ STRUCT_LIMIT = 100_000  # entries of the structure cache; cleared past this
 Table = dict[int, tuple[int, int, int, int]]  # key -> (depth, flag, score, move)
 _KEPT: dict[tuple[int, frozenset[str]], Table] = {}
 _STRUCT: dict[int, dict[int, tuple[int, int]]] = {}  # game -> structure key -> (middle game, endgame)
+_EXTRA: dict[int, dict[int, int]] = {}  # game -> cells' key ^ side to move -> the game's extra terms
 
 
 def kept_table(pos: Position, off: frozenset[str] = frozenset()) -> Table:
@@ -113,8 +139,16 @@ class Searcher:
         self.use_killers = "killers" not in off
         self.use_history = "history" not in off
         self.lmr_depth = 3 if "lmr" not in off else MAX_PLY  # the least depth a move is reduced at
-        self.futility_depth = len(FUTILITY) if "futility" not in off else 0
-        self.late_depth = len(LATE) if "lmp" not in off else 0
+        self.null_depth = NULL_DEPTH
+        self.null_r = NULL_R
+        self.recaptures = RECAPTURES
+        self.late = LATE
+        self.lmr = LMR
+        self.futility = FUTILITY
+        for name, value in GAME_SEARCH.get(pos.game.id, {}).items():
+            setattr(self, name, value)
+        self.late_depth = len(self.late) if "lmp" not in off else 0
+        self.futility_depth = len(self.futility) if "futility" not in off else 0
         self.use_delta = "delta" not in off
         self.check_ext = "check-ext" not in off
         self.aspiration = "aspiration" not in off
@@ -139,6 +173,7 @@ class Searcher:
         self.phased = [c for c in range(128) if self.phase_of[c]]
         self.structure = prof.structure if "structure" not in off else None
         self.struct_cache = _STRUCT.setdefault(id(g), {})
+        self.extra_cache = _EXTRA.setdefault(id(g), {})
         self.pair = prof.pair if "pair" not in off else (0, 0)
         self.bishop = g.letter.find("B") if self.pair != (0, 0) else -1
         self.points = [0] * 128
@@ -152,6 +187,12 @@ class Searcher:
                     self.points[code] = 10_000  # where it can be taken, taking it ends the game
         self.check_rules = pos.game.check_rules
         self.forced_captures = pos.game.id == "checkers12"
+        # Moves are the core's from/to/CAPTURE ints (Position's takes, move_to, move_from)
+        # in every game but checkers12 (paths).
+        P = Position
+        cls = type(pos)
+        self.plain_ints = cls.takes is P.takes and cls.move_to is P.move_to and cls.move_from is P.move_from
+        self.cap_bit = CAPTURE if cls.takes is P.takes else 1  # (checkers12's paths: bit 0)
         # Quick quiescence: the captures come from pseudo_moves() (the pieces' powers),
         # cheaper than the full legal generation where that adds the check rule (hundred,
         # Grosschess: one push per move) or the end tests (Lippo's surrender and patt,
@@ -165,8 +206,17 @@ class Searcher:
         # Quiet checks at the quiescence search's first ply (the check-rule games whose
         # captures are generated alone): a mate's last move is found a ply sooner.
         self.qs_checks = self.check_rules and self.quick and "qs-checks" not in off
+        # Lippo's full nodes: the end by the core (end_reason, its own early-stopping
+        # tests), the moves by the set-based generator (captures.fast_moves), the same
+        # moves as legal_moves() but where a §6 demand limits them.
+        self.fast = pos.game.id in FAST_GAMES and hasattr(pos, "end_reason")
         self.prune_captures = pos.game.id != "checkers12"  # attacked() is the core's, by the pieces' powers
         self.tt: Table = tt if tt is not None else {}
+        # The moves of the nodes searched, by key: exact, so only where a key and the cells
+        # decide them (Lippo's §14/§15 countdown reads the ply too: not kept there).
+        self.moves_kept: dict[int, tuple[bytes, list[int]]] = {}
+        self.moves_stored = 0
+        self.keep_moves = "tt" not in off and getattr(pos, "end_ply", None) is None
         self.history: dict[int, int] = {}
         self.killers = [[0, 0] for _ in range(MAX_PLY + 1)]
         self.path: list[int] = []  # keys of the positions from the root down
@@ -336,7 +386,19 @@ class Searcher:
                     e_score += ply
                 if flag == EXACT or (flag == LOWER and e_score >= beta) or (flag == UPPER and e_score <= alpha):
                     return e_score
-        moves = pos.legal_moves()
+        # A node's moves, kept by its key (and checked against its cells) for the next
+        # iteration's and the re-searches' visits: the generation is most of a node's cost.
+        kept = self.moves_kept.get(key)
+        if kept is not None and kept[0] == pos.cells:
+            moves = kept[1]
+        else:
+            moves = self._legal() if self.fast else pos.legal_moves()
+            if self.keep_moves:
+                if self.moves_stored >= MOVES_KEPT:
+                    self.moves_kept.clear()
+                    self.moves_stored = 0
+                self.moves_kept[key] = (bytes(pos.cells), moves)
+                self.moves_stored += len(moves) + 16
         if not moves:
             return self._end_score(ply)
         n = len(moves)
@@ -344,7 +406,7 @@ class Searcher:
         in_check = self.check_rules and pos.is_check()
         if in_check and ply < MAX_PLY // 2 and self.check_ext and n <= self.extend_replies:
             depth += 1
-        if (self.null_ok and depth >= NULL_DEPTH and beta - alpha == 1 and not in_check and abs(beta) < MATE_BOUND
+        if (self.null_ok and depth >= self.null_depth and beta - alpha == 1 and not in_check and abs(beta) < MATE_BOUND
                 and self._has_pieces() and self._eval(ply) >= beta):
             v = self._null_search(depth, beta, ply, key)
             if v >= beta:
@@ -358,12 +420,13 @@ class Searcher:
         check_rules = self.check_rules
         if not in_check and beta - alpha == 1 and abs(alpha) < MATE_BOUND:
             if depth < self.futility_depth:
-                futile = self._eval(ply) + FUTILITY[depth]  # no quiet move gets past this
+                futile = self._eval(ply) + self.futility[depth]  # no quiet move gets past this
             if depth < self.late_depth:
-                late = LATE[depth]  # late-move pruning: the quiet moves after these are left out
+                late = self.late[depth]  # late-move pruning: the quiet moves after these are left out
         self.path.append(key)
         try:
-            for i, m in enumerate(self._ordered(moves, ply, tt_move)):
+            for i, m in enumerate(self._staged(moves, ply, tt_move) if self.plain_ints else
+                                  self._ordered(moves, ply, tt_move)):
                 quiet = not pos.takes(m)
                 prunable = quiet and i and (futile <= alpha or quiets >= late)
                 if prunable and not check_rules:
@@ -387,8 +450,8 @@ class Searcher:
                         v = -self._search(depth - 1, -beta, -alpha, ply + 1)
                     else:
                         r = 0
-                        if depth >= self.lmr_depth and i >= 4 and quiet and not in_check and not gives_check:
-                            r = LMR[depth if depth < 32 else 31][i if i < 256 else 255]
+                        if depth >= self.lmr_depth and quiet and not in_check and not gives_check:
+                            r = self.lmr[depth if depth < 32 else 31][i if i < 256 else 255]
                         v = -self._search(depth - 1 - r, -alpha - 1, -alpha, ply + 1)
                         if v > alpha and (r or v < beta):
                             v = -self._search(depth - 1, -beta, -alpha, ply + 1)
@@ -421,6 +484,21 @@ class Searcher:
         self.tt[key] = (depth, flag, stored, best_move)
         return best
 
+    def _attacked(self, sq: int, by: int) -> bool:
+        # pos.attacked(), by the sets where the game's moves are made by them (Lippo).
+        occ = self.t.occ
+        return attacked(self.pos, sq, by, occ) if occ is not None else self.pos.attacked(sq, by)
+
+    def _legal(self) -> list[int]:
+        # legal_moves() of a FAST_GAMES position (Lippo: its pseudo-moves once the game
+        # goes on, but under a §6 demand).
+        pos = self.pos
+        if pos.end_reason() is not None:
+            return []
+        if pos.flags & (16 << (pos.us >> 6)):  # type: ignore[attr-defined]  # lippo.DEMAND[side]
+            return pos.legal_moves()
+        return fast_moves(pos, False, self.t.occ)
+
     def _null_search(self, depth: int, beta: int, ply: int, key: int) -> int:
         # Null-move pruning: if passing still holds beta, a real move will.  The rules core
         # has no pass, so the side to move and the en-passant square are swapped here and
@@ -431,7 +509,7 @@ class Searcher:
         pos.ep = 0
         self.path.append(key)
         try:
-            return -self._search(depth - 1 - NULL_R, -beta, -beta + 1, ply + 1)
+            return -self._search(depth - 1 - self.null_r, -beta, -beta + 1, ply + 1)
         finally:
             self.path.pop()
             pos.us ^= WHITE | BLACK
@@ -480,8 +558,8 @@ class Searcher:
             stand = self._eval(ply)
             if stand >= beta or qdepth >= QS_DEPTH:
                 return stand
-            caps = captures(pos) if moves is None else [m for m in moves if pos.takes(m)]
-            if qdepth >= RECAPTURES:  # only the exchange on the last square goes on (and a royal capture)
+            caps = captures(pos, self.t.occ) if moves is None else [m for m in moves if pos.takes(m)]
+            if qdepth >= self.recaptures:  # only the exchange on the last square goes on (and a royal capture)
                 royal = self.royal_taken_ends and pos.kings[(pos.us >> 6) ^ 1]
                 caps = [m for m in caps if pos.move_to(m) in (last_to, royal)]
             if qdepth == 0 and self.qs_checks:
@@ -515,7 +593,7 @@ class Searcher:
                 if victim < floor:
                     continue  # delta pruning: even this victim cannot lift the score to alpha
                 if prune and points[cells[pos.move_from(m)]] > victim and to != pos.move_from(m) \
-                        and pos.attacked(to, them):
+                        and self._attacked(to, them):
                     continue  # a bigger piece for a defended smaller one: not a quiet line's business
             self._tick()
             t.push(m)
@@ -629,7 +707,15 @@ class Searcher:
             s = (s * phase + e * (PHASE - phase)) // PHASE
         extra = self.profile.extra
         if extra is not None:
-            s += extra(pos)
+            # The game's terms read the cells and the side to move alone: cached by the
+            # cells' key and the side (Lippo's attack test costs as much as a move list).
+            k = t.h ^ pos.us
+            x = self.extra_cache.get(k)
+            if x is None:
+                if len(self.extra_cache) >= STRUCT_LIMIT:
+                    self.extra_cache.clear()
+                x = self.extra_cache[k] = extra(pos, self._attacked)
+            s += x
         if s > MOP_UP or s < -MOP_UP:
             s += self._mop_up(s > 0)
         if pos.us == BLACK:
@@ -653,6 +739,32 @@ class Searcher:
 
     # ---- move ordering ----------------------------------------------------------------
 
+    def _staged(self, moves: list[int], ply: int, tt_move: int) -> Iterator[int]:
+        # _ordered's order, made a stage at a time (the core's move ints): the table's move,
+        # the captures, the killers, then the quiet moves by history, each stage sorted only
+        # when the ones before it did not cut the node off (most cut-offs come before the
+        # quiet moves, some 150 of them in Lippo).
+        if tt_move and tt_move in moves:
+            yield tt_move
+        cells = self.pos.cells
+        points = self.points
+        caps = [((1 << 30) + (points[cells[m >> 9 & 511]] or 100) * 64 - (points[cells[m & 511]] >> 4)
+                 + m.bit_length(), m) for m in moves if m & CAPTURE and m != tt_move]
+        if caps:
+            caps.sort(reverse=True)
+            for _, m in caps:
+                yield m
+        k0, k1 = self.killers[ply] if ply < MAX_PLY else (0, 0)
+        if k0 and k0 != tt_move and k0 in moves:
+            yield k0
+        if k1 and k1 != tt_move and k1 in moves:
+            yield k1
+        hist = self.history
+        quiets = [(hist.get(m, 0), m) for m in moves if not m & CAPTURE and m != tt_move and m != k0 and m != k1]
+        quiets.sort(reverse=True)
+        for _, m in quiets:
+            yield m
+
     def _ordered(self, moves: list[int], ply: int, tt_move: int) -> list[int]:
         pos = self.pos
         cells = pos.cells
@@ -660,12 +772,17 @@ class Searcher:
         hist = self.history
         k0, k1 = self.killers[ply] if ply < MAX_PLY else (0, 0)
         keyed = []
+        cap = self.cap_bit
+        plain = self.plain_ints
         for m in moves:
             if m == tt_move:
                 s = 1 << 40
-            elif pos.takes(m):
-                victim = points[cells[pos.move_to(m)]] or 100
-                s = (1 << 30) + victim * 64 - (points[cells[pos.move_from(m)]] >> 4) + m.bit_length()
+            elif m & cap:
+                if plain:  # read here, not by a call a move
+                    to, frm = m >> 9 & 511, m & 511
+                else:
+                    to, frm = pos.move_to(m), pos.move_from(m)
+                s = (1 << 30) + (points[cells[to]] or 100) * 64 - (points[cells[frm]] >> 4) + m.bit_length()
             elif m == k0:
                 s = 1 << 29
             elif m == k1:

@@ -16,6 +16,7 @@ import random
 from firmware.rules.board import SIZE
 from firmware.rules.position import BONUS, Position
 
+from .captures import FAST_GAMES
 from .evaluate import PROFILES, Profile, value_tables
 
 _KIND = 19
@@ -47,6 +48,7 @@ class Tables:
             self.struct_zob = [z if (i // SIZE) & 31 in kept else 0 for i, z in enumerate(zob)]
         self.black_to_move = rng.getrandbits(63)
         self.lippo = gid == "lippo"
+        self.fast = gid in FAST_GAMES
         # The state beside the cells that decides the moves: lippo's flags and owed
         # Soldiers, hundred's and Grosschess's flags and moved units, chess-T1's Prince.
         self.extras = tuple(a for a in ("flags", "pending", "moved", "used", "end_ply") if hasattr(pos, a))
@@ -76,6 +78,15 @@ class Tracked:
         self.saved: list[tuple[int, int, int, int]] = []
         self.h, self.score = self.full()
         self.score_eg, self.hs = self.full_more()
+        # Where the fast generator serves (captures.FAST_GAMES): each side's occupied
+        # squares (occ[0] White's, occ[1] Black's), kept by push and pop.
+        self.occ: list[set[int]] | None = None
+        self.occ_undo: list[list[tuple[int, int, int]]] = []
+        if self.tables.fast:
+            self.occ = [set(), set()]
+            for sq in pos.game.layout.squares:
+                if self.cells[sq]:
+                    self.occ[self.cells[sq] >> 6].add(sq)
 
     def full(self) -> tuple[int, int]:
         """(hash, score) computed from scratch over the board."""
@@ -129,9 +140,13 @@ class Tracked:
         val = tables.value
         veg = tables.value_eg
         sz = tables.struct_zob
+        occ = self.occ
+        moved: list[tuple[int, int, int]] = []
         for sq, new in after.items():
             old = cells[sq]
             if old != new:
+                if occ is not None:
+                    moved.append((sq, old, new))
                 a = old * SIZE + sq
                 b = new * SIZE + sq
                 h ^= zob[a] ^ zob[b]
@@ -150,13 +165,31 @@ class Tracked:
                 for i in range(1 if m >> _KIND & 15 == BONUS else 0, len(changes)):
                     sq, old = changes[i]
                     new = cells[sq]
+                    if occ is not None:
+                        moved.append((sq, old, new))
                     a = old * SIZE + sq
                     b = new * SIZE + sq
                     h ^= zob[a] ^ zob[b]
                     s += val[b] - val[a]
         self.h = h
         self.score = s
+        if occ is not None:
+            for sq, old, new in moved:
+                if old:
+                    occ[old >> 6].discard(sq)
+                if new:
+                    occ[new >> 6].add(sq)
+            self.occ_undo.append(moved)
 
     def pop(self) -> None:
         self.pos.pop()
         self.h, self.score, self.score_eg, self.hs = self.saved.pop()
+        occ = self.occ
+        if occ is not None:
+            moved = self.occ_undo.pop()
+            for i in range(len(moved) - 1, -1, -1):
+                sq, old, new = moved[i]
+                if new:
+                    occ[new >> 6].discard(sq)
+                if old:
+                    occ[old >> 6].add(sq)

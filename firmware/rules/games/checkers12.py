@@ -13,6 +13,8 @@ bit 1 up, and bit 0 set for a capture.  A chain of more than three squares needs
 int on a 32-bit board; it is made only when such a capture exists.
 """
 
+from array import array
+
 from ..board import WHITE, BLACK, EMPTY, DIAG, STRIDE, delta, rank_of, file_of
 from ..game import Game
 from ..position import Position, Outcome, FenError
@@ -28,6 +30,9 @@ MAN = GAME.type_of("M")
 KING = GAME.type_of("K")
 _DIRS = tuple(delta(x, y) for x, y in DIAG)
 _FORWARD = ((delta(1, 1), delta(-1, 1)), (delta(1, -1), delta(-1, -1)))
+# The dark squares, the only ones a piece stands on (_check_setup): the generator's loops
+# go over these 72, not all 144 (an array: half a tuple's RAM, as Layout.squares).
+_DARK = array("H", [sq for sq in GAME.layout.squares if not (file_of(sq) + rank_of(sq)) & 1])
 
 
 class CheckersPosition(Position):
@@ -138,10 +143,17 @@ class CheckersPosition(Position):
         cells = self.cells
         us = self.us
         num = self.game.layout.number
+        them = us ^ (WHITE | BLACK)
         caps = []
-        for sq in self.game.layout.squares:
+        for sq in _DARK:
             c = cells[sq]
             if c & us:
+                if c & 31 == MAN:  # a man with no enemy beside it and a free square beyond has no chain
+                    for d in _DIRS:
+                        if cells[sq + d] & them and cells[sq + d + d] == EMPTY:
+                            break
+                    else:
+                        continue
                 cells[sq] = EMPTY  # the moving piece's square is free during its chain
                 self._chains(sq, c & 31 == KING, (num[sq] + 1) << 1 | 1, 9, [], caps)
                 cells[sq] = c
@@ -149,7 +161,7 @@ class CheckersPosition(Position):
             return caps
         ms = []
         fwd = _FORWARD[us >> 6]
-        for sq in self.game.layout.squares:
+        for sq in _DARK:
             c = cells[sq]
             if c & us:
                 head = (num[sq] + 1) << 1
