@@ -66,7 +66,7 @@ def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 
     """One game of `plies` plies; the figures, each a list of ms (the maxima so far printed
     every `every` plies)."""
     out: dict[str, list[float]] = {"lift": [], "place": [], "commit": [], "line": [], "request": [], "flash": [],
-                                   "state": [], "erase": [], "erase_line": []}
+                                   "state": [], "erase": [], "erase_line": [], "pending": [], "commit_ply": []}
     pico.power_up()  # of its own
     with BoardLink(pico.port, timeout_s=120) as link:
         link.hello(timeout_s=30)
@@ -94,6 +94,8 @@ def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 
                 commit = gap_ms(pico)  # the move made, and the scans after it
                 st = link.request("state").split(" ", 4)
                 out["state"].append(gap_ms(pico))  # the bench's own request (a FEN made): not the move's
+                out["pending"].append(st[2] == "pending")
+                out["commit_ply"].append(ply + 1)
                 if st[2] == "pending":  # a move that could still grow waits longer
                     hands.play("wait 2600")
                     commit = max(commit, gap_ms(pico))
@@ -125,7 +127,8 @@ def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 
             gap_ms(pico)  # the requests' own work is not the move's
             if every and (ply + 1) % every == 0:  # so far: a run stopped early still says something
                 print(f"  ply {ply + 1}: " + "; ".join(f"{k} max {max(v):.1f}" for k, v in out.items()
-                                                      if v and not k.startswith("erase")), flush=True)
+                                                      if v and k in ("lift", "place", "commit", "line", "request",
+                                                                     "flash", "state")), flush=True)
     return out
 
 
@@ -171,6 +174,18 @@ def main() -> int:
                     rows.append((f"{game}: the move made, of moves whose journal {'erased a sector' if erased else 'erased none'}",
                                  summary(xs)))
                     print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
+                for pending in (False, True):
+                    # A move that could still grow (Lippo's) is waited on 2.6 s more: the board
+                    # stands idle meanwhile, and its idle work (a checkpoint, the journal's next
+                    # sector erased) falls inside the figure.
+                    xs = [g for g, w in zip(got["commit"], got["pending"]) if w == pending]
+                    rows.append((f"{game}: the move made, of moves {'waited on 2.6 s more (could still grow)' if pending else 'made after the calm alone'}",
+                                 summary(xs)))
+                    print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
+                top = sorted(zip(got["commit"], got["commit_ply"], got["pending"]), reverse=True)[:3]
+                rows.append((f"{game}: the three longest moves made (ms, ply, waited on)",
+                             ", ".join(f"{g:.1f} at {p}{' w' if w else ''}" for g, p, w in top)))
+                print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
                 first = next((i for i, e in enumerate(got["erase"]) if e), None)
                 if first is not None:
                     xs = got["erase"][first:]

@@ -20,6 +20,12 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${EBOARD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eboard}
 TARBALL=${EBOARD_MPY_TARBALL:-$ROOT/../shared/pico/micropython-rp2-src.tar.gz}
 JOBS=${JOBS:-2}
+# The Pico's 2 MB flash, from its end: stock MicroPython's file system (as _boot.py has it,
+# boards/pico-image/), then the journal's ring of raw sectors (firmware/ring.py); the
+# firmware itself must end below both.
+FS_KB=1408
+RING_KB=128
+STORAGE=$(( (FS_KB + RING_KB) * 1024 ))
 PACKAGES="gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake make g++ gcc-multilib"
 
 ci=0
@@ -140,11 +146,13 @@ rm -rf "$MPY/ports/rp2/build-$tag/frozen_mpy" "$MPY/ports/unix/build-$tag-32/fro
 # The port configures its build folder once (cmake): one configured before the C module
 # (boards/pico-image/cmod) is configured again, its objects kept.
 rp2cache=$MPY/ports/rp2/build-$tag/CMakeCache.txt
-if [ -f "$rp2cache" ] && ! grep -q "^USER_C_MODULES:.*=$ROOT/boards/pico-image/cmod/micropython.cmake\$" "$rp2cache"; then
+# So is one configured with another storage size.
+if [ -f "$rp2cache" ] && { ! grep -q "^USER_C_MODULES:.*=$ROOT/boards/pico-image/cmod/micropython.cmake\$" "$rp2cache" \
+    || ! grep -q "^MICROPY_HW_FLASH_STORAGE_BYTES:.*=$STORAGE\$" "$rp2cache"; }; then
     rm -f "$MPY/ports/rp2/build-$tag/Makefile"
 fi
 make -j"$JOBS" -C "$MPY/ports/rp2" BOARD=RPI_PICO BUILD="build-$tag" \
-    FROZEN_MANIFEST="$ROOT/boards/pico-image/manifest.py" \
+    MICROPY_HW_FLASH_STORAGE_BYTES=$STORAGE FROZEN_MANIFEST="$ROOT/boards/pico-image/manifest.py" \
     USER_C_MODULES="$ROOT/boards/pico-image/cmod/micropython.cmake" >>"$log" 2>&1 \
     || die "the rp2 port did not build: see $log"
 make -j"$JOBS" -C "$MPY/ports/unix" BUILD="build-$tag-32" CC="gcc -m32" MICROPY_PY_FFI=0 MICROPY_PY_BTREE=0 \
@@ -152,6 +160,9 @@ make -j"$JOBS" -C "$MPY/ports/unix" BUILD="build-$tag-32" CC="gcc -m32" MICROPY_
     FROZEN_MANIFEST="$ROOT/boards/pico-image/unix.py" >>"$log" 2>&1 \
     || die "the 32-bit unix port did not build: see $log"
 
+bin_size=$(stat -c %s "$MPY/ports/rp2/build-$tag/firmware.bin")
+[ "$bin_size" -le $(( 2048 * 1024 - STORAGE )) ] \
+    || die "the firmware ($bin_size bytes) runs into the journal's ring at $(( 2048 * 1024 - STORAGE )): make RING_KB smaller"
 mkdir -p "$out.tmp"
 cp "$MPY/ports/rp2/build-$tag/firmware.uf2" "$out.tmp/eboard-pico.uf2"
 cp "$MPY/ports/unix/build-$tag-32/micropython" "$out.tmp/micropython-32"

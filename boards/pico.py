@@ -141,6 +141,39 @@ class Hardware:
         self.clock = Clock()
         self.wdt = WDT(timeout=4000)  # a hung loop reboots the board; the journal resumes it
 
+    def make_journal(self, path):
+        """The journal in the flash ring below the file system (the image's layout, its
+        _boot.py), else in a file (stock MicroPython's file system fills the flash)."""
+        import os
+
+        from firmware.journal import Journal
+
+        st = os.statvfs("/")
+        ring = rp2.Flash().ioctl(4, 0) * 4096 - st[1] * st[2]
+        if ring <= 0:
+            return Journal(path)
+        from firmware.ring import RingJournal
+
+        dev = rp2.Flash(start=0, len=ring)
+        journal = RingJournal(dev, memoryview(dev), path)
+        try:
+            os.stat(path)
+        except OSError:
+            return journal
+        # A journal file: written by a firmware without the ring (stock MicroPython, an
+        # earlier image) since the ring was last used, so the newer game.  It goes on in the
+        # ring, then the file goes (a power cut between: the same again at the next power-up).
+        try:
+            journal.rewrite(Journal(path).records())
+        except OSError:
+            return Journal(path)  # a file too long for the ring: it stays the journal
+        for name in (path, path + ".room"):
+            try:
+                os.remove(name)
+            except OSError:
+                pass
+        return journal
+
     def feed_watchdog(self):
         self.wdt.feed()
 

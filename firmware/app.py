@@ -6,7 +6,6 @@ and then answer(); what the board says goes out through the outbox.  Nothing her
 matrix, leds, clock and a directory for the journal.
 """
 
-import os
 from array import array
 from os import urandom as _urandom
 
@@ -40,7 +39,6 @@ COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten 
 CHECKPOINT_EVERY = 50  # plies between two checkpoints (X records): a power-up replays fewer
 CHECKPOINT_MOVES = 40  # a checkpoint holds at most this many moves (the rules' look-back)
 FULL_SEQ = 1 << 20  # message numbers a full flash's F record reserves (no S record fits after it)
-ROOM_BYTES = 8192  # the journal's spare room (a file beside it): freed when the flash is full
 QUIET_ROOM = 24 * 1024  # free heap below which a board left idle collects (a lift's work fits)
 QUIET_MS = 1000  # ... idle this long, no switch changed: not in the scan that made a move
 _mem_free = getattr(gc, "mem_free", None)  # MicroPython's; CPython has no heap of its own
@@ -93,7 +91,8 @@ class Board:
         self.heap_peak = 0  # the largest live heap after the firmware's own collections
         self.last_state = -1  # the tracker's state at the last scan
         self.quiet_since = 0  # when the board last changed state or a switch (ms)
-        self.after_due = 0  # a move made here: the stage of its rest the next scan does (settle)
+        self.after_due = 0  # a move made here: its rest is the next scan's (settle)
+        self.checkpoint_due = False  # a checkpoint waits for an idle second or a request's reply
 
     # ---- memory -----------------------------------------------------------------------
 
@@ -144,7 +143,10 @@ class Board:
         # (1,000 Lippo plies took 4-6 s on the chip): the position at the bottom of the
         # rules' stack, and the stack's moves after it, so that the state replayed from it
         # is the very one a replay from the start builds (undo, repetitions: the stack).
+        self.checkpoint_due = False
         pos = self.pos
+        if pos is None or self.ply - self.checkpoint_ply < CHECKPOINT_EVERY or self.krieg is not None or self.unsaved_from:
+            return  # (due when the move was made: the game has changed since)
         n = len(pos.stack)
         first = self.ply - n
         if n > CHECKPOINT_MOVES or first < self.claim_ply:
@@ -225,27 +227,6 @@ class Board:
             self._send("alert journal %s" % e)
         return False
 
-    def _keep_room(self):
-        # A spare file beside the journal, made while there is room: when the flash fills,
-        # it is deleted, and that room takes the record saying so (F), so that every
-        # power-up knows which moves the board lacks.
-        room = self.journal.path + ".room"
-        try:
-            open(room, "rb").close()
-            return
-        except OSError:
-            pass
-        try:
-            with open(room, "wb") as f:
-                block = bytes(256)
-                for _ in range(ROOM_BYTES // 256):
-                    f.write(block)
-        except OSError:
-            try:
-                os.remove(room)
-            except OSError:
-                pass
-
     def _full(self, first):
         # The flash is full: the game's record on the board ends before ply `first`.  From
         # here the game goes on in RAM (its moves kept for `history`), nothing more of it
@@ -253,10 +234,7 @@ class Board:
         # flash, in the spare room, with a block of message numbers (no S record fits).
         self.unsaved_from = first
         self.unsaved = bytearray()
-        try:
-            os.remove(self.journal.path + ".room")
-        except OSError:
-            pass
+        self.journal.free_room()
         seq = self.outbox.seq + FULL_SEQ
         try:
             self.journal.append("F %d %d" % (seq, first))
@@ -304,6 +282,11 @@ class Board:
             self.quiet_since = now_ms
         elif state == IDLE and ticks_diff(now_ms, self.quiet_since) >= QUIET_MS:
             self.quiet_since = now_ms
+            # The work no scan after a move can afford, done now: a checkpoint, and the
+            # journal's next sector erased (a flash ring, firmware/ring.py: ~45 ms).
+            if self.checkpoint_due:
+                self._checkpoint()
+            self.journal.idle()
             if _mem_free is not None and _mem_free() < QUIET_ROOM:
                 # MicroPython collects when an allocation finds no room: inside a lift's
                 # hints, 10-20 ms more before its LEDs on stock MicroPython (its modules'
@@ -335,7 +318,7 @@ class Board:
 
     def _on_switch(self, kind, p, now_ms):
         if self.after_due:  # a move made by an event before it in this scan: its rest first
-            self.settle(now_ms, whole=True)
+            self.settle(now_ms)
         a = self.arranging
         if a is not None:
             if a.geo.name(p) != "off":
@@ -429,34 +412,27 @@ class Board:
         self._send("move %d %s" % (self.ply, text))
         self.after_due = 1
         if lit:  # (the host's request: its LEDs are lit already)
-            self.settle(0, whole=True)
+            self.settle(0)
         else:
-            # A move made on the board: the rest (the game's end, a checkpoint) a stage a
-            # scan after this one, each before that scan's events, and all of it before a
-            # request is carried out (settle): no scan waits for all of a move's work.
+            # A move made on the board: the rest (the game's end) in the scan after this
+            # one, before that scan's events, or before a request is carried out (settle):
+            # no scan waits for all of a move's work.
             self.tracker.end_due = True
 
-    def settle(self, now_ms, whole=False):
-        """The rest of a move made on the board, one stage (whole: all of it): the next
-        scan's first work, and a request's (protocol.handle)."""
-        while self.after_due:
-            self.after_due = self._after_move(now_ms, self.after_due)
-            if not whole:
-                return
-
-    def _after_move(self, now_ms, stage=1):
-        # Stage 1: the game's end (said after the move, as before); stage 2: a checkpoint.
-        # Returns the next stage, 0 when done.
-        if stage == 1:
-            self.pos.trim()
-            o = self._check_end()
-            if self.tracker.end_due:
-                self.tracker.look_at_end(o, now_ms)
-            if self.ply - self.checkpoint_ply < CHECKPOINT_EVERY or self.krieg is not None or self.unsaved_from:
-                return 0
-            return 2
-        self._checkpoint()
-        return 0
+    def settle(self, now_ms):
+        """The rest of a move made on the board, the game's end: the next scan's first
+        work, or a request's (protocol.handle).  A checkpoint, when due, waits for the
+        board to stand idle (step) or for a request's reply to go out (protocol.handle):
+        some 200 ms of a Lippo game's position unmade and made again on the chip, which
+        no scan after a move can afford."""
+        if not self.after_due:
+            return
+        self.after_due = 0
+        self.pos.trim()
+        o = self._check_end()
+        if self.tracker.end_due:
+            self.tracker.look_at_end(o, now_ms)
+        self.checkpoint_due = self.ply - self.checkpoint_ply >= CHECKPOINT_EVERY
 
     def took_back(self, m):
         self.pos.pop()

@@ -37,6 +37,7 @@ except ImportError:  # pragma: no cover - every port we use has it
 MAX_RECORD = 512  # bytes of text in one record: far above any record the board writes
 COPY_CHUNK = 256  # bytes moved at a time when the file is cut back
 READ_CHUNK = 512  # bytes read at a time by records()
+ROOM_BYTES = 8192  # the journal's spare room (a file beside it): freed when the flash is full
 
 
 class JournalFull(OSError):
@@ -193,6 +194,37 @@ class Journal:
                 raise JournalFull(28, "flash full")
             raise
         self.size += len(rec)
+
+    def keep_room(self):
+        """A spare file beside the journal, made while there is room: when the flash fills,
+        free_room() deletes it, and that room takes the record saying so (F, app.py), so
+        that every power-up knows which moves the board lacks."""
+        room = self.path + ".room"
+        try:
+            open(room, "rb").close()
+            return
+        except OSError:
+            pass
+        try:
+            with open(room, "wb") as f:
+                block = bytes(256)
+                for _ in range(ROOM_BYTES // 256):
+                    f.write(block)
+        except OSError:
+            try:
+                os.remove(room)
+            except OSError:
+                pass
+
+    def free_room(self):
+        try:
+            os.remove(self.path + ".room")
+        except OSError:
+            pass
+
+    def idle(self):
+        """Work a journal does while the board stands idle: none for a file."""
+        return False
 
     def _restore(self):
         # A failed append may leave a partial record: cut it off again.

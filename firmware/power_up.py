@@ -48,7 +48,7 @@ def boot(board, now_ms):
     if board.unsaved_from:
         board._say_full()  # at every power-up while the game's record lacks moves
     elif problem is None:
-        board._keep_room()
+        board.journal.keep_room()
     if board.rows[0] == 0x801 and board.rows[11] == 0x801 and sum(board.rows) == 0x1002:
         # Magnets on the four corners alone: the self-test, started without a PC.
         from firmware import selftest

@@ -23,8 +23,10 @@ def handle(board, line, now_ms):
     """One request line (bytes, no newline): carried out, and exactly one reply sent
     (after any events it causes)."""
     if board.after_due:  # the rest of a move made on the board first (Board.settle)
-        board.settle(now_ms, whole=True)
+        board.settle(now_ms)
     board.answer(reply_to(board, line, now_ms), now_ms)
+    if board.checkpoint_due:  # after the reply (the board waits on the host anyway)
+        board._checkpoint()
 
 
 def reply_to(board, line, now_ms):

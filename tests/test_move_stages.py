@@ -1,6 +1,6 @@
 """A move's work spread over the scans (issue #23 item 4): a move made on the board is
 journaled and said in its scan, its game's end looked at in the next, before that scan's
-events (and before any request); the frame's passes over the 144 squares made by one source
+events (and before any request), a checkpoint in an idle second; the frame's passes over the 144 squares made by one source
 that the chip compiles to machine code (firmware/rules/compat.py) give the frames the plain loops
 gave."""
 
@@ -65,7 +65,10 @@ def test_a_request_after_the_move_finds_its_end_said(tmp_path):
     assert not r.board.after_due
 
 
-def test_a_checkpoint_is_a_stage_of_its_own(tmp_path, monkeypatch):
+def test_a_checkpoint_waits_for_the_board_to_stand_idle(tmp_path, monkeypatch):
+    # A checkpoint unmakes and remakes up to 40 moves (some 200 ms of a Lippo game on the
+    # chip): not in a scan after the move, nor in a lift's, but once the board has stood
+    # idle for a second, or after a request's reply.
     from firmware import app
 
     monkeypatch.setattr(app, "CHECKPOINT_EVERY", 3)
@@ -85,9 +88,34 @@ def test_a_checkpoint_is_a_stage_of_its_own(tmp_path, monkeypatch):
 
     assert r.board.journal.load()[-1].endswith(" g2g4") and not checkpoints()
     _scan(r)  # the end looked at
+    assert r.board.checkpoint_due and not checkpoints()
+    # The hands on the switches themselves: a `sim` request would be a request.
+    d8 = r.board.tracker.geo.parse("d8")
+    r.hw.matrix.set(d8, False)  # a lift's scans: its hints, no checkpoint
+    for _ in range(10):
+        _scan(r)
+    r.hw.matrix.set(d8, True)
+    for _ in range(60):
+        _scan(r)
     assert not checkpoints()
-    _scan(r)  # then the checkpoint
-    assert len(checkpoints()) == 1 and not r.board.after_due
+    for _ in range(50):  # a second idle
+        _scan(r)
+    assert len(checkpoints()) == 1 and not r.board.checkpoint_due
+
+
+def test_a_host_move_s_checkpoint_comes_after_its_reply(tmp_path, monkeypatch):
+    from firmware import app
+
+    monkeypatch.setattr(app, "CHECKPOINT_EVERY", 2)
+    r = Runner(str(tmp_path / "journal.bin"))
+    r.step("game chess")
+    r.send("move e2e4")
+    n = len(r.out)
+    r.send("move e7e5")
+    records = r.board.journal.load()
+    assert records[-1].startswith("X ") and records[-2].endswith(" e7e5"), records
+    assert r.out[-1].split(" ", 1)[1] == "ok move e7e5" and len(r.out) > n
+    assert not r.board.checkpoint_due
 
 
 def test_the_frames_passes_are_the_plain_loops():

@@ -23,8 +23,10 @@ def boot(path):
 def snapshot(b):
     """Everything of the board's game that a power-up rebuilds, as comparable text."""
     pos = b.pos
-    # (hundred's _parsed: set_fen's scratch for the FEN's extra fields, read by nothing after)
-    fields = sorted((k, repr(v)) for k, v in pos.__dict__.items() if k != "game" and k != "_parsed")
+    # (hundred's _parsed: set_fen's scratch for the FEN's extra fields, read by nothing after;
+    # _end: Lippo's and chess-T1's memo of the game's end, 0 until asked, which the moves a
+    # checkpoint unmakes and makes again forget: the same end is found when next asked)
+    fields = sorted((k, repr(v)) for k, v in pos.__dict__.items() if k not in ("game", "_parsed", "_end"))
     return repr((b.game, b.uid, b.start_fen, b.ply, b._fresh, repr(b.ended), pos.fen(), fields))
 
 
