@@ -268,12 +268,26 @@ class LippoPosition(Position):
         ms = []
         if self.attacked(p, them):
             # Whether some move ends the attack does not hang on the order they are tried
-            # in: the President's own first, most often one of them does.
+            # in: the President's own first, most often one of them does; then the other
+            # pieces' captures (the attacker taken), then their other moves.  Each try is
+            # a move made and unmade (some 2.7 ms on the chip): in square order, a lone
+            # answering capture once came after 78 tries.
             enemy = self.kings[them >> 6]
+            side = us >> 6
             if self._ends_attack(p, ms, enemy, them):
                 return None
+            quiet = []
             for sq in self.game.layout.squares:
-                if sq != p and cells[sq] & us and self._ends_attack(sq, ms, enemy, them):
+                if sq != p and cells[sq] & us:
+                    del ms[:]
+                    self._gen_piece(sq, cells[sq] & 31, ms)
+                    for m in ms:
+                        if not m & CAPTURE:
+                            quiet.append(m)
+                        elif self._answers(m, side, enemy, them):
+                            return None
+            for m in quiet:
+                if self._answers(m, side, enemy, them):
                     return None
             return "surrender"
         if self._closed(p, us, them):
@@ -287,20 +301,23 @@ class LippoPosition(Position):
         return "no-moves"
 
     def _ends_attack(self, sq, ms, enemy, them):
-        # 4 а), A15: does a move of the piece on sq take their President or leave ours
-        # unattacked?  (ms: a list to use, emptied first.)
+        # Does a move of the piece on sq end the attack?  (ms: a list to use, emptied first.)
         del ms[:]
         self._gen_piece(sq, self.cells[sq] & 31, ms)
         side = self.us >> 6
         for m in ms:
-            if m >> 9 & 511 == enemy and m & CAPTURE:
-                return True
-            self.push(m)
-            ok = not self.attacked(self.kings[side], them)
-            self.pop()
-            if ok:
+            if self._answers(m, side, enemy, them):
                 return True
         return False
+
+    def _answers(self, m, side, enemy, them):
+        # 4 а), A15: does move m take their President or leave ours (side's) unattacked?
+        if m >> 9 & 511 == enemy and m & CAPTURE:
+            return True
+        self.push(m)
+        ok = not self.attacked(self.kings[side], them)
+        self.pop()
+        return ok
 
     def _closed(self, p, us, them):
         # 4 б), A16: every neighbour of the President on the board attacked, the President
