@@ -12,6 +12,10 @@ same.  The move in flight, when the board does not have it, is sent again.
 
 Without --uf2: stock MicroPython with the firmware's .mpy files put on by ./flash.sh (a
 flash image prepared once in build/); with --uf2: an image with the firmware frozen in.
+On the image the journal is a ring of raw flash sectors (firmware/ring.py), fresh ones
+erased already: --dirty-ring first programs every sector but the journal's own to 0x00
+(as a flash that held something else), so that each must be erased before its first use
+and the cuts fall in erases too.
 
 Measured 2026-11-24/25 (firmware 0b2e82b, --cuts 200, one run a layout): image and stock
 each 200 cuts, 0 lost, 0 invented, 0 disagreeing, the game at ply 95 (3 cuts planted at a
@@ -35,6 +39,7 @@ sys.path.insert(0, str(ROOT / "tests" / "mpy"))
 from fuzzgen import Rand, lasting_move  # noqa: E402
 
 from firmware.rules import new_position  # noqa: E402
+from host.link.repl import stop_for_repl  # noqa: E402
 from host.link import BoardLink  # noqa: E402
 from host.link import pico as emu  # noqa: E402
 
@@ -154,6 +159,34 @@ def play(run: Run, cuts: int, plies: int, seed: int) -> Run:
     return run
 
 
+DIRTY = """import os, rp2
+st = os.statvfs('/')
+ring = rp2.Flash().ioctl(4, 0) * 4096 - st[1] * st[2]
+dev = rp2.Flash(start=0, len=ring)
+mem = memoryview(dev)
+n = 0
+for s in range(ring // 4096):
+    if bytes(mem[s * 4096 : s * 4096 + 2]) != b'EJ':
+        dev.writeblocks(s, bytes(4096), 0)
+        n += 1
+print('dirtied', n, 'of', ring // 4096)
+"""
+
+
+def dirty_ring(pico: emu.EmulatedPico) -> str:
+    """Every sector of the image's journal ring but those in use programmed to 0x00."""
+    import subprocess
+
+    exe = ROOT / ".venv" / "bin" / "mpremote"
+    stop_for_repl(pico.port)
+    done = subprocess.run([str(exe) if exe.exists() else "mpremote", "connect", pico.port, "exec", DIRTY],
+                          capture_output=True, text=True, timeout=900)
+    if done.returncode != 0 or "dirtied" not in done.stdout:
+        raise SystemExit(f"bench/pico_powercut.py: --dirty-ring failed: {done.stdout}{done.stderr}")
+    pico.power_up()  # a reset: the firmware runs again
+    return done.stdout.strip()
+
+
 def _stop(signum, frame) -> None:
     raise KeyboardInterrupt
 
@@ -164,6 +197,7 @@ def main() -> int:
     ap.add_argument("--cuts", type=int, default=200)
     ap.add_argument("--plies", type=int, default=150, help="plies a game (then a new one)")
     ap.add_argument("--seed", type=int, default=23)
+    ap.add_argument("--dirty-ring", action="store_true", help="(--uf2) the journal ring's free sectors dirtied first")
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, _stop)  # (a job in the background ignores SIGINT)
     uf2 = Path(args.uf2) if args.uf2 else None
@@ -171,6 +205,8 @@ def main() -> int:
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="eboard-bench-cut-") as tmp:
         pico = emu.board(Path(tmp), uf2)
+        if args.dirty_ring:
+            print(dirty_ring(pico), flush=True)
         run = Run(pico)
         try:
             play(run, args.cuts, args.plies, args.seed)
@@ -178,11 +214,14 @@ def main() -> int:
             print("stopped by hand", flush=True)
         finally:
             pico.stop()
+        log = pico.log_path.read_text(errors="replace") if pico.log_path.exists() else ""
+        in_erases = log.count("(an erase)")
     for p in run.problems:
         print(p)
     boots = sorted(run.boot_ms) or [0.0]
     print(
-        f"{layout}: {run.cuts} power cuts inside flash erases and programs ({run.checkpoint_cuts} planted at a "
+        f"{layout}: {run.cuts} power cuts inside flash erases and programs ({in_erases} in erases; "
+        f"{run.checkpoint_cuts} planted at a "
         f"checkpoint's ply); accepted moves lost {run.lost}, moves invented {run.invented}, state and history "
         f"disagreeing {run.disagree}; moves in flight sent again {run.resent}; reset to hello "
         f"{boots[0]:.0f}-{boots[-1]:.0f} ms (emulated); {time.monotonic() - t0:.0f} s wall"

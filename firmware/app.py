@@ -36,6 +36,7 @@ def start_position(gid, fen=None):
 
 SEQ_BLOCK = 256  # sequence numbers reserved in the journal at a time
 COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
+END_TRIES = 3  # moves the rules' search for the game's end makes and unmakes a scan (settle)
 CHECKPOINT_EVERY = 50  # plies between two checkpoints (X records): a power-up replays fewer
 CHECKPOINT_MOVES = 40  # a checkpoint holds at most this many moves (the rules' look-back)
 FULL_SEQ = 1 << 20  # message numbers a full flash's F record reserves (no S record fits after it)
@@ -93,6 +94,7 @@ class Board:
         self.quiet_since = 0  # when the board last changed state or a switch (ms)
         self.after_due = 0  # a move made here: its rest is the next scan's (settle)
         self.checkpoint_due = False  # a checkpoint waits for an idle second or a request's reply
+        self.ending = None  # the rules' search for the game's end, under way (settle)
 
     # ---- memory -----------------------------------------------------------------------
 
@@ -269,7 +271,7 @@ class Board:
             self._render()
             return
         if self.after_due:
-            self.settle(now_ms)  # before this scan's events
+            self.settle(now_ms, True)  # before this scan's events
         self.debouncer.feed(self.rows, now_ms)
         self.tracker.on_tick(now_ms)
         if self.krieg is not None and self.krieg.expire(now_ms):
@@ -284,7 +286,7 @@ class Board:
             self.quiet_since = now_ms
             # The work no scan after a move can afford, done now: a checkpoint, and the
             # journal's next sector erased (a flash ring, firmware/ring.py: ~45 ms).
-            if self.checkpoint_due:
+            if self.checkpoint_due and not self.after_due:
                 self._checkpoint()
             self.journal.idle()
             if _mem_free is not None and _mem_free() < QUIET_ROOM:
@@ -419,14 +421,27 @@ class Board:
             # no scan waits for all of a move's work.
             self.tracker.end_due = True
 
-    def settle(self, now_ms):
-        """The rest of a move made on the board, the game's end: the next scan's first
-        work, or a request's (protocol.handle).  A checkpoint, when due, waits for the
-        board to stand idle (step) or for a request's reply to go out (protocol.handle):
-        some 200 ms of a Lippo game's position unmade and made again on the chip, which
-        no scan after a move can afford."""
+    def settle(self, now_ms, scan=False):
+        """The rest of a move made on the board, the game's end: the next scans' first
+        work (scan: a search for the end, Lippo's when the President is attacked, goes
+        END_TRIES moves made and unmade a scan), or all of it before a request or a switch
+        is taken.  A checkpoint, when due, waits for the board to stand idle (step) or for
+        a request's reply to go out (protocol.handle): some 200 ms of a Lippo game's
+        position unmade and made again on the chip, which no scan after a move can afford."""
         if not self.after_due:
             return
+        search = self.ending
+        if search is None:
+            steps = getattr(self.pos, "end_search", None)
+            if steps is not None:
+                search = self.ending = steps()
+        if search is not None:
+            n = END_TRIES if scan else -1
+            for _ in search:
+                n -= 1
+                if n == 0:
+                    return  # on in the next scan
+            self.ending = None
         self.after_due = 0
         self.pos.trim()
         o = self._check_end()

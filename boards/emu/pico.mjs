@@ -511,7 +511,7 @@ function flashProgress(t) {
     op.done = upto;
   }
   if (cutAt && cutAt.op === op.n && op.done >= Math.floor(op.count * cutAt.fraction)) {
-    process.stderr.write(`pico.mjs: power cut in flash operation ${op.n} at byte ${op.done} of ${op.count}\n`);
+    process.stderr.write(`pico.mjs: power cut in flash operation ${op.n} (${op.erase ? 'an erase' : 'a program'}) at byte ${op.done} of ${op.count}\n`);
     process.kill(process.pid, 'SIGKILL');
   }
   if (op.done >= op.count) flashOp = null;

@@ -14,10 +14,17 @@ class PowerCut(BaseException):
 
 class RingFlash:
     def __init__(self, sectors, rng=None, fill=0xFF):
-        """fill: the bytes it holds at first (not 0xFF: each sector needs an erase before
-        its first use, as the flash below a file system after an older firmware may)."""
-        self.data = bytearray(bytes((fill,)) * (sectors * SECTOR))
+        self.data = bytearray(sectors * SECTOR)
         self.mem = memoryview(self.data)
+        self.reset(rng, fill)
+
+    def reset(self, rng=None, fill=0xFF):
+        """As new (the same bytes reused: a heap of many would be in pieces).  fill: the
+        bytes it holds at first (not 0xFF: each sector needs an erase before its first
+        use, as the flash below a file system after an older firmware may)."""
+        block = bytes((fill,)) * SECTOR
+        for a in range(0, len(self.data), SECTOR):
+            self.data[a : a + SECTOR] = block
         self.ops = 0  # erases and programs so far
         self.erases = 0
         self.programs = 0

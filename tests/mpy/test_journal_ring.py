@@ -138,7 +138,7 @@ ops, erases, programs = flash.ops, flash.erases, flash.programs
 check(erases >= 3, "%d erases" % erases)
 cuts = 0
 for k in range(1, ops + 1):
-    flash = RingFlash(4, Rand(k), fill=0)
+    flash.reset(Rand(k), fill=0)
     problem, cut = play(flash, Rand(1), PLIES, k)
     check(problem is None, "cut inside op %d of %d: %s" % (k, ops, problem))
     cuts += flash.ops >= k  # (a cut inside a power-up's writing is not seen by play())

@@ -249,18 +249,25 @@ class LippoPosition(Position):
         Found without listing every move where it can be (the first that answers ends
         the search): the board asks it after every move."""
         if self._end == 0:
-            self._end = self._find_end()
+            for _ in self.end_search():
+                pass
         return self._end
 
     def _piecewise(self):
         return type(self).legal_moves is LippoPosition.legal_moves and self.end_reason() is None \
             and not self.flags & DEMAND[self.us >> 6]
 
-    def _find_end(self):
-        # _moves_and_end's reason, a piece's moves at a time (the same rules, in its order).
+    def end_search(self):
+        """end_reason()'s search, a generator that yields after each move it makes and
+        unmakes (some 2.7 ms each on the chip) and leaves the answer for end_reason(): the
+        board runs a few of them a scan (firmware/app.py).  _moves_and_end's reason, a
+        piece's moves at a time (the same rules)."""
+        if self._end != 0:
+            return
         if not self.kings[0] or not self.kings[1] or self.end_ply is not None \
                 or self.flags & DEMAND[self.us >> 6]:
-            return self._moves_and_end()[1]
+            self._end = self._moves_and_end()[1]
+            return
         us = self.us
         them = us ^ (WHITE | BLACK)
         p = self.kings[us >> 6]
@@ -269,13 +276,16 @@ class LippoPosition(Position):
         if self.attacked(p, them):
             # Whether some move ends the attack does not hang on the order they are tried
             # in: the President's own first, most often one of them does; then the other
-            # pieces' captures (the attacker taken), then their other moves.  Each try is
-            # a move made and unmade (some 2.7 ms on the chip): in square order, a lone
-            # answering capture once came after 78 tries.
+            # pieces' captures (the attacker taken), then their other moves (in square
+            # order, a lone answering capture once came after 78 tries).
             enemy = self.kings[them >> 6]
             side = us >> 6
-            if self._ends_attack(p, ms, enemy, them):
-                return None
+            self._gen_piece(p, cells[p] & 31, ms)
+            for m in ms:
+                if self._answers(m, side, enemy, them):  # (each try unsets _end)
+                    self._end = None
+                    return
+                yield
             quiet = []
             for sq in self.game.layout.squares:
                 if sq != p and cells[sq] & us:
@@ -285,30 +295,29 @@ class LippoPosition(Position):
                         if not m & CAPTURE:
                             quiet.append(m)
                         elif self._answers(m, side, enemy, them):
-                            return None
+                            self._end = None
+                            return
+                        else:
+                            yield
+                    yield
             for m in quiet:
                 if self._answers(m, side, enemy, them):
-                    return None
-            return "surrender"
+                    self._end = None
+                    return
+                yield
+            self._end = "surrender"
+            return
         if self._closed(p, us, them):
-            return "patt"
+            self._end = "patt"
+            return
         for sq in self.game.layout.squares:
             c = cells[sq]
             if c & us:
                 self._gen_piece(sq, c & 31, ms)
                 if ms:
-                    return None
-        return "no-moves"
-
-    def _ends_attack(self, sq, ms, enemy, them):
-        # Does a move of the piece on sq end the attack?  (ms: a list to use, emptied first.)
-        del ms[:]
-        self._gen_piece(sq, self.cells[sq] & 31, ms)
-        side = self.us >> 6
-        for m in ms:
-            if self._answers(m, side, enemy, them):
-                return True
-        return False
+                    self._end = None
+                    return
+        self._end = "no-moves"
 
     def _answers(self, m, side, enemy, them):
         # 4 а), A15: does move m take their President or leave ours (side's) unattacked?
