@@ -261,8 +261,9 @@ class Tracker:
 
     def on_tick(self, now_ms):
         """Called after every scan: makes a pending move once its calm is over; lists a
-        few more pieces' moves of the turn."""
-        if self.listing is not None:
+        few more pieces' moves of the turn (once the game's end is known: the listing
+        asks it first, and its search goes a few moves a scan, Board.settle)."""
+        if self.listing is not None and not self.end_due:
             n = 0
             for _ in self.listing:
                 n += 1

@@ -122,3 +122,42 @@ def test_the_frames_passes_are_the_plain_loops():
     # The script the unix port runs on the viper code (tests/test_micropython.py), here on
     # the plain Python the same source makes.
     runpy.run_path(str(ROOT / "tests" / "mpy" / "test_native_frames.py"), run_name="__main__")
+
+
+def test_lippo_s_end_is_searched_a_few_moves_a_scan(tmp_path):
+    # Black's President attacked after White's move: whether some answer exists took 78
+    # moves made and unmade in one scan (213 ms on the emulated Pico). The scans after
+    # the move now make at most END_TRIES each, and the listing of the turn's moves (which
+    # asks the end first) waits for the search; the end found is the one a whole search finds.
+    from firmware import app
+
+    fen = "km1a1dp1ahmk/2nt1ffl1no1/usosssss1ssu/2sl4s2t/7G4/5e5e/1E7M2/5M2H1g1/4L2L1GU1/USSSgShSSSS1/1ON1TF3NOE/K1H2DP2A1K w KQkq - 0 23"
+    r = Runner(str(tmp_path / "journal.bin"))
+    r.step("game lippo " + fen)
+    geo = r.board.tracker.geo
+    r.hw.matrix.set(geo.parse("h8"), False)
+    for _ in range(10):
+        _scan(r)
+    r.hw.matrix.set(geo.parse("m11"), True)
+    pos = r.board.pos
+    made = []
+    push = pos.push
+    pos.push = lambda m: (made.append(m), push(m))[1]
+    per_scan = []
+    for _ in range(200):
+        said = _scan(r)
+        if any(" move " in t for t in said):
+            break
+    while r.board.tracker.end_due:
+        del made[:]
+        _scan(r)
+        per_scan.append(len(made))
+    assert max(per_scan) <= app.END_TRIES and sum(per_scan) > 3 * app.END_TRIES, per_scan
+    assert r.board.pos.end_reason() is None and tracker.STATES[r.board.tracker.state] == "idle"
+    del pos.push
+    whole = r.board.pos
+    whole._end = 0
+    assert whole.end_reason() is None
+    for _ in range(100):  # the turn's list, a few pieces a scan, once the end is known
+        _scan(r)
+    assert r.board.tracker.listing is None and sorted(r.board.tracker.moves) == sorted(whole.legal_moves())
