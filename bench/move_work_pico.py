@@ -182,10 +182,11 @@ def main() -> int:
                     rows.append((f"{game}: the move made, of moves {'waited on 2.6 s more (could still grow)' if pending else 'made after the calm alone'}",
                                  summary(xs)))
                     print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
-                top = sorted(zip(got["commit"], got["commit_ply"], got["pending"]), reverse=True)[:3]
-                rows.append((f"{game}: the three longest moves made (ms, ply, waited on)",
-                             ", ".join(f"{g:.1f} at {p}{' w' if w else ''}" for g, p, w in top)))
-                print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
+                for key, what in (("commit", "moves made"), ("place", "men put down")):
+                    top = sorted(zip(got[key], got["commit_ply"], got["pending"]), reverse=True)[:3]
+                    rows.append((f"{game}: the three longest {what} (ms, ply, w: waited on)",
+                                 ", ".join(f"{g:.1f} at {p}{' w' if w else ''}" for g, p, w in top)))
+                    print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
                 first = next((i for i, e in enumerate(got["erase"]) if e), None)
                 if first is not None:
                     xs = got["erase"][first:]
