@@ -90,29 +90,17 @@ class RingJournal(Journal):
             self.sectors.append((first + k) % self.n)
         # The last sector's end: after its last good record, if nothing follows that.
         base = self.sectors[-1] * SECTOR
+        buf = bytes(self.mem[base : base + SECTOR])
         o = HEAD
         while o + 2 <= SECTOR:
-            (n,) = struct.unpack_from("<H", self.mem, base + o)
+            (n,) = struct.unpack_from("<H", buf, o)
             if n == 0xFFFF:
                 if self._erased(base + o, base + SECTOR):
                     self.tail = o
                 break
-            if self._bad(base + o, n) is not None:
+            if _bad(buf, o, n) is not None:
                 break
             o += n + 6
-
-    def _bad(self, a, n):
-        # Why the record at byte a of the ring, of length n, is bad (None: it is good).
-        if n > MAX_RECORD:
-            return "a record of %d bytes" % n
-        if a % SECTOR + n + 6 > SECTOR:
-            return "a record past its sector's end"
-        (crc,) = struct.unpack_from("<I", self.mem, a + 2 + n)
-        if crc32(self.mem[a + 2 : a + 2 + n]) & 0xFFFFFFFF != crc:
-            return "a bad checksum"
-        if n and (min(self.mem[a + 2 : a + 2 + n]) < 32 or max(self.mem[a + 2 : a + 2 + n]) > 126):
-            return "a record that is not text"
-        return None
 
     def _erased(self, a, b):
         # Bytes a to b all 0xFF, compared a page at a time in C (min() over a sector, byte
@@ -140,13 +128,16 @@ class RingJournal(Journal):
         o = at % SECTOR
         while k < len(sectors):
             base = sectors[k] * SECTOR
+            # The sector copied out whole (a read of the flash a record, through the
+            # interpreter, cost a long game's power-up more than the 4 KB copy).
+            buf = bytes(mem[base : base + SECTOR])
             if o < HEAD:
                 o = HEAD
             while o + 2 <= SECTOR:
-                (n,) = struct.unpack_from("<H", mem, base + o)
+                (n,) = struct.unpack_from("<H", buf, o)
                 if n == 0xFFFF:
                     break
-                why = self._bad(base + o, n)
+                why = _bad(buf, o, n)
                 if why is not None:
                     # Torn (a power cut inside its program) if nothing was written after it.
                     after = o + 6 + n if n <= MAX_RECORD and o + 6 + n <= SECTOR else o + 2
@@ -154,7 +145,7 @@ class RingJournal(Journal):
                         self.bad = (k * SECTOR + o, why)
                         return
                     break
-                body = bytes(mem[base + o + 2 : base + o + 2 + n])
+                body = buf[o + 2 : o + 2 + n]
                 o += n + 6
                 self.end = k * SECTOR + o
                 yield body.decode()
@@ -304,3 +295,18 @@ class RingJournal(Journal):
 
     def free_room(self):
         self.reserve = 1
+
+
+def _bad(buf, o, n):
+    # Why the record at byte o of a sector's bytes, of length n, is bad (None: it is good).
+    if n > MAX_RECORD:
+        return "a record of %d bytes" % n
+    if o + n + 6 > SECTOR:
+        return "a record past its sector's end"
+    body = buf[o + 2 : o + 2 + n]
+    (crc,) = struct.unpack_from("<I", buf, o + 2 + n)
+    if crc32(body) & 0xFFFFFFFF != crc:
+        return "a bad checksum"
+    if n and (min(body) < 32 or max(body) > 126):
+        return "a record that is not text"
+    return None

@@ -36,6 +36,9 @@ def move(board, m):
     protocol.handle(board, b"move " + m.encode(), 0)
 
 
+# (Both flashes made first, and reused: a heap of many would be in pieces.)
+SMALL = RingFlash(4)
+
 # ---- a long game, and games enough to wrap the ring several times ------------------------
 flash = RingFlash(6)  # 24 KB
 board, out = boot(flash)
@@ -132,7 +135,8 @@ def play(flash, rng, plies, cut_at):
 
 
 PLIES = 80
-flash = RingFlash(4, fill=0)  # every sector erased before its first use
+flash = SMALL
+flash.reset(fill=0)  # every sector erased before its first use
 play(flash, Rand(1), PLIES, 0)
 ops, erases, programs = flash.ops, flash.erases, flash.programs
 check(erases >= 3, "%d erases" % erases)
@@ -146,7 +150,7 @@ check(cuts == ops, "%d cuts of %d" % (cuts, ops))
 print("%d power cuts, one inside each of a game's %d erases and %d programs: 0 moves lost, 0 invented" % (cuts, erases, programs))
 
 # ---- a full ring: said, the moves kept in RAM, said again at every power-up ---------------
-flash = RingFlash(4)
+flash.reset()
 board, out = boot(flash)
 protocol.handle(board, b"new lippo", 0)
 rng = Rand(3)
