@@ -432,6 +432,7 @@ class Board:
             return
         search = self.ending
         if search is None:
+            self.pos.trim()
             steps = getattr(self.pos, "end_search", None)
             if steps is not None:
                 search = self.ending = steps()
@@ -443,7 +444,6 @@ class Board:
                     return  # on in the next scan
             self.ending = None
         self.after_due = 0
-        self.pos.trim()
         o = self._check_end()
         if self.tracker.end_due:
             self.tracker.look_at_end(o, now_ms)

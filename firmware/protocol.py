@@ -25,7 +25,7 @@ def handle(board, line, now_ms):
     if board.after_due:  # the rest of a move made on the board first (Board.settle)
         board.settle(now_ms)
     board.answer(reply_to(board, line, now_ms), now_ms)
-    if board.checkpoint_due:  # after the reply (the board waits on the host anyway)
+    if board.checkpoint_due and not board.after_due:  # after the reply (the host waits on it anyway)
         board._checkpoint()
 
 
