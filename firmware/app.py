@@ -93,7 +93,7 @@ class Board:
         self.last_state = -1  # the tracker's state at the last scan
         self.quiet_since = 0  # when the board last changed state or a switch (ms)
         self.after_due = 0  # a move made here: its rest is the next scan's (settle)
-        self.checkpoint_due = False  # a checkpoint waits for an idle second or a request's reply
+        self.checkpoint_due = False  # a checkpoint waits for an idle second or the host's move's reply
         self.ending = None  # the rules' search for the game's end, under way (settle)
 
     # ---- memory -----------------------------------------------------------------------
@@ -426,7 +426,7 @@ class Board:
         work (scan: a search for the end, Lippo's when the President is attacked, goes
         END_TRIES moves made and unmade a scan), or all of it before a request or a switch
         is taken.  A checkpoint, when due, waits for the board to stand idle (step) or for
-        a request's reply to go out (protocol.handle): some 200 ms of a Lippo game's
+        the reply to the host's move that made it due (protocol.handle): some 200 ms of a Lippo game's
         position unmade and made again on the chip, which no scan after a move can afford."""
         if not self.after_due:
             return

@@ -68,7 +68,7 @@ def test_a_request_after_the_move_finds_its_end_said(tmp_path):
 def test_a_checkpoint_waits_for_the_board_to_stand_idle(tmp_path, monkeypatch):
     # A checkpoint unmakes and remakes up to 40 moves (some 200 ms of a Lippo game on the
     # chip): not in a scan after the move, nor in a lift's, but once the board has stood
-    # idle for a second, or after a request's reply.
+    # idle for a second, or after the reply to the host's move.
     from firmware import app
 
     monkeypatch.setattr(app, "CHECKPOINT_EVERY", 3)
@@ -88,6 +88,8 @@ def test_a_checkpoint_waits_for_the_board_to_stand_idle(tmp_path, monkeypatch):
 
     assert r.board.journal.load()[-1].endswith(" g2g4") and not checkpoints()
     _scan(r)  # the end looked at
+    assert r.board.checkpoint_due and not checkpoints()
+    r.send("state")  # a request: its reply, and a host's next line, not kept waiting behind it
     assert r.board.checkpoint_due and not checkpoints()
     # The hands on the switches themselves: a `sim` request would be a request.
     d8 = r.board.tracker.geo.parse("d8")
