@@ -19,7 +19,7 @@ import math
 import time
 from collections.abc import Callable, Iterator
 
-from firmware.rules.board import BLACK, EMPTY, OFF, SIZE, STRIDE, WHITE, delta, file_of, rank_of
+from firmware.rules.board import BLACK, EMPTY, SIZE, STRIDE, WHITE, file_of, rank_of
 from firmware.rules.position import _KIND, CAPTURE, PROMO
 from firmware.rules.position import Position
 
@@ -121,7 +121,6 @@ _STRUCT: dict[int, dict[int, tuple[int, int]]] = {}  # game -> structure key -> 
 _EXTRA: dict[int, dict[int, int]] = {}  # game -> cells' key ^ side to move -> the game's extra terms
 _ATTACK: dict[int, dict[int, bool]] = {}  # game -> cells' key ^ side to move -> its royal piece attacked
 _CLOSED: dict[int, dict[int, bool]] = {}  # game -> cells' key ^ side to move -> Lippo's patt
-AROUND = tuple(delta(x, y) for x in (-1, 0, 1) for y in (-1, 0, 1) if x or y)
 
 
 def kept_table(pos: Position, off: frozenset[str] = frozenset()) -> Table:
@@ -654,8 +653,8 @@ class Searcher:
         return best
 
     def _closed(self) -> bool:
-        # Lippo's patt (4 b, A16) of the side to move: every neighbour of its President on
-        # the board attacked, the President imagined off its square (cached as _checked).
+        # Lippo's patt (4 b, A16) of the side to move, as the rules core tells it (cached by
+        # the cells' key, as _checked).
         pos = self.pos
         k = self.t.h ^ pos.us
         c = self.closed_cache.get(k)
@@ -663,21 +662,8 @@ class Searcher:
             if len(self.closed_cache) >= STRUCT_LIMIT:
                 self.closed_cache.clear()
             us = pos.us
-            them = us ^ (WHITE | BLACK)
             p = pos.kings[us >> 6]
-            cells = pos.cells
-            c = bool(p)
-            if p:
-                code = cells[p]
-                cells[p] = EMPTY
-                try:
-                    for d in AROUND:
-                        if cells[p + d] != OFF and not self._attacked(p + d, them):
-                            c = False
-                            break
-                finally:
-                    cells[p] = code
-            self.closed_cache[k] = c
+            c = self.closed_cache[k] = bool(p) and pos._closed(p, us, us ^ (WHITE | BLACK))  # type: ignore[attr-defined]
         return c
 
     def _evasions(self) -> list[int]:
