@@ -8,7 +8,7 @@ and to confirm the mates.
     .venv/bin/python bench/strength.py --positions DIR --stockfish 40 # vs Stockfish at UCI_Elo 1350
     .venv/bin/python bench/strength.py --positions DIR --mates        # mate2, mate3, the depth-5 mate
     .venv/bin/python bench/strength.py --depth                 # Lippo and checkers12 depth in 1 s
-    .venv/bin/python bench/strength.py --levels 4 --only lippo,chess   # level L vs L-2
+    .venv/bin/python bench/strength.py --levels 4 --only lippo,chess   # level L vs L-2 (--balanced: even openings)
     .venv/bin/python bench/strength.py --soak 1000             # crashes and illegal moves
     .venv/bin/python bench/strength.py --ablation 5            # nodes to depth 5 without each technique
     .venv/bin/python bench/strength.py --positions DIR --selfplay null --games 20  # a match without a technique
@@ -305,6 +305,20 @@ def opening(gid: str, rng: random.Random, plies: int):  # type: ignore[no-untype
     return pos
 
 
+def balanced_opening(gid: str, rng: random.Random, plies: int):  # type: ignore[no-untyped-def]
+    """opening(), drawn again until a 2-ply search scores it within BALANCED centipawns for the
+    side to move: a random Lippo opening often hangs a piece or the President's cover at once
+    (seed 24: two of six openings were won by the same colour at every level), and a game
+    from a decided opening says nothing about the levels."""
+    while True:
+        pos = opening(gid, rng, plies)
+        if pos.outcome() is None and abs(best_move(pos, Limits(depth=2)).score) <= BALANCED:
+            return pos
+
+
+BALANCED = 150
+
+
 def adjudicate(pos) -> int | None:  # type: ignore[no-untyped-def]
     """The winner of a game stopped at the ply cap: bench/engine.py's rule (Lippo's points, else
     a material lead of more than two pawns)."""
@@ -330,10 +344,12 @@ def core_game(pos, players, max_plies: int, check: bool = False):  # type: ignor
     return o.winner if o is not None else adjudicate(pos)
 
 
-def level_matches(games: int, gids: list[str], top: int, max_plies: int, seed: int) -> None:
-    """Level L against level L - 2 for L = 3..top in each game: games a pairing, colours alternating."""
-    print("\nlevel against the level two below it, %d games a pairing (random 2-6 ply openings, seed %d),"
-          " adjudicated after %d plies" % (games, seed, max_plies))
+def level_matches(games: int, gids: list[str], top: int, max_plies: int, seed: int, balanced: bool = False) -> None:
+    """Level L against level L - 2 for L = 3..top in each game: games a pairing, colours alternating
+    (balanced: the openings balanced_opening() keeps)."""
+    print("\nlevel against the level two below it, %d games a pairing (random 2-6 ply openings%s, seed %d),"
+          " adjudicated after %d plies" % (games, ", balanced" if balanced else "", seed, max_plies))
+    start = balanced_opening if balanced else opening
     print("| game | " + " | ".join("%d v %d" % (lv, lv - 2) for lv in range(3, top + 1)) + " |")
     print("|---|" + "---|" * (top - 2))
     for gid in gids:
@@ -343,7 +359,7 @@ def level_matches(games: int, gids: list[str], top: int, max_plies: int, seed: i
             strong, weak = level(lv), level(lv - 2)
             score = 0.0
             for g in range(games):
-                pos = opening(gid, random.Random(seed * 1000 + g // 2), 2 + (g // 2) % 5)  # both colours
+                pos = start(gid, random.Random(seed * 1000 + g // 2), 2 + (g // 2) % 5)  # both colours
                 ours = WHITE if g % 2 == 0 else BLACK
 
                 def hi(p):  # type: ignore[no-untyped-def]
@@ -471,6 +487,8 @@ def main() -> int:
     ap.add_argument("--levels", type=int, metavar="GAMES", help="level L against L-2, GAMES a pairing")
     ap.add_argument("--top-level", type=int, default=6, help="the highest level of --levels (default 6)")
     ap.add_argument("--only", help="games of --levels, comma-separated (default: every game)")
+    ap.add_argument("--balanced", action="store_true", help="--levels from openings a 2-ply search scores within"
+                    " %d centipawns (a random opening that hangs a piece is drawn again)" % BALANCED)
     ap.add_argument("--soak", type=int, metavar="GAMES", help="engine games over every game: crashes, illegal moves")
     ap.add_argument("--soak-movetime", type=int, default=30, help="ms a move in the soak (default 30)")
     ap.add_argument("--ablation", type=int, metavar="DEPTH", help="nodes to DEPTH without each technique")
@@ -518,7 +536,7 @@ def main() -> int:
     if a.stockfish:
         uci_match("stockfish", a.stockfish, a.movetime, a.max_plies, a.seed + 1, part)  # type: ignore[arg-type]
     if a.levels:
-        level_matches(a.levels, gids, a.top_level, a.max_plies, a.seed)
+        level_matches(a.levels, gids, a.top_level, a.max_plies, a.seed, a.balanced)
     if a.soak:
         soak(a.soak, a.soak_movetime, a.max_plies, a.seed)
     print("load average at the end %s" % " ".join("%.2f" % x for x in os.getloadavg()))

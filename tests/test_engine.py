@@ -200,6 +200,33 @@ def test_lippo_president_runs_from_a_surrender():
     assert not pos.attacked(pos.kings[0], pos.us)
 
 
+def test_lippo_sees_a_surrender_at_its_horizon():
+    # A position of a level game (random opening, then levels 5 and 3): 44 of White's 141
+    # moves let Black attack the President so that no move ends the attack (4 a, surrender).
+    # A 2-ply search meets the attack in its quiescence search, where an attacked President
+    # is searched as a check is (every move, no standing pat), so it plays none of them.
+    fen = "km3dpgahmk/eontaffl1noe/usssss1ssssu/6s5/6h5/6g5/12/12/8S1S1/USSSSSSS1S1U/EONTLFFLTNO1/KMHAGDPGAH1K w KQkq - 0 7"
+    pos = new_position("lippo", fen)
+
+    def lets_black_force_a_surrender(m):
+        pos.push(m)
+        try:
+            for r in pos.legal_moves():
+                pos.push(r)
+                try:
+                    if pos.end_reason() == "surrender":
+                        return True
+                finally:
+                    pos.pop()
+            return False
+        finally:
+            pos.pop()
+
+    assert lets_black_force_a_surrender(pos.parse_move("e1f4"))  # the 2-ply move before
+    reply = best_move(pos, Limits(depth=2))
+    assert not lets_black_force_a_surrender(reply.move), reply.move_str
+
+
 def test_checkers_takes_the_longer_chain():
     # c3 takes d4 and f6 (c3e5g7, a chain A22 makes it finish); l3 could take k4 only.
     pos = new_position("checkers12", "12/m11/12/12/12/12/5m6/12/3m5m2/2M7M1/12/12 w - - 0 1")

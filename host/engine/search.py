@@ -5,8 +5,9 @@ one move to the next), aspiration windows, move ordering (the table's move, capt
 victim then attacker, two killers a ply, a history score), null-move pruning, futility
 and late-move pruning and late-move reductions, mate-distance pruning, a check extension
 (every check, to half MAX_PLY), and a quiescence search on captures with delta pruning
-and, at its first ply, quiet checks (a Fougasse's blast and a checkers capture chain
-are captures too; from its third ply, recaptures only).  Every technique can be left
+and, at its first ply, quiet checks and the evasions of a check (Lippo: of an attack on
+its President, and its patt seen) (a Fougasse's blast and a checkers capture chain are
+captures too; from its third ply, recaptures only).  Every technique can be left
 out (Searcher's `off`).  The end of a game is the core's: a side with no legal move
 asks `pos.outcome()`, so Lippo's surrender, patt and points, checkers' blocked side and
 chess-T1's castles score as the rules say.
@@ -118,6 +119,8 @@ Table = dict[int, tuple[int, int, int, int]]  # key -> (depth, flag, score, move
 _KEPT: dict[tuple[int, frozenset[str]], Table] = {}
 _STRUCT: dict[int, dict[int, tuple[int, int]]] = {}  # game -> structure key -> (middle game, endgame)
 _EXTRA: dict[int, dict[int, int]] = {}  # game -> cells' key ^ side to move -> the game's extra terms
+_ATTACK: dict[int, dict[int, bool]] = {}  # game -> cells' key ^ side to move -> its royal piece attacked
+_CLOSED: dict[int, dict[int, bool]] = {}  # game -> cells' key ^ side to move -> Lippo's patt
 
 
 def kept_table(pos: Position, off: frozenset[str] = frozenset()) -> Table:
@@ -211,6 +214,16 @@ class Searcher:
         # moves as legal_moves() but where a §6 demand limits them.
         self.fast = pos.game.id in FAST_GAMES and hasattr(pos, "end_reason")
         self.prune_captures = pos.game.id != "checkers12"  # attacked() is the core's, by the pieces' powers
+        # Lippo's attacked President (no check rule, but 4 a's surrender is its mate) is
+        # searched as a check is: no null move, pruning or reduction there, extended where
+        # it leaves EXTEND_REPLIES moves or fewer, a move attacking the other President
+        # neither pruned nor reduced, and at the quiescence search's first ply no standing
+        # pat (every move that ends the attack searched: a surrender at the horizon is
+        # seen).  Its patt (4 b) is seen there too.  Without these a level lost games to a
+        # surrender a ply past its horizon (issue #24: bench/strength.py --levels).
+        self.guard = self.fast and self.royal_taken_ends and "check-ext" not in off
+        self.attack_cache = _ATTACK.setdefault(id(g), {})
+        self.closed_cache = _CLOSED.setdefault(id(g), {})
         self.tt: Table = tt if tt is not None else {}
         # The moves of the nodes searched, by key: exact, so only where a key and the cells
         # decide them (Lippo's §14/§15 countdown reads the ply too: not kept there).
@@ -301,7 +314,7 @@ class Searcher:
                     v = -self._search(depth - 1, -beta, -alpha, 1)
                 else:
                     # Late quiet moves are first searched a ply shallower, as in the tree.
-                    r = 1 if depth >= self.lmr_depth and i >= 8 and quiet and not (self.check_rules and pos.is_check()) else 0
+                    r = 1 if depth >= self.lmr_depth and i >= 8 and quiet and not self._checked() else 0
                     v = -self._search(depth - 1 - r, -alpha - 1, -alpha, 1)
                     if v > alpha and r:
                         v = -self._search(depth - 1, -alpha - 1, -alpha, 1)
@@ -403,7 +416,7 @@ class Searcher:
             return self._end_score(ply)
         n = len(moves)
         self.counts[ply] = n
-        in_check = self.check_rules and pos.is_check()
+        in_check = self._checked()
         if in_check and ply < MAX_PLY // 2 and self.check_ext and n <= self.extend_replies:
             depth += 1
         if (self.null_ok and depth >= self.null_depth and beta - alpha == 1 and not in_check and abs(beta) < MATE_BOUND
@@ -439,7 +452,7 @@ class Searcher:
                 try:
                     # A quiet move that gives check is neither pruned nor reduced: it may
                     # be the mate.
-                    gives_check = quiet and check_rules and pos.is_check()
+                    gives_check = quiet and (check_rules or self.guard) and self._checked()
                     if prunable and not gives_check:
                         if futile <= alpha and futile > best:
                             best = futile
@@ -483,6 +496,22 @@ class Searcher:
             self.tt.clear()
         self.tt[key] = (depth, flag, stored, best_move)
         return best
+
+    def _checked(self) -> bool:
+        # The side to move is in check (Lippo: its President attacked, cached by the cells' key).
+        pos = self.pos
+        if self.check_rules:
+            return pos.is_check()
+        if not self.guard:
+            return False
+        k = self.t.h ^ pos.us
+        a = self.attack_cache.get(k)
+        if a is None:
+            if len(self.attack_cache) >= STRUCT_LIMIT:
+                self.attack_cache.clear()
+            p = pos.kings[pos.us >> 6]
+            a = self.attack_cache[k] = bool(p) and self._attacked(p, pos.us ^ (WHITE | BLACK))
+        return a
 
     def _attacked(self, sq: int, by: int) -> bool:
         # pos.attacked(), by the sets where the game's moves are made by them (Lippo).
@@ -537,10 +566,14 @@ class Searcher:
             moves = pos.legal_moves()
             if not moves:
                 return self._end_score(ply)
-        evading = self.check_rules and qdepth <= 1 and pos.is_check()
+        # In check (Lippo: the President attacked, at the first ply only) every move is
+        # searched, no standing pat: a mate (a surrender) at the horizon is seen.
+        evading = (self.check_rules and qdepth <= 1 or self.guard and qdepth == 0) and self._checked()
+        if self.guard and qdepth == 0 and not evading and self._closed():
+            return self._end_score(ply)  # Lippo's patt (4 b): the game ends, by points
         checks = False  # quiet checks among the moves
         if evading:
-            moves = pos.legal_moves()
+            moves = self._evasions() if self.guard else pos.legal_moves()
             if not moves:
                 return self._end_score(ply)
             caps = moves
@@ -602,6 +635,8 @@ class Searcher:
                 # one move made (the chess-like games).
                 if quick and self.check_rules and pos.attacked(pos.kings[mover >> 6], pos.us):
                     continue
+                if evading and self.guard and pos.kings[pos.us >> 6] and self._attacked(pos.kings[mover >> 6], pos.us):
+                    continue  # the President left attacked (a move taking theirs goes on)
                 if quiet and not pos.is_check() and m >> _KIND & 15 != PROMO:
                     continue
                 v = -self._quiesce(-beta, -alpha, ply + 1, None, qdepth + 1, to)
@@ -613,7 +648,32 @@ class Searcher:
                     alpha = v
                     if v >= beta:
                         break
+        if best == -INF:
+            return self._end_score(ply)  # Lippo's President attacked and no move ends it: surrender (4 a)
         return best
+
+    def _closed(self) -> bool:
+        # Lippo's patt (4 b, A16) of the side to move, as the rules core tells it (cached by
+        # the cells' key, as _checked).
+        pos = self.pos
+        k = self.t.h ^ pos.us
+        c = self.closed_cache.get(k)
+        if c is None:
+            if len(self.closed_cache) >= STRUCT_LIMIT:
+                self.closed_cache.clear()
+            us = pos.us
+            p = pos.kings[us >> 6]
+            c = self.closed_cache[k] = bool(p) and pos._closed(p, us, us ^ (WHITE | BLACK))  # type: ignore[attr-defined]
+        return c
+
+    def _evasions(self) -> list[int]:
+        # The moves of a Lippo position whose President is attacked, for the quiescence
+        # search (which keeps those ending the attack): the set-based generator's, the
+        # core's under a §6 demand or a §14/§15 countdown (their rules are its).
+        pos = self.pos
+        if pos.end_ply is not None or pos.flags & (16 << (pos.us >> 6)):  # type: ignore[attr-defined]
+            return pos.legal_moves()
+        return fast_moves(pos, False, self.t.occ)
 
     def _quiet_checks(self) -> list[int]:
         # The quiet promotions, and the quiet moves that may give check: those landing where their piece's jumps or
