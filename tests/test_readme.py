@@ -90,6 +90,7 @@ COMMANDS = {
         ("skip", "sunfish's test files (DIR) live outside the repository; without them the bench says so"),
     ".venv/bin/python bench/strength.py --depth --cpu-time": ("short", None),
     ".venv/bin/python bench/strength.py --levels 6 --top-level 4 --cpu-time": ("short", None),
+    ".venv/bin/python bench/strength.py --levels 12 --only lippo --balanced --max-plies 200 --cpu-time": ("short", None),
     ".venv/bin/python bench/strength.py --soak 1000 --cpu-time": ("short", None),
     ".venv/bin/python bench/strength.py --ablation 5": ("short", None),
 }
