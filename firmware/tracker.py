@@ -76,6 +76,26 @@ def find_diff(act: ptr8, exp: ptr8, squares: ptr8, n: int, diff: ptr8) -> int:
         i += 1
     return k
 """, "find_diff", "viper", globals())  # the squares where act, exp differ -> their count
+# The turn's moves that may explain a diff, out of a Lippo turn's 200 and more: every move
+# of a kind not in kinds (PLAIN_KINDS), and, with plain, the plain moves whose two squares
+# hold d0 and d1 both.  In Python a capture put down went over the turn's moves twice, some
+# 12 ms of its scan on the emulated Pico (22.0 ms from the place to the next scan).
+pick = late("""
+def pick(ms, n: int, plain: int, kinds: int, d0: int, d1: int, out):
+    i = 0
+    while i < n:
+        x = ms[i]
+        m = int(x)
+        if (kinds >> ((m >> 19) & 15)) & 1:
+            if plain:
+                f = m & 511
+                t = (m >> 9) & 511
+                if (f == d0 or t == d0) and (f == d1 or t == d1):
+                    out.append(x)
+        else:
+            out.append(x)
+        i += 1
+""", "pick", "viper", globals())
 
 
 class Tracker:
@@ -96,6 +116,7 @@ class Tracker:
         self.hint = []  # moves lit for the player (reused)
         self.hint_from = -1  # physical square of the lifted piece the hint is for
         self.complete = []
+        self.picked = []  # pick()'s: the turn's moves that may explain the diff (reused)
         self.choices = []
         self.choice = 0
         self.pos = None
@@ -245,6 +266,18 @@ class Tracker:
             self.listing = None
         return self.moves
 
+    def _unplain(self):
+        """The turn's moves of kinds not in PLAIN_KINDS (in a list reused: the caller's
+        loop must end before the next pick)."""
+        ms = self._turn_moves()
+        kinds = self.pos.PLAIN_KINDS
+        if not kinds:
+            return ms
+        picked = self.picked
+        del picked[:]
+        pick(ms, len(ms), 0, kinds, 0, 0, picked)
+        return picked
+
     def look_at_end(self, o, now_ms):
         """The game's end after a move made here (end_due: the scan that made it journaled
         it and told the host; this is the next one's first work, before its events):
@@ -365,9 +398,8 @@ class Tracker:
             # back on each other's squares: a swap (100-square chess's pawn castling).
             del complete[:]
             if self.ev > 1:
-                plain = self.pos.PLAIN_KINDS  # (a plain move never leaves the squares as they were)
-                for m in self._turn_moves():
-                    if not plain >> (m >> 19 & 15) & 1 and self._match(m, 0) == 2:
+                for m in self._unplain():  # (a plain move never leaves the squares as they were)
+                    if self._match(m, 0) == 2:
                         complete.append(m)
             if complete:
                 self._complete(now_ms, False)
@@ -407,21 +439,21 @@ class Tracker:
                     return
         del complete[:]
         # A plain move (its from square emptied, its to square filled: PLAIN_KINDS) covers
-        # the diff only if every square of it is one of those two: told without effects().
-        plain = pos.PLAIN_KINDS if n <= 2 else 0
-        d0 = geo.cell(diff[0])
-        d1 = geo.cell(diff[n - 1])
-        for m in self._turn_moves():
-            if pos.PLAIN_KINDS >> (m >> 19 & 15) & 1:
-                if not plain:
-                    continue
-                f = m & 511
-                t = m >> 9 & 511
-                if d0 != f and d0 != t or d1 != f and d1 != t:
-                    continue
+        # the diff only if every square of it is one of those two: pick() keeps those.
+        kinds = pos.PLAIN_KINDS
+        ms = self._turn_moves()
+        if kinds:
+            picked = self.picked
+            del picked[:]
+            pick(ms, len(ms), 1 if n <= 2 else 0, kinds, geo.cell(diff[0]), geo.cell(diff[n - 1]), picked)
+            ms = picked
+        for m in ms:
+            if kinds >> (m >> 19 & 15) & 1:
                 # Its effects are its two squares, f emptied and t filled by the mover (in
                 # every game): _match's answer without effects() (a capture put down was
                 # matched against some 50 moves of a long-range man, 35 ms on the chip).
+                f = m & 511
+                t = m >> 9 & 511
                 pt = geo.phys(t)
                 if act[geo.phys(f)] or not act[pt] or pos.cells[t] != EMPTY and not self.touched[pt]:
                     k = 1
@@ -477,9 +509,9 @@ class Tracker:
         buf = self.buf
         k = pos.effects(m, buf)
         cells = [buf[2 * j] for j in range(k)]
-        plain = pos.PLAIN_KINDS if k >= 2 else 0  # a plain move has 2 effects: never more than m's
-        for x in self._turn_moves():
-            if x == m or plain >> (x >> 19 & 15) & 1:
+        # A plain move has 2 effects: never more than m's.
+        for x in self._unplain() if k >= 2 else self._turn_moves():
+            if x == m:
                 continue
             kx = pos.effects(x, buf)
             if kx <= k:

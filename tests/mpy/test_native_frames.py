@@ -1,8 +1,9 @@
-# heapsize=1M  (four games' modules loaded at once; the code under test allocates nothing)
+# heapsize=2M  (several games' modules loaded at once; the code under test allocates nothing)
 """The frame's passes compiled as machine code by MicroPython (@micropython.viper,
 firmware/rules/compat.py) give what the plain loops give: the occupancy a position means, the
-squares where the switches differ, and the LED words with the frame's current, on random
-positions of several games and random frames (issue #23 item 4).  On CPython the same
+squares where the switches differ, the turn's moves that may explain a diff, and the LED
+words with the frame's current, on random positions of several games and random frames
+(issue #23 item 4).  On CPython the same
 source runs as plain Python: tests/test_move_stages.py runs this script there too."""
 
 import sys
@@ -44,6 +45,28 @@ for gid in ("lippo", "chess", "checkers12", "grosschess"):
             break
         pos.push(ms[rng.below(len(ms))])
 
+# pick(): the turn's moves that may explain a diff (every move of a kind not plain; the plain
+# ones whose two squares hold d0 and d1), against the same filter in plain Python.
+for gid in ("lippo", "chess", "grosschess", "hundred", "chess-t1"):
+    pos = new_position(gid)
+    kinds = pos.PLAIN_KINDS
+    squares = pos.game.layout.squares
+    for ply in range(30):
+        ms = pos.legal_moves()
+        if not ms:
+            break
+        for _ in range(4):
+            m = ms[rng.below(len(ms))]
+            d0 = (m & 511, m >> 9 & 511, squares[rng.below(len(squares))])[rng.below(3)]
+            d1 = (d0, m >> 9 & 511, m & 511)[rng.below(3)]
+            plain = rng.below(2)
+            got = []
+            tracker.pick(ms, len(ms), plain, kinds, d0, d1, got)
+            want = [x for x in ms if not kinds >> (x >> 19 & 15) & 1
+                    or plain and (x & 511 == d0 or x >> 9 & 511 == d0) and (x & 511 == d1 or x >> 9 & 511 == d1)]
+            check(got == want, "%s ply %d: pick gave %d moves, not %d" % (gid, ply, len(got), len(want)))
+        pos.push(ms[rng.below(len(ms))])
+
 words = array("I", bytes(4 * N * N))
 for i in range(40):
     frame = bytearray(N * N)
@@ -68,6 +91,6 @@ for i in range(40):
         w = ((c[1] * scale // 255) << 16 | (c[0] * scale // 255) << 8 | c[2] * scale // 255) << 8
         check(words[leds.SERPENTINE[p]] == w, "frame %d: square %d's word" % (i, p))
 if sys.implementation.name == "micropython":  # (tests/test_move_stages.py runs it on CPython too)
-    for name in ("expect", "find_diff", "weigh", "fill"):
+    for name in ("expect", "find_diff", "weigh", "fill", "pick"):
         check(compat.MADE.get(name) == "viper", "%s compiled as %s" % (name, compat.MADE.get(name)))
 print("ok")
