@@ -18,7 +18,7 @@ import gc
 
 from firmware.rules import FenError, MoveError, GAMES, fen_shape_ok, forget_games, new_position
 from firmware.debounce import ticks_diff
-from firmware.tracker import Tracker, CORRECTING, IDLE, OVER, SETUP, STATES, pos_last
+from firmware.tracker import Tracker, CORRECTING, IDLE, OVER, SETUP, STATES, pos_last, warm
 
 LED_LETTERS = leds.CODES.encode()
 AFTER_OPENING = {
@@ -35,6 +35,8 @@ def start_position(gid, fen=None):
 
 
 SEQ_BLOCK = 256  # sequence numbers reserved in the journal at a time
+SEQ_AHEAD = 64  # numbers left in the block when a board standing idle reserves the next one:
+# not in a move's scans (on stock MicroPython an S record's append erases a flash sector, 45 ms)
 COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
 END_TRIES = 3  # moves the rules' search for the game's end makes and unmakes a scan (settle)
 CHECKPOINT_EVERY = 50  # plies between two checkpoints (X records): a power-up replays fewer
@@ -284,11 +286,15 @@ class Board:
             self.quiet_since = now_ms
         elif state == IDLE and ticks_diff(now_ms, self.quiet_since) >= QUIET_MS:
             self.quiet_since = now_ms
-            # The work no scan after a move can afford, done now: a checkpoint, and the
-            # journal's next sector erased (a flash ring, firmware/ring.py: ~45 ms).
+            # The work no scan after a move can afford, done now: a checkpoint, the
+            # journal's next sector erased (a flash ring, firmware/ring.py: ~45 ms), the
+            # next block of message numbers, the tracker's pick() compiled.
             if self.checkpoint_due and not self.after_due:
                 self._checkpoint()
             self.journal.idle()
+            if self.seq_reserved - self.outbox.seq <= SEQ_AHEAD:
+                self._reserve()
+            warm()
             if _mem_free is not None and _mem_free() < QUIET_ROOM:
                 # MicroPython collects when an allocation finds no room: inside a lift's
                 # hints, 10-20 ms more before its LEDs on stock MicroPython (its modules'

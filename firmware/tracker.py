@@ -98,6 +98,12 @@ def pick(ms, n: int, plain: int, kinds: int, d0: int, d1: int, out):
 """, "pick", "viper", globals())
 
 
+def warm():
+    """pick() compiled ahead, by a board standing idle: its first call compiles it, some
+    10 ms of the first move's scan on the chip."""
+    pick((), 0, 0, 0, 0, 0, None)
+
+
 class Tracker:
     """The board's state machine; the shell feeds it events and renders its frame."""
 
