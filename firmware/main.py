@@ -41,6 +41,7 @@ else:
     BUILTINS = {}
 
 from firmware.app import Board
+from firmware.tracker import warm
 from firmware.common import DETAIL, MAX_LINE
 from firmware.debounce import ticks_diff
 from firmware.rules.compat import late
@@ -255,6 +256,7 @@ def _serve(hw):
                 return True  # the sensors' turn
 
     next_scan = [clock.now()]
+    cold = True  # the tracker's pick() not compiled yet: in the first scan, after hello is out
     while True:
         # A virtual board with a virtual clock scans only inside "sim wait": it waits
         # for the host.  Every other board scans every hw.scan_ms and reads in between.
@@ -268,6 +270,9 @@ def _serve(hw):
             now = clock.now()
             if ticks_diff(now, next_scan[0]) >= 0:
                 board.step(now)
+                if cold:  # (not before hello: a reset's time to it stays the same)
+                    warm()  # some 10 ms, else in the first move's place
+                    cold = False
                 next_scan[0] = now + hw.scan_ms
                 hw.feed_watchdog()
 

@@ -99,8 +99,8 @@ def pick(ms, n: int, plain: int, kinds: int, d0: int, d1: int, out):
 
 
 def warm():
-    """pick() compiled ahead, by a board standing idle: its first call compiles it, some
-    10 ms of the first move's scan on the chip."""
+    """pick() compiled ahead, in the board's first scan after hello (main.py): its first
+    call compiles it, some 10 ms of the first move's place on the chip."""
     pick((), 0, 0, 0, 0, 0, None)
 
 
