@@ -18,7 +18,7 @@ import gc
 
 from firmware.rules import FenError, MoveError, GAMES, fen_shape_ok, forget_games, new_position
 from firmware.debounce import ticks_diff
-from firmware.tracker import Tracker, CORRECTING, IDLE, OVER, SETUP, STATES, pos_last, warm
+from firmware.tracker import Tracker, CORRECTING, IDLE, OVER, SETUP, STATES, pos_last
 
 LED_LETTERS = leds.CODES.encode()
 AFTER_OPENING = {
@@ -42,7 +42,9 @@ END_TRIES = 3  # moves the rules' search for the game's end makes and unmakes a 
 CHECKPOINT_EVERY = 50  # plies between two checkpoints (X records): a power-up replays fewer
 CHECKPOINT_MOVES = 40  # a checkpoint holds at most this many moves (the rules' look-back)
 FULL_SEQ = 1 << 20  # message numbers a full flash's F record reserves (no S record fits after it)
-QUIET_ROOM = 24 * 1024  # free heap below which a board left idle collects (a lift's work fits)
+QUIET_ROOM = 40 * 1024  # free heap below which a board left idle, or after the host's move, collects:
+# a move's work and the host's requests until the next host's move fit in it (with 24 KB a
+# collection still fell inside a lift or a move line now and then on stock: 20-27 ms)
 QUIET_MS = 1000  # ... idle this long, no switch changed: not in the scan that made a move
 _mem_free = getattr(gc, "mem_free", None)  # MicroPython's; CPython has no heap of its own
 STUCK_MS = 10000  # a lone square wrong this long is reported as a stuck switch
@@ -287,14 +289,13 @@ class Board:
         elif state == IDLE and ticks_diff(now_ms, self.quiet_since) >= QUIET_MS:
             self.quiet_since = now_ms
             # The work no scan after a move can afford, done now: a checkpoint, the
-            # journal's next sector erased (a flash ring, firmware/ring.py: ~45 ms), the
-            # next block of message numbers, the tracker's pick() compiled.
+            # journal's next sector erased (a flash ring, firmware/ring.py: ~45 ms), and
+            # the next block of message numbers.
             if self.checkpoint_due and not self.after_due:
                 self._checkpoint()
             self.journal.idle()
             if self.seq_reserved - self.outbox.seq <= SEQ_AHEAD:
                 self._reserve()
-            warm()
             if _mem_free is not None and _mem_free() < QUIET_ROOM:
                 # MicroPython collects when an allocation finds no room: inside a lift's
                 # hints, 10-20 ms more before its LEDs on stock MicroPython (its modules'
