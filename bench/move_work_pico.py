@@ -1,6 +1,6 @@
 """Every move's work on the emulated Pico (issue #23 item 4), in emulated time.  Run:
 
-    .venv/bin/python bench/move_work_pico.py [--uf2 UF2] [--games lippo:200,chess:60,...] [--every 10]
+    .venv/bin/python bench/move_work_pico.py [--uf2 UF2] [--games lippo:200,chess:60,...] [--every 10] [--think MS]
 
 Without --uf2: stock MicroPython with the firmware's .mpy files (./flash.sh's); with --uf2:
 an image with the firmware frozen in.  The whole firmware runs (main.py, the pico profile);
@@ -62,11 +62,15 @@ def steps(verb: str, cells: list[int], geo) -> list[str]:
     return [x for c in cells for x in (f"{verb} @{geo.phys(c)}", "wait 100")]
 
 
-def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 0) -> dict[str, list[float]]:
+def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 0,
+         think: int = 0) -> dict[str, list[float]]:
     """One game of `plies` plies; the figures, each a list of ms (the maxima so far printed
-    every `every` plies)."""
+    every `every` plies).  think: ms the player stands back before each White move (the
+    board idle: its idle work done then, as in a game at a person's pace; 0, the worst
+    case: the board never stands idle a second)."""
     out: dict[str, list[float]] = {"lift": [], "place": [], "commit": [], "line": [], "request": [], "flash": [],
-                                   "state": [], "erase": [], "erase_line": [], "pending": [], "commit_ply": []}
+                                   "state": [], "erase": [], "erase_line": [], "pending": [], "commit_ply": [],
+                                   "erase_place": []}
     pico.power_up()  # of its own
     with BoardLink(pico.port, timeout_s=120) as link:
         link.hello(timeout_s=30)
@@ -84,12 +88,15 @@ def play(pico: emu.EmulatedPico, game: str, plies: int, seed: int, every: int = 
             lifts, places = hand_moves(pos, m)
             text = pos.move_str(m)
             if ply % 2 == 0:  # White's, by hand
+                if think:
+                    hands.play(f"wait {think}")
                 gap_ms(pico)
                 hands.play(*steps("lift", lifts, geo))
                 out["lift"].append(gap_ms(pico))
                 ops = flash_ops(pico)
                 hands.play(*steps("place", places, geo), "wait 150")
                 out["place"].append(gap_ms(pico))  # the place read, the move matched
+                out["erase_place"].append(flash_ops(pico)[1] - ops[1])
                 hands.play("wait 450")
                 commit = gap_ms(pico)  # the move made, and the scans after it
                 st = link.request("state").split(" ", 4)
@@ -146,9 +153,13 @@ def main() -> int:
     ap.add_argument("--games", default="lippo:200,chess:60,checkers12:60,grosschess:60", help="GAME:PLIES,...")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--every", type=int, default=10, help="print the maxima so far every N plies (0: never)")
+    ap.add_argument("--think", type=int, default=0,
+                    help="ms the player stands back before each White move (default 0: the board never idle)")
     args = ap.parse_args()
     uf2 = Path(args.uf2) if args.uf2 else None
     layout = f"our image {uf2.name}" if uf2 else "stock MicroPython, .mpy files"
+    if args.think:
+        layout += f", the player standing back {args.think} ms before each White move"
     rows = []
     with tempfile.TemporaryDirectory(prefix="eboard-bench-move-") as tmp:
         pico = emu.board(Path(tmp), uf2)
@@ -156,7 +167,7 @@ def main() -> int:
             for spec in args.games.split(","):
                 game, _, n = spec.partition(":")
                 t0 = time.monotonic()
-                got = play(pico, game, int(n or 200), args.seed, args.every)
+                got = play(pico, game, int(n or 200), args.seed, args.every, args.think)
                 plies = len(got["lift"]) + len(got["line"])
                 for key, name in (
                     ("place", "White's man put down -> scanning again (the move matched)"),
@@ -193,7 +204,8 @@ def main() -> int:
                     rows.append((f"{game}: White's moves from the first that erased on",
                                  f"{sum(1 for x in xs if x)} of {len(xs)} erased (from ply {2 * first + 1})"))
                     print(f"{rows[-1][0]}: {rows[-1][1]}", flush=True)
-                for key, who in (("erase", "White's moves made"), ("erase_line", "Black's `move` requests")):
+                for key, who in (("erase_place", "White's men put down"), ("erase", "White's moves made"),
+                                 ("erase_line", "Black's `move` requests")):
                     xs = got[key]
                     rows.append((f"{game}: {who} that erased a flash sector (45 ms each)",
                                  f"{sum(1 for x in xs if x)} of {len(xs)} ({sum(xs)} erases)"))
