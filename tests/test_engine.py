@@ -100,8 +100,9 @@ def test_the_quiescence_captures_are_the_pseudo_moves_that_take(gid):
 @pytest.mark.parametrize("gid", FAST_GAMES)
 def test_the_sets_attack_and_occupy_as_the_core_says(gid):
     """Where the moves are made by sets (Lippo): captures.attacked() is the core's
-    attacked() on every square for both sides, and Tracked's occupied squares are the
-    board's, along random games (pushed and popped back)."""
+    attacked() on every square for both sides, the core's patt and end tests given it
+    answer as with its own, and Tracked's occupied squares are the board's, along random
+    games (pushed and popped back)."""
     rng = random.Random("sets " + gid)
     for _ in range(3):
         pos = new_position(gid)
@@ -116,6 +117,15 @@ def test_the_sets_attack_and_occupy_as_the_core_says(gid):
             for sq in squares:
                 for by in (WHITE, BLACK):
                     assert attacked(pos, sq, by, t.occ) == pos.attacked(sq, by), (pos.fen(), sq, by)
+            sets = lambda sq, by: attacked(pos, sq, by, t.occ)  # noqa: E731
+            for us in (WHITE, BLACK):
+                p = pos.kings[us >> 6]
+                if p:
+                    them = us ^ (WHITE | BLACK)
+                    assert pos._closed(p, us, them, sets) == pos._closed(p, us, them), pos.fen()
+            reason = pos.end_reason(sets)
+            pos._changed()
+            assert reason == pos.end_reason(), pos.fen()
             ms = pos.legal_moves()
             if not ms:
                 break

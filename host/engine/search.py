@@ -498,12 +498,16 @@ class Searcher:
         return best
 
     def _checked(self) -> bool:
-        # The side to move is in check (Lippo: its President attacked, cached by the cells' key).
-        pos = self.pos
+        # The side to move is in check (Lippo: its President attacked).
         if self.check_rules:
-            return pos.is_check()
-        if not self.guard:
-            return False
+            return self.pos.is_check()
+        return self.guard and self._royal_attacked()
+
+    def _royal_attacked(self) -> bool:
+        # The side to move's royal piece attacked, cached by the cells' key and the side:
+        # asked by the search (_checked), the evaluation's Lippo term and the core's end
+        # tests (_attacked_here), so made once a position.
+        pos = self.pos
         k = self.t.h ^ pos.us
         a = self.attack_cache.get(k)
         if a is None:
@@ -518,11 +522,19 @@ class Searcher:
         occ = self.t.occ
         return attacked(self.pos, sq, by, occ) if occ is not None else self.pos.attacked(sq, by)
 
+    def _attacked_here(self, sq: int, by: int) -> bool:
+        # _attacked(), the side to move's royal piece's test from the cache: the attack
+        # test handed to the evaluation and to the core's end tests (the position as it stands).
+        pos = self.pos
+        if sq == pos.kings[pos.us >> 6] and by != pos.us:
+            return self._royal_attacked()
+        return self._attacked(sq, by)
+
     def _legal(self) -> list[int]:
         # legal_moves() of a FAST_GAMES position (Lippo: its pseudo-moves once the game
         # goes on, but under a §6 demand).
         pos = self.pos
-        if pos.end_reason() is not None:
+        if pos.end_reason(self._attacked_here) is not None:  # type: ignore[attr-defined]
             return []
         if pos.flags & (16 << (pos.us >> 6)):  # type: ignore[attr-defined]  # lippo.DEMAND[side]
             return pos.legal_moves()
@@ -663,7 +675,7 @@ class Searcher:
                 self.closed_cache.clear()
             us = pos.us
             p = pos.kings[us >> 6]
-            c = self.closed_cache[k] = bool(p) and pos._closed(p, us, us ^ (WHITE | BLACK))  # type: ignore[attr-defined]
+            c = self.closed_cache[k] = bool(p) and pos._closed(p, us, us ^ (WHITE | BLACK), self._attacked)  # type: ignore[attr-defined]
         return c
 
     def _evasions(self) -> list[int]:
@@ -774,7 +786,7 @@ class Searcher:
             if x is None:
                 if len(self.extra_cache) >= STRUCT_LIMIT:
                     self.extra_cache.clear()
-                x = self.extra_cache[k] = extra(pos, self._attacked)
+                x = self.extra_cache[k] = extra(pos, self._attacked_here)
             s += x
         if s > MOP_UP or s < -MOP_UP:
             s += self._mop_up(s > 0)
