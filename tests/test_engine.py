@@ -101,8 +101,8 @@ def test_the_quiescence_captures_are_the_pseudo_moves_that_take(gid):
 def test_the_sets_attack_and_occupy_as_the_core_says(gid):
     """Where the moves are made by sets (Lippo): captures.attacked() is the core's
     attacked() on every square for both sides, the core's patt and end tests given it
-    answer as with its own, and Tracked's occupied squares are the board's, along random
-    games (pushed and popped back)."""
+    answer as with its own, and Tracked's occupied squares (by side and by piece) are the
+    board's, along random games (pushed and popped back)."""
     rng = random.Random("sets " + gid)
     for _ in range(3):
         pos = new_position(gid)
@@ -110,14 +110,15 @@ def test_the_sets_attack_and_occupy_as_the_core_says(gid):
         squares = pos.game.layout.squares
 
         def occupied():
-            return [{sq for sq in squares if pos.cells[sq] & side} for side in (WHITE, BLACK)]
+            return ([{sq for sq in squares if pos.cells[sq] & side} for side in (WHITE, BLACK)],
+                    [{sq for sq in squares if code and pos.cells[sq] == code} for code in range(128)])
 
         for _ in range(120):
-            assert t.occ == occupied(), pos.fen()
+            assert (t.occ, t.pieces) == occupied(), pos.fen()
             for sq in squares:
                 for by in (WHITE, BLACK):
-                    assert attacked(pos, sq, by, t.occ) == pos.attacked(sq, by), (pos.fen(), sq, by)
-            sets = lambda sq, by: attacked(pos, sq, by, t.occ)  # noqa: E731
+                    assert attacked(pos, sq, by, t.pieces) == pos.attacked(sq, by), (pos.fen(), sq, by)
+            sets = lambda sq, by: attacked(pos, sq, by, t.pieces)  # noqa: E731
             for us in (WHITE, BLACK):
                 p = pos.kings[us >> 6]
                 if p:
@@ -133,7 +134,7 @@ def test_the_sets_attack_and_occupy_as_the_core_says(gid):
             t.push(rng.choice(caps if caps and rng.random() < 0.4 else ms))
         while t.saved:
             t.pop()
-            assert t.occ == occupied(), pos.fen()
+            assert (t.occ, t.pieces) == occupied(), pos.fen()
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])

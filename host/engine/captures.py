@@ -63,9 +63,6 @@ class _Reach:
                     self.lines[frm][to] = (d, tuple(between))
                     between.append(to)
                     to += d
-        # pawn_att[side][frm]: the squares a pawn of that side (0 White) attacks from frm.
-        self.pawn_att = [[frozenset((sq + fwd - 1, sq + fwd + 1)) for sq in range(len(geo))]
-                         for fwd in (STRIDE, -STRIDE)]
         empty: frozenset[int] = frozenset()
         for t in range(len(g.letter)):
             row = [empty] * len(geo)
@@ -80,6 +77,25 @@ class _Reach:
                     att[sq] = row[sq] | {sq + d for d in g.blasts[t] if geo[sq + d] != OFF}
             self.targets.append(row)
             self.att.append(att)
+        # For attacked(), by side (0 White): (code, rev) of each type that attacks without
+        # sliding, rev[sq] the squares it attacks sq from (att turned round), and (code,
+        # slide steps) of each type that slides.
+        self.leapers: tuple[list[tuple[int, list[frozenset[int]]]], ...] = ([], [])
+        self.sliders: tuple[list[tuple[int, frozenset[int]]], ...] = ([], [])
+        for t in range(1, len(g.letter)):
+            if t == g.pawn:
+                continue
+            if any(self.att[t]):
+                back: list[set[int]] = [set() for _ in range(len(geo))]
+                for frm in g.layout.squares:
+                    for sq in self.att[t][frm]:
+                        back[sq].add(frm)
+                rev = [frozenset(b) for b in back]
+                for side, colour in enumerate((WHITE, BLACK)):
+                    self.leapers[side].append((colour | t, rev))
+            if self.ray_dirs[t]:
+                for side, colour in enumerate((WHITE, BLACK)):
+                    self.sliders[side].append((colour | t, self.ray_dirs[t]))
 
 
 _REACH: dict[int, _Reach] = {}
@@ -93,28 +109,29 @@ def _reach(pos: Position) -> _Reach:
     return r
 
 
-def attacked(pos: Position, sq: int, by: int, occ: list[set[int]]) -> bool:
-    """pos.attacked(sq, by) for a game of FAST_GAMES, occ its sides' occupied squares
-    (tables.Tracked.occ), asked of each piece of `by` rather than of each route to sq: its
-    leaps, bent routes and blasts by their sets, its slides by the line from it to sq and
-    the squares between, a pawn by its two diagonals (tests/test_engine.py: the core's
-    answer on every square along random games)."""
-    g = pos.game
-    cells = pos.cells
+def attacked(pos: Position, sq: int, by: int, pieces: list[set[int]]) -> bool:
+    """pos.attacked(sq, by) for a game of FAST_GAMES, pieces[code] the squares of each
+    piece code (tables.Tracked.pieces), asked of each type of `by` rather than of each
+    route to sq: its leaps, bent routes and blasts by the squares they reach sq from (a
+    set met with the type's pieces), its slides by the line from each piece to sq and the
+    squares between, a pawn by its two diagonals (tests/test_engine.py: the core's answer
+    on every square along random games)."""
     r = _reach(pos)
-    att, ray_dirs, lines = r.att, r.ray_dirs, r.lines
-    pawn = g.pawn
-    pawn_att = r.pawn_att[by >> 6]
-    for frm in occ[by >> 6]:
-        t = cells[frm] & 31
-        if sq in att[t][frm]:
+    side = by >> 6
+    for code, rev in r.leapers[side]:
+        ps = pieces[code]
+        if ps and not rev[sq].isdisjoint(ps):
             return True
-        if t == pawn:
-            if sq in pawn_att[frm]:
-                return True
-        elif ray_dirs[t]:
+    cells = pos.cells
+    pawn = by | pos.game.pawn
+    back = -STRIDE if by == WHITE else STRIDE
+    if cells[sq + back - 1] == pawn or cells[sq + back + 1] == pawn:
+        return True
+    lines = r.lines
+    for code, dirs in r.sliders[side]:
+        for frm in pieces[code]:
             line = lines[frm].get(sq)
-            if line is not None and line[0] in ray_dirs[t]:
+            if line is not None and line[0] in dirs:
                 for b in line[1]:
                     if cells[b]:
                         break

@@ -519,8 +519,8 @@ class Searcher:
 
     def _attacked(self, sq: int, by: int) -> bool:
         # pos.attacked(), by the sets where the game's moves are made by them (Lippo).
-        occ = self.t.occ
-        return attacked(self.pos, sq, by, occ) if occ is not None else self.pos.attacked(sq, by)
+        t = self.t
+        return attacked(self.pos, sq, by, t.pieces) if t.occ is not None else self.pos.attacked(sq, by)
 
     def _attacked_here(self, sq: int, by: int) -> bool:
         # _attacked(), the side to move's royal piece's test from the cache: the attack

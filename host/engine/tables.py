@@ -79,14 +79,19 @@ class Tracked:
         self.h, self.score = self.full()
         self.score_eg, self.hs = self.full_more()
         # Where the fast generator serves (captures.FAST_GAMES): each side's occupied
-        # squares (occ[0] White's, occ[1] Black's), kept by push and pop.
+        # squares (occ[0] White's, occ[1] Black's) and each piece code's (pieces[code]),
+        # kept by push and pop.
         self.occ: list[set[int]] | None = None
+        self.pieces: list[set[int]] = []
         self.occ_undo: list[list[tuple[int, int, int]]] = []
         if self.tables.fast:
             self.occ = [set(), set()]
+            self.pieces = [set() for _ in range(128)]
             for sq in pos.game.layout.squares:
-                if self.cells[sq]:
-                    self.occ[self.cells[sq] >> 6].add(sq)
+                c = self.cells[sq]
+                if c:
+                    self.occ[c >> 6].add(sq)
+                    self.pieces[c].add(sq)
 
     def full(self) -> tuple[int, int]:
         """(hash, score) computed from scratch over the board."""
@@ -174,11 +179,14 @@ class Tracked:
         self.h = h
         self.score = s
         if occ is not None:
+            pieces = self.pieces
             for sq, old, new in moved:
                 if old:
                     occ[old >> 6].discard(sq)
+                    pieces[old].discard(sq)
                 if new:
                     occ[new >> 6].add(sq)
+                    pieces[new].add(sq)
             self.occ_undo.append(moved)
 
     def pop(self) -> None:
@@ -186,10 +194,13 @@ class Tracked:
         self.h, self.score, self.score_eg, self.hs = self.saved.pop()
         occ = self.occ
         if occ is not None:
+            pieces = self.pieces
             moved = self.occ_undo.pop()
             for i in range(len(moved) - 1, -1, -1):
                 sq, old, new = moved[i]
                 if new:
                     occ[new >> 6].discard(sq)
+                    pieces[new].discard(sq)
                 if old:
                     occ[old >> 6].add(sq)
+                    pieces[old].add(sq)
