@@ -49,6 +49,7 @@ class Tables:
         self.black_to_move = rng.getrandbits(63)
         self.lippo = gid == "lippo"
         self.fast = gid in FAST_GAMES
+        self.bitboards = gid == "checkers12"  # its plain moves by bitboards (checkers.py)
         # The state beside the cells that decides the moves: lippo's flags and owed
         # Soldiers, hundred's and Grosschess's flags and moved units, chess-T1's Prince.
         self.extras = tuple(a for a in ("flags", "pending", "moved", "used", "end_ply") if hasattr(pos, a))
@@ -84,6 +85,14 @@ class Tracked:
         self.occ: list[set[int]] | None = None
         self.pieces: list[set[int]] = []
         self.occ_undo: list[list[tuple[int, int, int]]] = []
+        # checkers12: each piece code's cells as an int, a bit a cell (bits[code]).
+        self.bits: list[int] | None = None
+        self.bits_undo: list[dict[int, int]] = []
+        if self.tables.bitboards:
+            self.bits = [0] * 128
+            for sq in pos.game.layout.squares:
+                self.bits[self.cells[sq]] |= 1 << sq
+            self.bits[0] = 0
         if self.tables.fast:
             self.occ = [set(), set()]
             self.pieces = [set() for _ in range(128)]
@@ -146,12 +155,17 @@ class Tracked:
         veg = tables.value_eg
         sz = tables.struct_zob
         occ = self.occ
+        bits = self.bits
         moved: list[tuple[int, int, int]] = []
         for sq, new in after.items():
             old = cells[sq]
             if old != new:
                 if occ is not None:
                     moved.append((sq, old, new))
+                if bits is not None:  # (a toggle: pop makes it again)
+                    b = 1 << sq
+                    bits[old] ^= b
+                    bits[new] ^= b
                 a = old * SIZE + sq
                 b = new * SIZE + sq
                 h ^= zob[a] ^ zob[b]
@@ -161,6 +175,9 @@ class Tracked:
                 if sz is not None:
                     hs ^= sz[a] ^ sz[b]
         self.saved.append((self.h, self.score, self.score_eg, self.hs))
+        if bits is not None:
+            bits[0] = 0
+            self.bits_undo.append(after)
         self.score_eg = e
         self.hs = hs
         pos.push(m)
@@ -191,6 +208,16 @@ class Tracked:
 
     def pop(self) -> None:
         self.pos.pop()
+        bits = self.bits
+        if bits is not None:
+            cells = self.cells
+            for sq, new in self.bits_undo.pop().items():
+                old = cells[sq]
+                if old != new:
+                    b = 1 << sq
+                    bits[old] ^= b
+                    bits[new] ^= b
+            bits[0] = 0
         self.h, self.score, self.score_eg, self.hs = self.saved.pop()
         occ = self.occ
         if occ is not None:
