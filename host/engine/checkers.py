@@ -16,31 +16,29 @@ from firmware.rules.board import BLACK, DIAG, EMPTY, WHITE, delta
 from firmware.rules.position import Position
 
 _DIRS = tuple(delta(x, y) for x, y in DIAG)
-_FORWARD = ((delta(1, 1), delta(-1, 1)), (delta(1, -1), delta(-1, -1)))  # White's, Black's
-
-
-def _shift(bits: int, d: int) -> int:
-    # The cells d away from each set cell (d negative: toward the lower cells).
-    return bits << d if d > 0 else bits >> -d
+_UP = (delta(1, 1), delta(-1, 1))  # White's forward steps (Black's: these, negated)
 
 
 def plain_moves(pos: Position, bits: list[int]) -> list[int] | None:
     """pos.legal_moves() of a checkers12 position where no piece can capture (in another
     order), else None; bits[code]: the cells of each piece code as an int (tables.Tracked.bits)."""
     g = pos.game
-    man, king = g.type_of("M"), g.type_of("K")
+    kind = _KIND.get(id(g))
+    if kind is None:
+        kind = _KIND[id(g)] = _kinds(pos)
+    board, man, king = kind
     us = pos.us
     them = us ^ (WHITE | BLACK)
     men = bits[us | man]
     kings = bits[us | king]
     enemy = bits[them | man] | bits[them | king]
-    cells = pos.cells
-    empty = _board(pos) & ~(men | kings | enemy)
+    empty = board & ~(men | kings | enemy)
     # A man captures where an enemy stands beside it, diagonally either way, with the
     # square beyond free (the chain's first jump).
-    for d in _DIRS:
-        if men & _shift(enemy, -d) & _shift(empty, -2 * d):
+    for d in _UP:
+        if men & ((enemy >> d) & (empty >> 2 * d) | (enemy << d) & (empty << 2 * d)):
             return None
+    cells = pos.cells
     num = g.layout.number
     ms: list[int] = []
     while kings:
@@ -57,8 +55,10 @@ def plain_moves(pos: Position, bits: list[int]) -> list[int] | None:
                 x = cells[to]
             if x & them and cells[to + d] == EMPTY:
                 return None  # a king's capture (flying)
-    for d in _FORWARD[us >> 6]:
-        steps = _shift(men, d) & empty
+    for d in _UP:
+        steps = (men << d if us == WHITE else men >> d) & empty
+        if us != WHITE:
+            d = -d
         while steps:
             low = steps & -steps
             steps ^= low
@@ -67,12 +67,10 @@ def plain_moves(pos: Position, bits: list[int]) -> list[int] | None:
     return ms
 
 
-_BOARD: dict[int, int] = {}
+_KIND: dict[int, tuple[int, int, int]] = {}
 
 
-def _board(pos: Position) -> int:
-    # The cells of the board's squares, as an int.
-    b = _BOARD.get(id(pos.game))
-    if b is None:
-        b = _BOARD[id(pos.game)] = sum(1 << sq for sq in pos.game.layout.squares)
-    return b
+def _kinds(pos: Position) -> tuple[int, int, int]:
+    # (the cells of the board's squares as an int, the man's type, the king's type)
+    g = pos.game
+    return sum(1 << sq for sq in g.layout.squares), g.type_of("M"), g.type_of("K")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from firmware.rules.board import SIZE
+from firmware.rules.board import EMPTY, SIZE
 from firmware.rules.position import BONUS, Position
 
 from .captures import FAST_GAMES
@@ -87,7 +87,7 @@ class Tracked:
         self.occ_undo: list[list[tuple[int, int, int]]] = []
         # checkers12: each piece code's cells as an int, a bit a cell (bits[code]).
         self.bits: list[int] | None = None
-        self.bits_undo: list[dict[int, int]] = []
+        self.bits_undo: list[list[tuple[int, int, int]]] = []
         if self.tables.bitboards:
             self.bits = [0] * 128
             for sq in pos.game.layout.squares:
@@ -138,6 +138,9 @@ class Tracked:
         return k ^ self.tables.black_to_move if pos.us != 32 else k
 
     def push(self, m: int) -> None:
+        if self.bits is not None:
+            self._push_bits(m)
+            return
         pos = self.pos
         cells = self.cells
         buf = self.buf
@@ -155,17 +158,12 @@ class Tracked:
         veg = tables.value_eg
         sz = tables.struct_zob
         occ = self.occ
-        bits = self.bits
         moved: list[tuple[int, int, int]] = []
         for sq, new in after.items():
             old = cells[sq]
             if old != new:
                 if occ is not None:
                     moved.append((sq, old, new))
-                if bits is not None:  # (a toggle: pop makes it again)
-                    b = 1 << sq
-                    bits[old] ^= b
-                    bits[new] ^= b
                 a = old * SIZE + sq
                 b = new * SIZE + sq
                 h ^= zob[a] ^ zob[b]
@@ -175,9 +173,6 @@ class Tracked:
                 if sz is not None:
                     hs ^= sz[a] ^ sz[b]
         self.saved.append((self.h, self.score, self.score_eg, self.hs))
-        if bits is not None:
-            bits[0] = 0
-            self.bits_undo.append(after)
         self.score_eg = e
         self.hs = hs
         pos.push(m)
@@ -206,17 +201,51 @@ class Tracked:
                     pieces[new].add(sq)
             self.occ_undo.append(moved)
 
+    def _push_bits(self, m: int) -> None:
+        # checkers12's push: the move made by the core first, what it changed read back
+        # from the core's own undo record (the piece and the pieces taken: the path's
+        # first square emptied, its last one holding the piece now there, crowned or not),
+        # the bitboards kept too.
+        pos = self.pos
+        cells = self.cells
+        pos.push(m)
+        _, piece, taken, _ = pos.stack[-1]
+        frm = pos.move_from(m)
+        to = pos.move_to(m)
+        changes = [(sq, c, EMPTY) for sq, c in taken]
+        if frm != to:
+            changes.append((frm, piece, EMPTY))
+            changes.append((to, EMPTY, cells[to]))
+        elif piece != cells[to]:
+            changes.append((to, piece, cells[to]))  # (a chain back to its square, crowned on the way)
+        tables = self.tables
+        zob = tables.zobrist
+        val = tables.value
+        bits = self.bits
+        h = self.h
+        s = self.score
+        for sq, old, new in changes:
+            a = old * SIZE + sq
+            b = new * SIZE + sq
+            h ^= zob[a] ^ zob[b]
+            s += val[b] - val[a]
+            bit = 1 << sq
+            bits[old] ^= bit  # type: ignore[index]
+            bits[new] ^= bit  # type: ignore[index]
+        bits[0] = 0  # type: ignore[index]
+        self.saved.append((self.h, self.score, self.score_eg, self.hs))
+        self.bits_undo.append(changes)
+        self.h = h
+        self.score = s
+
     def pop(self) -> None:
         self.pos.pop()
         bits = self.bits
         if bits is not None:
-            cells = self.cells
-            for sq, new in self.bits_undo.pop().items():
-                old = cells[sq]
-                if old != new:
-                    b = 1 << sq
-                    bits[old] ^= b
-                    bits[new] ^= b
+            for sq, old, new in self.bits_undo.pop():
+                b = 1 << sq
+                bits[old] ^= b
+                bits[new] ^= b
             bits[0] = 0
         self.h, self.score, self.score_eg, self.hs = self.saved.pop()
         occ = self.occ
