@@ -160,6 +160,7 @@ def test_checkers_plain_moves_by_bitboards_are_the_cores():
                 assert want and all(pos.takes(m) for m in want), pos.fen()
             else:
                 assert sorted(got) == sorted(want) and not any(pos.takes(m) for m in want), pos.fen()
+                assert len(plain_moves(pos, t.bits, False)) == len(want), pos.fen()
             kinds.add((got is None, any(c & 31 == 2 for c in pos.cells if c & 96)))
             if not want:
                 break

@@ -19,9 +19,10 @@ _DIRS = tuple(delta(x, y) for x, y in DIAG)
 _UP = (delta(1, 1), delta(-1, 1))  # White's forward steps (Black's: these, negated)
 
 
-def plain_moves(pos: Position, bits: list[int]) -> list[int] | None:
+def plain_moves(pos: Position, bits: list[int], listed: bool = True) -> list[int] | None:
     """pos.legal_moves() of a checkers12 position where no piece can capture (in another
-    order), else None; bits[code]: the cells of each piece code as an int (tables.Tracked.bits)."""
+    order), else None; bits[code]: the cells of each piece code as an int (tables.Tracked.bits).
+    listed False: a list of as many zeros (the count is all the caller needs)."""
     g = pos.game
     kind = _KIND.get(id(g))
     if kind is None:
@@ -57,6 +58,9 @@ def plain_moves(pos: Position, bits: list[int]) -> list[int] | None:
                 return None  # a king's capture (flying)
     for d in _UP:
         steps = (men << d if us == WHITE else men >> d) & empty
+        if not listed:
+            ms += [0] * steps.bit_count()
+            continue
         if us != WHITE:
             d = -d
         while steps:

@@ -584,7 +584,13 @@ class Searcher:
             if self.royal_taken_ends and not (pos.kings[0] and pos.kings[1]):
                 return self._end_score(ply)
         elif moves is None:
-            moves = self._plain() if self.plain_gen else pos.legal_moves()
+            if self.plain_gen:
+                # checkers12 with no capture: nothing to search here, the score stands
+                # (the plain moves only counted: none is a loss).
+                plain = plain_moves(pos, self.t.bits, False)  # type: ignore[arg-type]
+                if plain is not None:
+                    return self._eval(ply) if plain else self._end_score(ply)
+            moves = pos.legal_moves()
             if not moves:
                 return self._end_score(ply)
         # In check (Lippo: the President attacked, at the first ply only) every move is
