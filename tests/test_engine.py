@@ -15,7 +15,7 @@ from conftest import ROOT
 from firmware.rules import GAMES, new_position
 from firmware.rules.board import BLACK, WHITE
 from host.engine import LEVELS, Limits, best_move, choose, level, uci
-from host.engine.captures import FAST_GAMES, attacked, captures, fast_moves
+from host.engine.captures import FAST_GAMES, attacked, captures, captures_to, fast_moves
 from host.engine.checkers import plain_moves
 from host.engine.search import MATE_BOUND
 from host.engine.tables import Tracked
@@ -101,7 +101,8 @@ def test_the_quiescence_captures_are_the_pseudo_moves_that_take(gid):
 @pytest.mark.parametrize("gid", FAST_GAMES)
 def test_the_sets_attack_and_occupy_as_the_core_says(gid):
     """Where the moves are made by sets (Lippo): captures.attacked() is the core's
-    attacked() on every square for both sides, the core's patt and end tests given it
+    attacked() on every square for both sides, captures_to() the captures landing on each
+    square, the core's patt and end tests given it
     answer as with its own, and Tracked's occupied squares (by side and by piece) are the
     board's, along random games (pushed and popped back)."""
     rng = random.Random("sets " + gid)
@@ -119,6 +120,10 @@ def test_the_sets_attack_and_occupy_as_the_core_says(gid):
             for sq in squares:
                 for by in (WHITE, BLACK):
                     assert attacked(pos, sq, by, t.pieces) == pos.attacked(sq, by), (pos.fen(), sq, by)
+            caps = captures(pos)
+            for sq in squares:
+                want = sorted(m for m in caps if pos.move_to(m) == sq)
+                assert sorted(captures_to(pos, (sq,), t.pieces)) == want, (pos.fen(), sq)
             sets = lambda sq, by: attacked(pos, sq, by, t.pieces)  # noqa: E731
             for us in (WHITE, BLACK):
                 p = pos.kings[us >> 6]

@@ -224,6 +224,54 @@ def _rays(cells: bytearray, frm: int, slides: tuple[int, ...], blasts: tuple[int
             ms.append(frm | (frm + d) << 9 | CAPTURE | BLAST << _KIND)
 
 
+def captures_to(pos: Position, squares: tuple[int, ...], pieces: list[set[int]]) -> list[int]:
+    """The moves of fast_moves(pos, True) that land on one of `squares` (the quiescence
+    search's recaptures), in another order, pieces as attacked()'s: found from each square,
+    as attacked() finds an attacker (the President's own moves and a pawn's promotions by
+    the core's generators)."""
+    g = pos.game
+    cells = pos.cells
+    us = pos.us
+    them = us ^ (WHITE | BLACK)
+    r = _reach(pos)
+    side = us >> 6
+    royal, blasts, targets, lines = g.royal, g.blasts, r.targets, r.lines
+    pawn = us | g.pawn
+    fwd = STRIDE if us == WHITE else -STRIDE
+    ms: list[int] = []
+    for to in squares:
+        if not cells[to] & them:
+            continue
+        for code, rev in r.leapers[side]:
+            ps = pieces[code]
+            if not ps or rev[to].isdisjoint(ps):
+                continue
+            t = code & 31
+            for frm in rev[to].intersection(ps):
+                if t == royal:
+                    own: list[int] = []
+                    pos._gen_piece(frm, t, own)
+                    ms += [m for m in own if m & CAPTURE and m >> 9 & 511 == to]
+                    continue
+                if to in targets[t][frm]:
+                    ms.append(frm | to << 9 | CAPTURE)
+                if to - frm in blasts[t]:
+                    ms.append(frm | to << 9 | CAPTURE | BLAST << _KIND)
+        for frm in (to - fwd - 1, to - fwd + 1):
+            if cells[frm] == pawn:
+                pos._pawn_to(frm, to, CAPTURE, ms)
+        for code, dirs in r.sliders[side]:
+            for frm in pieces[code]:
+                line = lines[frm].get(to)
+                if line is not None and line[0] in dirs:
+                    for b in line[1]:
+                        if cells[b]:
+                            break
+                    else:
+                        ms.append(frm | to << 9 | CAPTURE)
+    return ms
+
+
 def captures(pos: Position, occ: list[set[int]] | None = None) -> list[int]:
     """The moves of pos.pseudo_moves() that capture, in their order (a FAST_GAMES game's in
     fast_moves' order, occ as there)."""

@@ -23,7 +23,7 @@ from firmware.rules.board import BLACK, EMPTY, SIZE, STRIDE, WHITE, file_of, ran
 from firmware.rules.position import _KIND, CAPTURE, PROMO
 from firmware.rules.position import Position
 
-from .captures import FAST_GAMES, attacked, captures, fast_moves
+from .captures import FAST_GAMES, attacked, captures, captures_to, fast_moves
 from .checkers import plain_moves
 from .evaluate import PHASE
 from .tables import Tracked
@@ -618,10 +618,15 @@ class Searcher:
             stand = self._eval(ply)
             if stand >= beta or qdepth >= QS_DEPTH:
                 return stand
-            caps = captures(pos, self.t.occ) if moves is None else [m for m in moves if pos.takes(m)]
             if qdepth >= self.recaptures:  # only the exchange on the last square goes on (and a royal capture)
                 royal = self.royal_taken_ends and pos.kings[(pos.us >> 6) ^ 1]
-                caps = [m for m in caps if pos.move_to(m) in (last_to, royal)]
+                if self.fast and moves is None:  # (found from the squares)
+                    caps = captures_to(pos, (last_to,) if royal in (last_to, 0) else (last_to, royal), self.t.pieces)
+                else:
+                    caps = captures(pos, self.t.occ) if moves is None else [m for m in moves if pos.takes(m)]
+                    caps = [m for m in caps if pos.move_to(m) in (last_to, royal)]
+            else:
+                caps = captures(pos, self.t.occ) if moves is None else [m for m in moves if pos.takes(m)]
             if qdepth == 0 and self.qs_checks:
                 checks = True
                 caps += self._quiet_checks()
