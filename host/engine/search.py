@@ -442,8 +442,7 @@ class Searcher:
                 late = self.late[depth]  # late-move pruning: the quiet moves after these are left out
         self.path.append(key)
         try:
-            for i, m in enumerate(self._staged(moves, ply, tt_move) if self.plain_ints else
-                                  self._ordered(moves, ply, tt_move)):
+            for i, m in enumerate(self._staged(moves, ply, tt_move)):
                 quiet = not pos.takes(m)
                 prunable = quiet and i and (futile <= alpha or quiets >= late)
                 if prunable and not check_rules:
@@ -838,10 +837,16 @@ class Searcher:
         # quiet moves, some 150 of them in Lippo).
         if tt_move and tt_move in moves:
             yield tt_move
-        cells = self.pos.cells
+        pos = self.pos
+        cells = pos.cells
         points = self.points
-        caps = [((1 << 30) + (points[cells[m >> 9 & 511]] or 100) * 64 - (points[cells[m & 511]] >> 4)
-                 + m.bit_length(), m) for m in moves if m & CAPTURE and m != tt_move]
+        cap = self.cap_bit
+        if self.plain_ints:
+            caps = [((1 << 30) + (points[cells[m >> 9 & 511]] or 100) * 64 - (points[cells[m & 511]] >> 4)
+                     + m.bit_length(), m) for m in moves if m & CAPTURE and m != tt_move]
+        else:  # (checkers12's paths)
+            caps = [((1 << 30) + (points[cells[pos.move_to(m)]] or 100) * 64 - (points[cells[pos.move_from(m)]] >> 4)
+                     + m.bit_length(), m) for m in moves if m & cap and m != tt_move]
         if caps:
             caps.sort(reverse=True)
             for _, m in caps:
@@ -852,7 +857,7 @@ class Searcher:
         if k1 and k1 != tt_move and k1 in moves:
             yield k1
         hist = self.history
-        quiets = [(hist.get(m, 0), m) for m in moves if not m & CAPTURE and m != tt_move and m != k0 and m != k1]
+        quiets = [(hist.get(m, 0), m) for m in moves if not m & cap and m != tt_move and m != k0 and m != k1]
         quiets.sort(reverse=True)
         for _, m in quiets:
             yield m
