@@ -130,14 +130,20 @@ def attacked(pos: Position, sq: int, by: int, pieces: list[set[int]]) -> bool:
     lines = r.lines
     for code, dirs in r.sliders[side]:
         for frm in pieces[code]:
-            line = lines[frm].get(sq)
-            if line is not None and line[0] in dirs:
-                for b in line[1]:
-                    if cells[b]:
-                        break
-                else:
-                    return True
+            if _slides_to(cells, lines[frm].get(sq), dirs):
+                return True
     return False
+
+
+def _slides_to(cells: bytearray, line: tuple[int, tuple[int, ...]] | None, dirs: frozenset[int]) -> bool:
+    # A slider reaches a square on `line` (_Reach.lines: its step, the squares between; None:
+    # not on a line) along one of its steps `dirs`, nothing between.
+    if line is None or line[0] not in dirs:
+        return False
+    for b in line[1]:
+        if cells[b]:
+            return False
+    return True
 
 
 def fast_moves(pos: Position, caps_only: bool = False, occ: list[set[int]] | None = None) -> list[int]:
@@ -262,13 +268,8 @@ def captures_to(pos: Position, squares: tuple[int, ...], pieces: list[set[int]])
                 pos._pawn_to(frm, to, CAPTURE, ms)
         for code, dirs in r.sliders[side]:
             for frm in pieces[code]:
-                line = lines[frm].get(to)
-                if line is not None and line[0] in dirs:
-                    for b in line[1]:
-                        if cells[b]:
-                            break
-                    else:
-                        ms.append(frm | to << 9 | CAPTURE)
+                if _slides_to(cells, lines[frm].get(to), dirs):
+                    ms.append(frm | to << 9 | CAPTURE)
     return ms
 
 

@@ -66,6 +66,17 @@ def tables_for(pos: Position, plain: bool = False) -> Tables:
     return t
 
 
+def _rekeyed(changes: list[tuple[int, int, int]], zob: list[int], val: list[int], h: int, s: int) -> tuple[int, int]:
+    """(h, s), the Zobrist key and the score, with each (cell, code before, code after) of
+    changes made."""
+    for sq, old, new in changes:
+        a = old * SIZE + sq
+        b = new * SIZE + sq
+        h ^= zob[a] ^ zob[b]
+        s += val[b] - val[a]
+    return h, s
+
+
 class Tracked:
     """A core position with `h` (Zobrist, cells only) and `score` (White's material and
     square values) kept up to date by push/pop; where the game's evaluation is tapered,
@@ -179,15 +190,10 @@ class Tracked:
         if self.tables.lippo:
             changes = pos.xstack[-1][1]  # type: ignore[attr-defined]
             if changes:
-                for i in range(1 if m >> _KIND & 15 == BONUS else 0, len(changes)):
-                    sq, old = changes[i]
-                    new = cells[sq]
-                    if occ is not None:
-                        moved.append((sq, old, new))
-                    a = old * SIZE + sq
-                    b = new * SIZE + sq
-                    h ^= zob[a] ^ zob[b]
-                    s += val[b] - val[a]
+                later = [(sq, old, cells[sq]) for sq, old in changes[1 if m >> _KIND & 15 == BONUS else 0:]]
+                if occ is not None:
+                    moved += later
+                h, s = _rekeyed(later, zob, val, h, s)
         self.h = h
         self.score = s
         if occ is not None:
@@ -218,25 +224,15 @@ class Tracked:
             changes.append((to, EMPTY, cells[to]))
         elif piece != cells[to]:
             changes.append((to, piece, cells[to]))  # (a chain back to its square, crowned on the way)
-        tables = self.tables
-        zob = tables.zobrist
-        val = tables.value
         bits = self.bits
-        h = self.h
-        s = self.score
         for sq, old, new in changes:
-            a = old * SIZE + sq
-            b = new * SIZE + sq
-            h ^= zob[a] ^ zob[b]
-            s += val[b] - val[a]
             bit = 1 << sq
             bits[old] ^= bit  # type: ignore[index]
             bits[new] ^= bit  # type: ignore[index]
         bits[0] = 0  # type: ignore[index]
         self.saved.append((self.h, self.score, self.score_eg, self.hs))
         self.bits_undo.append(changes)
-        self.h = h
-        self.score = s
+        self.h, self.score = _rekeyed(changes, self.tables.zobrist, self.tables.value, self.h, self.score)
 
     def pop(self) -> None:
         self.pos.pop()
