@@ -145,7 +145,9 @@ class Tracked:
     def key(self) -> int:
         """The transposition key: the cells, the side to move and the rules' state."""
         pos = self.pos
-        k = self.h ^ hash((pos.castling, pos.ep) + tuple(getattr(pos, a) for a in self.tables.extras))
+        extras = self.tables.extras
+        k = self.h ^ hash((pos.castling, pos.ep) + tuple(getattr(pos, a) for a in extras) if extras else
+                          (pos.castling, pos.ep))
         return k ^ self.tables.black_to_move if pos.us != 32 else k
 
     def push(self, m: int) -> None:
