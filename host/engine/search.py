@@ -211,8 +211,9 @@ class Searcher:
         # captures are generated alone): a mate's last move is found a ply sooner.
         self.qs_checks = self.check_rules and self.quick and "qs-checks" not in off
         # Lippo's full nodes: the end by the core (end_reason, its own early-stopping
-        # tests), the moves by the set-based generator (captures.fast_moves), the same
-        # moves as legal_moves() but where a §6 demand limits them.
+        # tests, given the set-based attack test: _attacked_here), the moves by the
+        # set-based generator (captures.fast_moves), the same moves as legal_moves() but
+        # where a §6 demand limits them.
         self.fast = pos.game.id in FAST_GAMES and hasattr(pos, "end_reason")
         # checkers12's nodes: the plain moves by bitboards (checkers.plain_moves), the
         # core's legal_moves() where a capture exists.
