@@ -15,7 +15,8 @@ from conftest import ROOT
 from firmware.rules import GAMES, new_position
 from firmware.rules.board import BLACK, WHITE
 from host.engine import LEVELS, Limits, best_move, choose, level, uci
-from host.engine.captures import FAST_GAMES, attacked, captures, fast_moves
+from host.engine.captures import FAST_GAMES, attacked, captures, captures_to, fast_moves
+from host.engine.checkers import plain_moves
 from host.engine.search import MATE_BOUND
 from host.engine.tables import Tracked
 
@@ -100,7 +101,9 @@ def test_the_quiescence_captures_are_the_pseudo_moves_that_take(gid):
 @pytest.mark.parametrize("gid", FAST_GAMES)
 def test_the_sets_attack_and_occupy_as_the_core_says(gid):
     """Where the moves are made by sets (Lippo): captures.attacked() is the core's
-    attacked() on every square for both sides, and Tracked's occupied squares are the
+    attacked() on every square for both sides, captures_to() the captures landing on each
+    square, the core's patt and end tests given it
+    answer as with its own, and Tracked's occupied squares (by side and by piece) are the
     board's, along random games (pushed and popped back)."""
     rng = random.Random("sets " + gid)
     for _ in range(3):
@@ -109,13 +112,27 @@ def test_the_sets_attack_and_occupy_as_the_core_says(gid):
         squares = pos.game.layout.squares
 
         def occupied():
-            return [{sq for sq in squares if pos.cells[sq] & side} for side in (WHITE, BLACK)]
+            return ([{sq for sq in squares if pos.cells[sq] & side} for side in (WHITE, BLACK)],
+                    [{sq for sq in squares if code and pos.cells[sq] == code} for code in range(128)])
 
         for _ in range(120):
-            assert t.occ == occupied(), pos.fen()
+            assert (t.occ, t.pieces) == occupied(), pos.fen()
             for sq in squares:
                 for by in (WHITE, BLACK):
-                    assert attacked(pos, sq, by, t.occ) == pos.attacked(sq, by), (pos.fen(), sq, by)
+                    assert attacked(pos, sq, by, t.pieces) == pos.attacked(sq, by), (pos.fen(), sq, by)
+            caps = captures(pos)
+            for sq in squares:
+                want = sorted(m for m in caps if pos.move_to(m) == sq)
+                assert sorted(captures_to(pos, (sq,), t.pieces)) == want, (pos.fen(), sq)
+            sets = lambda sq, by: attacked(pos, sq, by, t.pieces)  # noqa: E731
+            for us in (WHITE, BLACK):
+                p = pos.kings[us >> 6]
+                if p:
+                    them = us ^ (WHITE | BLACK)
+                    assert pos._closed(p, us, them, sets) == pos._closed(p, us, them), pos.fen()
+            reason = pos.end_reason(sets)
+            pos._changed()
+            assert reason == pos.end_reason(), pos.fen()
             ms = pos.legal_moves()
             if not ms:
                 break
@@ -123,7 +140,40 @@ def test_the_sets_attack_and_occupy_as_the_core_says(gid):
             t.push(rng.choice(caps if caps and rng.random() < 0.4 else ms))
         while t.saved:
             t.pop()
-            assert t.occ == occupied(), pos.fen()
+            assert (t.occ, t.pieces) == occupied(), pos.fen()
+
+
+def test_checkers_plain_moves_by_bitboards_are_the_cores():
+    """checkers.plain_moves() is the core's legal_moves() where no piece can capture and
+    None where one can (men and flying kings), and Tracked's bitboards are the board's,
+    along random games (pushed and popped back)."""
+    rng = random.Random("bitboards")
+    kinds = set()
+    for _ in range(8):
+        pos = new_position("checkers12")
+        t = Tracked(pos)
+        squares = pos.game.layout.squares
+
+        def boards():
+            return [sum(1 << sq for sq in squares if code and pos.cells[sq] == code) for code in range(128)]
+
+        for _ in range(200):
+            assert t.bits == boards(), pos.fen()
+            want = pos.legal_moves()
+            got = plain_moves(pos, t.bits)
+            if got is None:
+                assert want and all(pos.takes(m) for m in want), pos.fen()
+            else:
+                assert sorted(got) == sorted(want) and not any(pos.takes(m) for m in want), pos.fen()
+                assert len(plain_moves(pos, t.bits, False)) == len(want), pos.fen()
+            kinds.add((got is None, any(c & 31 == 2 for c in pos.cells if c & 96)))
+            if not want:
+                break
+            t.push(rng.choice(want))
+        while t.saved:
+            t.pop()
+            assert t.bits == boards(), pos.fen()
+    assert kinds == {(False, False), (True, False), (False, True), (True, True)}  # captures or not, kings or not
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])

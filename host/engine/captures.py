@@ -63,9 +63,6 @@ class _Reach:
                     self.lines[frm][to] = (d, tuple(between))
                     between.append(to)
                     to += d
-        # pawn_att[side][frm]: the squares a pawn of that side (0 White) attacks from frm.
-        self.pawn_att = [[frozenset((sq + fwd - 1, sq + fwd + 1)) for sq in range(len(geo))]
-                         for fwd in (STRIDE, -STRIDE)]
         empty: frozenset[int] = frozenset()
         for t in range(len(g.letter)):
             row = [empty] * len(geo)
@@ -80,6 +77,25 @@ class _Reach:
                     att[sq] = row[sq] | {sq + d for d in g.blasts[t] if geo[sq + d] != OFF}
             self.targets.append(row)
             self.att.append(att)
+        # For attacked(), by side (0 White): (code, rev) of each type that attacks without
+        # sliding, rev[sq] the squares it attacks sq from (att turned round), and (code,
+        # slide steps) of each type that slides.
+        self.leapers: tuple[list[tuple[int, list[frozenset[int]]]], ...] = ([], [])
+        self.sliders: tuple[list[tuple[int, frozenset[int]]], ...] = ([], [])
+        for t in range(1, len(g.letter)):
+            if t == g.pawn:
+                continue
+            if any(self.att[t]):
+                back: list[set[int]] = [set() for _ in range(len(geo))]
+                for frm in g.layout.squares:
+                    for sq in self.att[t][frm]:
+                        back[sq].add(frm)
+                rev = [frozenset(b) for b in back]
+                for side, colour in enumerate((WHITE, BLACK)):
+                    self.leapers[side].append((colour | t, rev))
+            if self.ray_dirs[t]:
+                for side, colour in enumerate((WHITE, BLACK)):
+                    self.sliders[side].append((colour | t, self.ray_dirs[t]))
 
 
 _REACH: dict[int, _Reach] = {}
@@ -93,34 +109,41 @@ def _reach(pos: Position) -> _Reach:
     return r
 
 
-def attacked(pos: Position, sq: int, by: int, occ: list[set[int]]) -> bool:
-    """pos.attacked(sq, by) for a game of FAST_GAMES, occ its sides' occupied squares
-    (tables.Tracked.occ), asked of each piece of `by` rather than of each route to sq: its
-    leaps, bent routes and blasts by their sets, its slides by the line from it to sq and
-    the squares between, a pawn by its two diagonals (tests/test_engine.py: the core's
-    answer on every square along random games)."""
-    g = pos.game
-    cells = pos.cells
+def attacked(pos: Position, sq: int, by: int, pieces: list[set[int]]) -> bool:
+    """pos.attacked(sq, by) for a game of FAST_GAMES, pieces[code] the squares of each
+    piece code (tables.Tracked.pieces), asked of each type of `by` rather than of each
+    route to sq: its leaps, bent routes and blasts by the squares they reach sq from (a
+    set met with the type's pieces), its slides by the line from each piece to sq and the
+    squares between, a pawn by its two diagonals (tests/test_engine.py: the core's answer
+    on every square along random games)."""
     r = _reach(pos)
-    att, ray_dirs, lines = r.att, r.ray_dirs, r.lines
-    pawn = g.pawn
-    pawn_att = r.pawn_att[by >> 6]
-    for frm in occ[by >> 6]:
-        t = cells[frm] & 31
-        if sq in att[t][frm]:
+    side = by >> 6
+    for code, rev in r.leapers[side]:
+        ps = pieces[code]
+        if ps and not rev[sq].isdisjoint(ps):
             return True
-        if t == pawn:
-            if sq in pawn_att[frm]:
+    cells = pos.cells
+    pawn = by | pos.game.pawn
+    back = -STRIDE if by == WHITE else STRIDE
+    if cells[sq + back - 1] == pawn or cells[sq + back + 1] == pawn:
+        return True
+    lines = r.lines
+    for code, dirs in r.sliders[side]:
+        for frm in pieces[code]:
+            if _slides_to(cells, lines[frm].get(sq), dirs):
                 return True
-        elif ray_dirs[t]:
-            line = lines[frm].get(sq)
-            if line is not None and line[0] in ray_dirs[t]:
-                for b in line[1]:
-                    if cells[b]:
-                        break
-                else:
-                    return True
     return False
+
+
+def _slides_to(cells: bytearray, line: tuple[int, tuple[int, ...]] | None, dirs: frozenset[int]) -> bool:
+    # A slider reaches a square on `line` (_Reach.lines: its step, the squares between; None:
+    # not on a line) along one of its steps `dirs`, nothing between.
+    if line is None or line[0] not in dirs:
+        return False
+    for b in line[1]:
+        if cells[b]:
+            return False
+    return True
 
 
 def fast_moves(pos: Position, caps_only: bool = False, occ: list[set[int]] | None = None) -> list[int]:
@@ -205,6 +228,49 @@ def _rays(cells: bytearray, frm: int, slides: tuple[int, ...], blasts: tuple[int
     for d in blasts:
         if cells[frm + d] & them:
             ms.append(frm | (frm + d) << 9 | CAPTURE | BLAST << _KIND)
+
+
+def captures_to(pos: Position, squares: tuple[int, ...], pieces: list[set[int]]) -> list[int]:
+    """The moves of fast_moves(pos, True) that land on one of `squares` (the quiescence
+    search's recaptures), in another order, pieces as attacked()'s: found from each square,
+    as attacked() finds an attacker (the President's own moves and a pawn's promotions by
+    the core's generators)."""
+    g = pos.game
+    cells = pos.cells
+    us = pos.us
+    them = us ^ (WHITE | BLACK)
+    r = _reach(pos)
+    side = us >> 6
+    royal, blasts, targets, lines = g.royal, g.blasts, r.targets, r.lines
+    pawn = us | g.pawn
+    fwd = STRIDE if us == WHITE else -STRIDE
+    ms: list[int] = []
+    for to in squares:
+        if not cells[to] & them:
+            continue
+        for code, rev in r.leapers[side]:
+            ps = pieces[code]
+            if not ps or rev[to].isdisjoint(ps):
+                continue
+            t = code & 31
+            for frm in rev[to].intersection(ps):
+                if t == royal:
+                    own: list[int] = []
+                    pos._gen_piece(frm, t, own)
+                    ms += [m for m in own if m & CAPTURE and m >> 9 & 511 == to]
+                    continue
+                if to in targets[t][frm]:
+                    ms.append(frm | to << 9 | CAPTURE)
+                if to - frm in blasts[t]:
+                    ms.append(frm | to << 9 | CAPTURE | BLAST << _KIND)
+        for frm in (to - fwd - 1, to - fwd + 1):
+            if cells[frm] == pawn:
+                pos._pawn_to(frm, to, CAPTURE, ms)
+        for code, dirs in r.sliders[side]:
+            for frm in pieces[code]:
+                if _slides_to(cells, lines[frm].get(to), dirs):
+                    ms.append(frm | to << 9 | CAPTURE)
+    return ms
 
 
 def captures(pos: Position, occ: list[set[int]] | None = None) -> list[int]:

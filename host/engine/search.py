@@ -23,7 +23,8 @@ from firmware.rules.board import BLACK, EMPTY, SIZE, STRIDE, WHITE, file_of, ran
 from firmware.rules.position import _KIND, CAPTURE, PROMO
 from firmware.rules.position import Position
 
-from .captures import FAST_GAMES, attacked, captures, fast_moves
+from .captures import FAST_GAMES, attacked, captures, captures_to, fast_moves
+from .checkers import plain_moves
 from .evaluate import PHASE
 from .tables import Tracked
 
@@ -210,9 +211,13 @@ class Searcher:
         # captures are generated alone): a mate's last move is found a ply sooner.
         self.qs_checks = self.check_rules and self.quick and "qs-checks" not in off
         # Lippo's full nodes: the end by the core (end_reason, its own early-stopping
-        # tests), the moves by the set-based generator (captures.fast_moves), the same
-        # moves as legal_moves() but where a §6 demand limits them.
+        # tests, given the set-based attack test: _attacked_here), the moves by the
+        # set-based generator (captures.fast_moves), the same moves as legal_moves() but
+        # where a §6 demand limits them.
         self.fast = pos.game.id in FAST_GAMES and hasattr(pos, "end_reason")
+        # checkers12's nodes: the plain moves by bitboards (checkers.plain_moves), the
+        # core's legal_moves() where a capture exists.
+        self.plain_gen = self.t.bits is not None
         self.prune_captures = pos.game.id != "checkers12"  # attacked() is the core's, by the pieces' powers
         # Lippo's attacked President (no check rule, but 4 a's surrender is its mate) is
         # searched as a check is: no null move, pruning or reduction there, extended where
@@ -405,7 +410,7 @@ class Searcher:
         if kept is not None and kept[0] == pos.cells:
             moves = kept[1]
         else:
-            moves = self._legal() if self.fast else pos.legal_moves()
+            moves = self._legal() if self.fast else self._plain() if self.plain_gen else pos.legal_moves()
             if self.keep_moves:
                 if self.moves_stored >= MOVES_KEPT:
                     self.moves_kept.clear()
@@ -438,8 +443,7 @@ class Searcher:
                 late = self.late[depth]  # late-move pruning: the quiet moves after these are left out
         self.path.append(key)
         try:
-            for i, m in enumerate(self._staged(moves, ply, tt_move) if self.plain_ints else
-                                  self._ordered(moves, ply, tt_move)):
+            for i, m in enumerate(self._staged(moves, ply, tt_move)):
                 quiet = not pos.takes(m)
                 prunable = quiet and i and (futile <= alpha or quiets >= late)
                 if prunable and not check_rules:
@@ -498,12 +502,16 @@ class Searcher:
         return best
 
     def _checked(self) -> bool:
-        # The side to move is in check (Lippo: its President attacked, cached by the cells' key).
-        pos = self.pos
+        # The side to move is in check (Lippo: its President attacked).
         if self.check_rules:
-            return pos.is_check()
-        if not self.guard:
-            return False
+            return self.pos.is_check()
+        return self.guard and self._royal_attacked()
+
+    def _royal_attacked(self) -> bool:
+        # The side to move's royal piece attacked, cached by the cells' key and the side:
+        # asked by the search (_checked), the evaluation's Lippo term and the core's end
+        # tests (_attacked_here), so made once a position.
+        pos = self.pos
         k = self.t.h ^ pos.us
         a = self.attack_cache.get(k)
         if a is None:
@@ -515,18 +523,31 @@ class Searcher:
 
     def _attacked(self, sq: int, by: int) -> bool:
         # pos.attacked(), by the sets where the game's moves are made by them (Lippo).
-        occ = self.t.occ
-        return attacked(self.pos, sq, by, occ) if occ is not None else self.pos.attacked(sq, by)
+        t = self.t
+        return attacked(self.pos, sq, by, t.pieces) if t.occ is not None else self.pos.attacked(sq, by)
+
+    def _attacked_here(self, sq: int, by: int) -> bool:
+        # _attacked(), the side to move's royal piece's test from the cache: the attack
+        # test handed to the evaluation and to the core's end tests (the position as it stands).
+        pos = self.pos
+        if sq == pos.kings[pos.us >> 6] and by != pos.us:
+            return self._royal_attacked()
+        return self._attacked(sq, by)
 
     def _legal(self) -> list[int]:
         # legal_moves() of a FAST_GAMES position (Lippo: its pseudo-moves once the game
         # goes on, but under a §6 demand).
         pos = self.pos
-        if pos.end_reason() is not None:
+        if pos.end_reason(self._attacked_here) is not None:  # type: ignore[attr-defined]
             return []
         if pos.flags & (16 << (pos.us >> 6)):  # type: ignore[attr-defined]  # lippo.DEMAND[side]
             return pos.legal_moves()
         return fast_moves(pos, False, self.t.occ)
+
+    def _plain(self) -> list[int]:
+        # legal_moves() of a checkers12 position (plain_gen).
+        ms = plain_moves(self.pos, self.t.bits)  # type: ignore[arg-type]
+        return self.pos.legal_moves() if ms is None else ms
 
     def _null_search(self, depth: int, beta: int, ply: int, key: int) -> int:
         # Null-move pruning: if passing still holds beta, a real move will.  The rules core
@@ -563,6 +584,12 @@ class Searcher:
             if self.royal_taken_ends and not (pos.kings[0] and pos.kings[1]):
                 return self._end_score(ply)
         elif moves is None:
+            if self.plain_gen:
+                # checkers12 with no capture: nothing to search here, the score stands
+                # (the plain moves only counted: none is a loss).
+                plain = plain_moves(pos, self.t.bits, False)  # type: ignore[arg-type]
+                if plain is not None:
+                    return self._eval(ply) if plain else self._end_score(ply)
             moves = pos.legal_moves()
             if not moves:
                 return self._end_score(ply)
@@ -591,10 +618,15 @@ class Searcher:
             stand = self._eval(ply)
             if stand >= beta or qdepth >= QS_DEPTH:
                 return stand
-            caps = captures(pos, self.t.occ) if moves is None else [m for m in moves if pos.takes(m)]
             if qdepth >= self.recaptures:  # only the exchange on the last square goes on (and a royal capture)
                 royal = self.royal_taken_ends and pos.kings[(pos.us >> 6) ^ 1]
-                caps = [m for m in caps if pos.move_to(m) in (last_to, royal)]
+                if self.fast and moves is None:  # (found from the squares)
+                    caps = captures_to(pos, (last_to,) if royal in (last_to, 0) else (last_to, royal), self.t.pieces)
+                else:
+                    caps = captures(pos, self.t.occ) if moves is None else [m for m in moves if pos.takes(m)]
+                    caps = [m for m in caps if pos.move_to(m) in (last_to, royal)]
+            else:
+                caps = captures(pos, self.t.occ) if moves is None else [m for m in moves if pos.takes(m)]
             if qdepth == 0 and self.qs_checks:
                 checks = True
                 caps += self._quiet_checks()
@@ -663,7 +695,7 @@ class Searcher:
                 self.closed_cache.clear()
             us = pos.us
             p = pos.kings[us >> 6]
-            c = self.closed_cache[k] = bool(p) and pos._closed(p, us, us ^ (WHITE | BLACK))  # type: ignore[attr-defined]
+            c = self.closed_cache[k] = bool(p) and pos._closed(p, us, us ^ (WHITE | BLACK), self._attacked)  # type: ignore[attr-defined]
         return c
 
     def _evasions(self) -> list[int]:
@@ -774,7 +806,7 @@ class Searcher:
             if x is None:
                 if len(self.extra_cache) >= STRUCT_LIMIT:
                     self.extra_cache.clear()
-                x = self.extra_cache[k] = extra(pos, self._attacked)
+                x = self.extra_cache[k] = extra(pos, self._attacked_here)
             s += x
         if s > MOP_UP or s < -MOP_UP:
             s += self._mop_up(s > 0)
@@ -806,10 +838,16 @@ class Searcher:
         # quiet moves, some 150 of them in Lippo).
         if tt_move and tt_move in moves:
             yield tt_move
-        cells = self.pos.cells
+        pos = self.pos
+        cells = pos.cells
         points = self.points
-        caps = [((1 << 30) + (points[cells[m >> 9 & 511]] or 100) * 64 - (points[cells[m & 511]] >> 4)
-                 + m.bit_length(), m) for m in moves if m & CAPTURE and m != tt_move]
+        cap = self.cap_bit
+        if self.plain_ints:
+            caps = [((1 << 30) + (points[cells[m >> 9 & 511]] or 100) * 64 - (points[cells[m & 511]] >> 4)
+                     + m.bit_length(), m) for m in moves if m & CAPTURE and m != tt_move]
+        else:  # (checkers12's paths)
+            caps = [((1 << 30) + (points[cells[pos.move_to(m)]] or 100) * 64 - (points[cells[pos.move_from(m)]] >> 4)
+                     + m.bit_length(), m) for m in moves if m & cap and m != tt_move]
         if caps:
             caps.sort(reverse=True)
             for _, m in caps:
@@ -820,7 +858,7 @@ class Searcher:
         if k1 and k1 != tt_move and k1 in moves:
             yield k1
         hist = self.history
-        quiets = [(hist.get(m, 0), m) for m in moves if not m & CAPTURE and m != tt_move and m != k0 and m != k1]
+        quiets = [(hist.get(m, 0), m) for m in moves if not m & cap and m != tt_move and m != k0 and m != k1]
         quiets.sort(reverse=True)
         for _, m in quiets:
             yield m

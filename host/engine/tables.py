@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from firmware.rules.board import SIZE
+from firmware.rules.board import EMPTY, SIZE
 from firmware.rules.position import BONUS, Position
 
 from .captures import FAST_GAMES
@@ -49,6 +49,7 @@ class Tables:
         self.black_to_move = rng.getrandbits(63)
         self.lippo = gid == "lippo"
         self.fast = gid in FAST_GAMES
+        self.bitboards = gid == "checkers12"  # its plain moves by bitboards (checkers.py)
         # The state beside the cells that decides the moves: lippo's flags and owed
         # Soldiers, hundred's and Grosschess's flags and moved units, chess-T1's Prince.
         self.extras = tuple(a for a in ("flags", "pending", "moved", "used", "end_ply") if hasattr(pos, a))
@@ -65,6 +66,17 @@ def tables_for(pos: Position, plain: bool = False) -> Tables:
     return t
 
 
+def _rekeyed(changes: list[tuple[int, int, int]], zob: list[int], val: list[int], h: int, s: int) -> tuple[int, int]:
+    """(h, s), the Zobrist key and the score, with each (cell, code before, code after) of
+    changes made."""
+    for sq, old, new in changes:
+        a = old * SIZE + sq
+        b = new * SIZE + sq
+        h ^= zob[a] ^ zob[b]
+        s += val[b] - val[a]
+    return h, s
+
+
 class Tracked:
     """A core position with `h` (Zobrist, cells only) and `score` (White's material and
     square values) kept up to date by push/pop; where the game's evaluation is tapered,
@@ -79,14 +91,27 @@ class Tracked:
         self.h, self.score = self.full()
         self.score_eg, self.hs = self.full_more()
         # Where the fast generator serves (captures.FAST_GAMES): each side's occupied
-        # squares (occ[0] White's, occ[1] Black's), kept by push and pop.
+        # squares (occ[0] White's, occ[1] Black's) and each piece code's (pieces[code]),
+        # kept by push and pop.
         self.occ: list[set[int]] | None = None
+        self.pieces: list[set[int]] = []
         self.occ_undo: list[list[tuple[int, int, int]]] = []
+        # checkers12: each piece code's cells as an int, a bit a cell (bits[code]).
+        self.bits: list[int] | None = None
+        self.bits_undo: list[list[tuple[int, int, int]]] = []
+        if self.tables.bitboards:
+            self.bits = [0] * 128
+            for sq in pos.game.layout.squares:
+                self.bits[self.cells[sq]] |= 1 << sq
+            self.bits[0] = 0
         if self.tables.fast:
             self.occ = [set(), set()]
+            self.pieces = [set() for _ in range(128)]
             for sq in pos.game.layout.squares:
-                if self.cells[sq]:
-                    self.occ[self.cells[sq] >> 6].add(sq)
+                c = self.cells[sq]
+                if c:
+                    self.occ[c >> 6].add(sq)
+                    self.pieces[c].add(sq)
 
     def full(self) -> tuple[int, int]:
         """(hash, score) computed from scratch over the board."""
@@ -120,10 +145,15 @@ class Tracked:
     def key(self) -> int:
         """The transposition key: the cells, the side to move and the rules' state."""
         pos = self.pos
-        k = self.h ^ hash((pos.castling, pos.ep) + tuple(getattr(pos, a) for a in self.tables.extras))
+        extras = self.tables.extras
+        k = self.h ^ hash((pos.castling, pos.ep) + tuple(getattr(pos, a) for a in extras) if extras else
+                          (pos.castling, pos.ep))
         return k ^ self.tables.black_to_move if pos.us != 32 else k
 
     def push(self, m: int) -> None:
+        if self.bits is not None:
+            self._push_bits(m)
+            return
         pos = self.pos
         cells = self.cells
         buf = self.buf
@@ -162,34 +192,69 @@ class Tracked:
         if self.tables.lippo:
             changes = pos.xstack[-1][1]  # type: ignore[attr-defined]
             if changes:
-                for i in range(1 if m >> _KIND & 15 == BONUS else 0, len(changes)):
-                    sq, old = changes[i]
-                    new = cells[sq]
-                    if occ is not None:
-                        moved.append((sq, old, new))
-                    a = old * SIZE + sq
-                    b = new * SIZE + sq
-                    h ^= zob[a] ^ zob[b]
-                    s += val[b] - val[a]
+                later = [(sq, old, cells[sq]) for sq, old in changes[1 if m >> _KIND & 15 == BONUS else 0:]]
+                if occ is not None:
+                    moved += later
+                h, s = _rekeyed(later, zob, val, h, s)
         self.h = h
         self.score = s
         if occ is not None:
+            pieces = self.pieces
             for sq, old, new in moved:
                 if old:
                     occ[old >> 6].discard(sq)
+                    pieces[old].discard(sq)
                 if new:
                     occ[new >> 6].add(sq)
+                    pieces[new].add(sq)
             self.occ_undo.append(moved)
+
+    def _push_bits(self, m: int) -> None:
+        # checkers12's push: the move made by the core first, what it changed read back
+        # from the core's own undo record (the piece and the pieces taken: the path's
+        # first square emptied, its last one holding the piece now there, crowned or not),
+        # the bitboards kept too.
+        pos = self.pos
+        cells = self.cells
+        pos.push(m)
+        _, piece, taken, _ = pos.stack[-1]
+        frm = pos.move_from(m)
+        to = pos.move_to(m)
+        changes = [(sq, c, EMPTY) for sq, c in taken]
+        if frm != to:
+            changes.append((frm, piece, EMPTY))
+            changes.append((to, EMPTY, cells[to]))
+        elif piece != cells[to]:
+            changes.append((to, piece, cells[to]))  # (a chain back to its square, crowned on the way)
+        bits = self.bits
+        for sq, old, new in changes:
+            bit = 1 << sq
+            bits[old] ^= bit  # type: ignore[index]
+            bits[new] ^= bit  # type: ignore[index]
+        bits[0] = 0  # type: ignore[index]
+        self.saved.append((self.h, self.score, self.score_eg, self.hs))
+        self.bits_undo.append(changes)
+        self.h, self.score = _rekeyed(changes, self.tables.zobrist, self.tables.value, self.h, self.score)
 
     def pop(self) -> None:
         self.pos.pop()
+        bits = self.bits
+        if bits is not None:
+            for sq, old, new in self.bits_undo.pop():
+                b = 1 << sq
+                bits[old] ^= b
+                bits[new] ^= b
+            bits[0] = 0
         self.h, self.score, self.score_eg, self.hs = self.saved.pop()
         occ = self.occ
         if occ is not None:
+            pieces = self.pieces
             moved = self.occ_undo.pop()
             for i in range(len(moved) - 1, -1, -1):
                 sq, old, new = moved[i]
                 if new:
                     occ[new >> 6].discard(sq)
+                    pieces[new].discard(sq)
                 if old:
                     occ[old >> 6].add(sq)
+                    pieces[old].add(sq)

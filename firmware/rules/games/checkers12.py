@@ -226,7 +226,7 @@ class CheckersPosition(Position):
         frm = p[0]
         to = p[-1]
         piece = cells[frm]
-        taken = [(sq, cells[sq]) for sq in self.captured(m)]
+        taken = [(sq, cells[sq]) for sq in self._taken(p)] if m & 1 else []  # (captured(m), the path decoded once)
         self.stack.append((m, piece, taken, self.halfmove))
         for sq, c in taken:
             cells[sq] = EMPTY
@@ -244,13 +244,13 @@ class CheckersPosition(Position):
         m, piece, taken, self.halfmove = self.stack.pop()
         self._turn_undone()
         cells = self.cells
-        p = self.path(m)
-        now = cells[p[-1]]
+        to = self.move_to(m)
+        now = cells[to]
         if now != piece:
             self.counts[now] -= 1
             self.counts[piece] += 1
-        cells[p[-1]] = EMPTY
-        cells[p[0]] = piece
+        cells[to] = EMPTY
+        cells[self.move_from(m)] = piece
         for sq, c in taken:
             cells[sq] = c
             self.counts[c] += 1

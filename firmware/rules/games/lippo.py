@@ -244,12 +244,13 @@ class LippoPosition(Position):
         self._end = reason
         return [] if reason else ms
 
-    def end_reason(self):
+    def end_reason(self, attacked=None):
         """Why the game is over, or None: president-captured, surrender, patt, no-moves, claim.
         Found without listing every move where it can be (the first that answers ends
-        the search): the board asks it after every move."""
+        the search): the board asks it after every move.  attacked: a test giving
+        attacked()'s answers, for the position as it stands (the engine's, by sets)."""
         if self._end == 0:
-            for _ in self.end_search():
+            for _ in self.end_search(attacked):
                 pass
         return self._end
 
@@ -257,11 +258,12 @@ class LippoPosition(Position):
         return type(self).legal_moves is LippoPosition.legal_moves and self.end_reason() is None \
             and not self.flags & DEMAND[self.us >> 6]
 
-    def end_search(self):
+    def end_search(self, attacked=None):
         """end_reason()'s search, a generator that yields after each move it makes and
         unmakes (some 2.7 ms each on the chip) and leaves the answer for end_reason(): the
         board runs a few of them a scan (firmware/app.py).  _moves_and_end's reason, a
-        piece's moves at a time (the same rules)."""
+        piece's moves at a time (the same rules); attacked as end_reason's (not asked
+        after a move made)."""
         if self._end != 0:
             return
         if not self.kings[0] or not self.kings[1] or self.end_ply is not None \
@@ -273,7 +275,7 @@ class LippoPosition(Position):
         p = self.kings[us >> 6]
         cells = self.cells
         ms = []
-        if self.attacked(p, them):
+        if (attacked or self.attacked)(p, them):
             # Whether some move ends the attack does not hang on the order they are tried
             # in: the President's own first, most often one of them does; then the other
             # pieces' captures (the attacker taken), then their other moves (in square
@@ -307,7 +309,7 @@ class LippoPosition(Position):
                 yield
             self._end = "surrender"
             return
-        if self._closed(p, us, them):
+        if self._closed(p, us, them, attacked):
             self._end = "patt"
             return
         for sq in self.game.layout.squares:
@@ -328,14 +330,15 @@ class LippoPosition(Position):
         self.pop()
         return ok
 
-    def _closed(self, p, us, them):
+    def _closed(self, p, us, them, attacked=None):
         # 4 б), A16: every neighbour of the President on the board attacked, the President
-        # imagined off its square.
+        # imagined off its square (attacked: as end_reason's).
+        attacked = attacked or self.attacked
         cells = self.cells
         cells[p] = EMPTY
         closed = True
         for d in _NEIGHBOURS:
-            if cells[p + d] != OFF and not self.attacked(p + d, them):
+            if cells[p + d] != OFF and not attacked(p + d, them):
                 closed = False
                 break
         cells[p] = us | PRESIDENT
