@@ -323,6 +323,40 @@ def test_keeps_to_its_movetime(monkeypatch):
         assert 300 <= looks[0] <= 310, (gid, looks[0])  # ran to its time, and no further
 
 
+def test_a_null_move_asks_lippos_end_afresh_for_the_side_it_hands_the_move(monkeypatch):
+    # The core caches Lippo's end (surrender, patt) for the side to move; a null move
+    # hands the move to the other side without a push: its node must not read the cache
+    # of the side that passed, and the cache is that side's again after.
+    from host.engine import search
+
+    inner = search.Searcher._search
+    null = search.Searcher._null_search
+    seen = []
+
+    def spy_null(self, depth, beta, ply, key):
+        self.pos.end_reason()  # known for the side that passes (the search's own may not have asked it yet)
+        before = self.pos._end
+        self.in_null = True
+        try:
+            return null(self, depth, beta, ply, key)
+        finally:
+            assert self.pos._end == before
+            seen.append(before)
+
+    def spy_search(self, depth, alpha, beta, ply, *rest):
+        if getattr(self, "in_null", False):
+            self.in_null = False
+            assert self.pos._end == 0, self.pos._end
+        return inner(self, depth, alpha, beta, ply, *rest)
+
+    monkeypatch.setattr(search.Searcher, "_null_search", spy_null)
+    monkeypatch.setattr(search.Searcher, "_search", spy_search)
+    rng = random.Random("null lippo")
+    for _ in range(3):
+        best_move(_random_position("lippo", rng, rng.randrange(4, 30)), Limits(depth=4))
+    assert seen and all(x is None for x in seen)  # null moves made, where the game went on
+
+
 def test_the_move_chosen_begins_the_last_info_pv_even_when_time_runs_out_mid_depth():
     # Short movetimes end inside an iteration: a better move found there is chosen, and said.
     for seed in range(10):

@@ -553,10 +553,15 @@ class Searcher:
         # Null-move pruning: if passing still holds beta, a real move will.  The rules core
         # has no pass, so the side to move and the en-passant square are swapped here and
         # put back; nothing else of the position changes.
+        # Lippo's end, cached by the core for the side that passes, is not the other side's:
+        # unknown for the null move's node, and put back after.
         pos = self.pos
         saved_ep = pos.ep
+        saved_end = pos._end if self.fast else 0  # type: ignore[attr-defined]
         pos.us ^= WHITE | BLACK
         pos.ep = 0
+        if self.fast:
+            pos._end = 0  # type: ignore[attr-defined]
         self.path.append(key)
         try:
             return -self._search(depth - 1 - self.null_r, -beta, -beta + 1, ply + 1)
@@ -564,6 +569,8 @@ class Searcher:
             self.path.pop()
             pos.us ^= WHITE | BLACK
             pos.ep = saved_ep
+            if self.fast:
+                pos._end = saved_end  # type: ignore[attr-defined]
 
     def _has_pieces(self) -> bool:
         # Passing is safe only with pieces (not pawns or the royal piece alone) to move.
