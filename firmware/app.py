@@ -41,6 +41,8 @@ COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten 
 END_TRIES = 3  # moves the rules' search for the game's end makes and unmakes a scan (settle)
 CHECKPOINT_EVERY = 50  # plies between two checkpoints (X records): a power-up replays fewer
 CHECKPOINT_MOVES = 40  # a checkpoint holds at most this many moves (the rules' look-back)
+CHECKPOINT_LATE = 25  # plies a due checkpoint waits for an idle second at most: then it is taken
+# in the scan after a move (a game with no idle second had none, and a power-up replayed it all)
 FULL_SEQ = 1 << 20  # message numbers a full flash's F record reserves (no S record fits after it)
 QUIET_ROOM = 40 * 1024  # free heap below which a board left idle, or after the host's move, collects:
 # a move's work and the host's requests until the next host's move fit in it (with 24 KB a
@@ -434,7 +436,8 @@ class Board:
         END_TRIES moves made and unmade a scan), or all of it before a request or a switch
         is taken.  A checkpoint, when due, waits for the board to stand idle (step) or for
         the reply to the host's move that made it due (protocol.handle): some 200 ms of a Lippo game's
-        position unmade and made again on the chip, which no scan after a move can afford."""
+        position unmade and made again on the chip, which no scan after a move can afford;
+        unless it has waited CHECKPOINT_LATE plies, in a game played with no idle second."""
         if not self.after_due:
             return
         search = self.ending
@@ -455,6 +458,10 @@ class Board:
         if self.tracker.end_due:
             self.tracker.look_at_end(o, now_ms)
         self.checkpoint_due = self.ply - self.checkpoint_ply >= CHECKPOINT_EVERY
+        if scan and self.ply - self.checkpoint_ply >= CHECKPOINT_EVERY + CHECKPOINT_LATE:
+            # Played on with no idle second since it fell due: a power-up's replay must not
+            # grow without bound (a host's `hello` waits 3 s), so it goes now.
+            self._checkpoint()
 
     def took_back(self, m):
         self.pos.pop()

@@ -105,6 +105,38 @@ def test_a_checkpoint_waits_for_the_board_to_stand_idle(tmp_path, monkeypatch):
     assert len(checkpoints()) == 1 and not r.board.checkpoint_due
 
 
+def test_a_checkpoint_waits_for_an_idle_second_a_few_plies_at_most(tmp_path, monkeypatch):
+    # A game played with no idle second (a quick game, a bench) had no checkpoint at all,
+    # and a power-up replayed every move of it (a 200-ply Lippo game 991 ms on the image,
+    # 415 with its checkpoints): a checkpoint overdue by CHECKPOINT_LATE plies goes in the
+    # scan after the move.
+    from firmware import app
+
+    monkeypatch.setattr(app, "CHECKPOINT_EVERY", 2)
+    monkeypatch.setattr(app, "CHECKPOINT_LATE", 2)
+    r = Runner(str(tmp_path / "journal.bin"))
+    r.step("game chess")
+
+    def checkpoints():
+        return [rec for rec in r.board.journal.load() if rec.startswith("X ")]
+
+    plies = []
+    geo = r.board.tracker.geo
+    for a, b in (("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8"), ("g1", "f3"), ("g8", "f6")):
+        # The hands on the switches themselves (a `sim` request is a request), a move every
+        # 0.6 s: never a second idle.
+        r.hw.matrix.set(geo.parse(a), False)
+        for _ in range(5):
+            _scan(r)
+        r.hw.matrix.set(geo.parse(b), True)
+        for _ in range(55):
+            _scan(r)
+        plies.append((r.board.ply, len(checkpoints())))
+    # due at ply 2, waited 2 plies, taken after ply 4; due again at 6
+    assert plies == [(1, 0), (2, 0), (3, 0), (4, 1), (5, 1), (6, 1)], plies
+    assert checkpoints()[0].split(" ")[2] == "0"  # from the game's start: 4 moves after it
+
+
 def test_a_host_move_s_checkpoint_comes_after_its_reply(tmp_path, monkeypatch):
     from firmware import app
 
