@@ -12,7 +12,7 @@ from os import urandom as _urandom
 from firmware import leds
 from firmware.common import DEFAULT_GAME, Refused, drop_module, new_uid
 from firmware.debounce import Debouncer, LIFT
-from firmware.journal import MAX_RECORD, Journal, JournalFull
+from firmware.journal import Journal, JournalFull
 from firmware.outbox import Outbox
 import gc
 
@@ -160,21 +160,14 @@ class Board:
         if n > CHECKPOINT_MOVES or first < self.claim_ply:
             return  # later: after a capture or a pawn's move, or past the claim
         self.checkpoint_ply = self.ply
-        undone = []
-        for _ in range(n):
-            undone.append(pos.pop())
-        fen = pos.fen()
-        words = []
-        while undone:
-            m = undone.pop()
-            words.append(pos.move_str(m))
-            pos.push(m)
-        text = "X %d %d %s|%s" % (self.outbox.seq, first, fen, " ".join(words))
-        if len(text) <= MAX_RECORD:
-            try:
-                self.journal.append(text)
-            except OSError:
-                pass  # a checkpoint only saves time: the moves are in the journal
+        # The record is the power-up's to read: its code is firmware/power_up.py's, loaded
+        # for it and dropped after (stock MicroPython keeps a module's code in the heap).
+        from firmware import power_up
+
+        try:
+            power_up.checkpoint(self, n, first)
+        finally:
+            drop_module("firmware", "power_up")
 
     def _build(self, gid, build):
         """build() a position of game gid.  Loading a game's module leaves garbage in pieces
@@ -509,30 +502,13 @@ class Board:
         self._render()
 
     def _recover(self, now_ms):
-        # A game switch that ran out of memory even on its way back: try again with
-        # whatever memory is free now, else a new default game; a board always has a game.
-        forget_games(self.game)
-        self.collect()
+        # A game switch that ran out of memory even on its way back (firmware/power_up.py).
+        from firmware import power_up
+
         try:
-            self._replay(self._last_head())
-        except (MemoryError, ValueError, IndexError, KeyError):
-            self.pos = None
-        if self.pos is None:
-            forget_games(DEFAULT_GAME)
-            self.collect()
-            self.uid = new_uid(self.urandom)
-            self.pos = new_position(DEFAULT_GAME)
-            self.game = DEFAULT_GAME
-            self.start_fen = None
-            self.krieg = None
-            self.ply = self.checkpoint_ply = self.claim_ply = self.unsaved_from = 0
-            try:
-                self._start_journal("N %d %s %s -" % (self.outbox.seq + 1, self.uid, DEFAULT_GAME))
-            except OSError:
-                pass
-            self._send("newgame %s %s -" % (DEFAULT_GAME, self.uid))
-        self._follow(self.pos, setup=True, now_ms=now_ms)
-        self.tracker.resync(now_ms)  # the same game goes on: its last move stays lit
+            power_up.recover(self, now_ms)
+        finally:
+            drop_module("firmware", "power_up")
 
     def _start_journal(self, head):
         # A new game's journal: the game being played (the previous one, for a host that

@@ -1,9 +1,11 @@
 """A power-up's work (Board.boot): the journaled game taken up, or the default game begun;
-and the journal's game taken up again after a game switch that failed (Board._replay).
+the journal's game taken up again after a game switch that failed (Board._replay,
+Board._recover); and the checkpoint records a power-up reads (Board._checkpoint).
 Loaded for it and dropped after (firmware/app.py): on stock MicroPython a module's bytecode
-takes heap, and this runs once a power-up."""
+takes heap, and this runs once a power-up, or once in 50 plies and more."""
 
 from firmware.common import DEFAULT_GAME, PROTOCOL, claim, host_end, is_uid, new_uid, player, view
+from firmware.journal import MAX_RECORD
 from firmware.rules import forget_games, new_position
 from firmware.tracker import STATES
 
@@ -249,3 +251,54 @@ def _number(rec):
 
 def _base(path):
     return path[path.rfind("/") + 1 :]
+
+
+def checkpoint(board, n, first):
+    """A checkpoint record (Board._checkpoint, which says when): the position at the
+    bottom of the rules' stack, its n moves unmade, and those moves after it, so that the
+    state a power-up replays from it is the very one a replay from the start builds
+    (undo, repetitions: the stack).  first: the ply at the bottom."""
+    pos = board.pos
+    undone = []
+    for _ in range(n):
+        undone.append(pos.pop())
+    fen = pos.fen()
+    words = []
+    while undone:
+        m = undone.pop()
+        words.append(pos.move_str(m))
+        pos.push(m)
+    text = "X %d %d %s|%s" % (board.outbox.seq, first, fen, " ".join(words))
+    if len(text) <= MAX_RECORD:
+        try:
+            board.journal.append(text)
+        except OSError:
+            pass  # a checkpoint only saves time: the moves are in the journal
+
+
+def recover(board, now_ms):
+    """A game switch that ran out of memory even on its way back (Board._recover): the
+    journal's game again with whatever memory is free now, else a new default game; a
+    board always has a game."""
+    forget_games(board.game)
+    board.collect()
+    try:
+        replay(board, board._last_head())
+    except (MemoryError, ValueError, IndexError, KeyError):
+        board.pos = None
+    if board.pos is None:
+        forget_games(DEFAULT_GAME)
+        board.collect()
+        board.uid = new_uid(board.urandom)
+        board.pos = new_position(DEFAULT_GAME)
+        board.game = DEFAULT_GAME
+        board.start_fen = None
+        board.krieg = None
+        board.ply = board.checkpoint_ply = board.claim_ply = board.unsaved_from = 0
+        try:
+            board._start_journal("N %d %s %s -" % (board.outbox.seq + 1, board.uid, DEFAULT_GAME))
+        except OSError:
+            pass
+        board._send("newgame %s %s -" % (DEFAULT_GAME, board.uid))
+    board._follow(board.pos, setup=True, now_ms=now_ms)
+    board.tracker.resync(now_ms)  # the same game goes on: its last move stays lit

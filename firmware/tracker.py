@@ -15,7 +15,7 @@ effects: the tracker knows no game.
 from array import array
 
 from firmware import leds
-from firmware.rules.board import EMPTY, WHITE, BLACK, STRIDE
+from firmware.rules.board import EMPTY, STRIDE
 from firmware.rules.compat import const, late
 from firmware.rules.position import CASTLE
 from firmware.squares import Geometry, MARGIN, N
@@ -719,7 +719,7 @@ class Tracker:
                 _shown().render_shown(self, frame)
             return
         if st == OVER:
-            self._render_end(frame)
+            _menus().render_end(self, frame)
             return
         if self.last is not None and st == IDLE:
             frame[self.last[0]] = leds.LAST
@@ -733,7 +733,7 @@ class Tracker:
                 frame[geo.phys(pos.move_to(self.hinted))] = leds.HINT
             return
         if st == PROMOTING:
-            self._render_menu(frame)
+            _menus().render_menu(self, frame)
             return
         if st == PENDING and self.pending is not None:
             frame[geo.phys(pos.move_from(self.pending))] = leds.LAST
@@ -783,41 +783,6 @@ class Tracker:
                 if not self._arrived(m):
                     frame[geo.phys(pos.move_from(m))] = leds.FROM
 
-    def _render_menu(self, frame):
-        # Each choice lights the squares where that piece stands in the start position,
-        # on the mover's side; the current choice bright, the others dim.
-        mover = self.pos.us
-        for i in range(len(self.choices)):
-            letter = self._choice_letter(self.choices[i])
-            cls = leds.CHOICE if i == self.choice else leds.OPTION
-            for p in self._menu_squares(letter, mover):
-                frame[p] = cls
-        frame[self._phys_to(self.choices[0])] = leds.DEST
-
-    def _menu_squares(self, letter, colour):
-        if self.menu is None:
-            self.menu = _start_squares(self.pos.game, self.geo)
-        if letter == "-":
-            letter = self.pos.game.letter[self.pos.game.pawn].lower()
-        return self.menu.get((letter, colour), ())
-
-    def _render_end(self, frame):
-        o = self.outcome
-        pos = self.pos
-        geo = self.geo
-        if self.last is not None:
-            frame[self.last[0]] = leds.LAST
-            frame[self.last[1]] = leds.LAST
-        lay = pos.game.layout
-        for colour, rank in ((WHITE, 0), (BLACK, lay.ranks - 1)):
-            cls = leds.DRAW if o.winner is None else leds.WIN if o.winner == colour else leds.LOSE
-            for f in range(lay.files):
-                frame[geo.phys(lay.squares[rank * lay.files + f])] = cls
-        for k in pos.kings:
-            if k:
-                frame[geo.phys(k)] = leds.DRAW if o.winner is None else leds.WIN if pos.cells[k] & o.winner else leds.LOSE
-
-
 def _shown():
     # The host's move lit as a move to make: code loaded only once a host sends one.
     from firmware import shown
@@ -825,23 +790,16 @@ def _shown():
     return shown
 
 
+def _menus():
+    # The promotion menu's frame and the game's end: code loaded only once one is drawn.
+    from firmware import menus
+
+    return menus
+
+
 def pos_last(pos):
     """The last move made on pos, or None."""
     return pos.stack[-1][0] if pos.stack else None
-
-
-def _start_squares(game, geo):
-    # (lower-case letter, colour) -> physical squares where the start position has it
-    from firmware.rules import new_position
-
-    start = new_position(game.id)
-    out = {}
-    for p in geo.game_squares:
-        c = start.cells[geo.cell(p)]
-        if c:
-            key = (game.letter[c & 31].lower(), c & (WHITE | BLACK))
-            out[key] = out.get(key, ()) + (p,)
-    return out
 
 
 def choice_letter(pos, m):
