@@ -15,7 +15,6 @@ from firmware.rules import GAMES, new_position
 from firmware.rules.board import BLACK, WHITE
 from host.engine import LEVELS, Limits, best_move, choose, level, uci
 from host.engine.captures import FAST_GAMES, attacked, captures, captures_to, fast_moves
-from host.engine.checkers import plain_moves
 from host.engine.search import MATE_BOUND
 from host.engine.tables import Tracked
 
@@ -140,39 +139,6 @@ def test_the_sets_attack_and_occupy_as_the_core_says(gid):
         while t.saved:
             t.pop()
             assert (t.occ, t.pieces) == occupied(), pos.fen()
-
-
-def test_checkers_plain_moves_by_bitboards_are_the_cores():
-    """checkers.plain_moves() is the core's legal_moves() where no piece can capture and
-    None where one can (men and flying kings), and Tracked's bitboards are the board's,
-    along random games (pushed and popped back)."""
-    rng = random.Random("bitboards")
-    kinds = set()
-    for _ in range(8):
-        pos = new_position("checkers12")
-        t = Tracked(pos)
-        squares = pos.game.layout.squares
-
-        def boards():
-            return [sum(1 << sq for sq in squares if code and pos.cells[sq] == code) for code in range(128)]
-
-        for _ in range(200):
-            assert t.bits == boards(), pos.fen()
-            want = pos.legal_moves()
-            got = plain_moves(pos, t.bits)
-            if got is None:
-                assert want and all(pos.takes(m) for m in want), pos.fen()
-            else:
-                assert sorted(got) == sorted(want) and not any(pos.takes(m) for m in want), pos.fen()
-                assert len(plain_moves(pos, t.bits, False)) == len(want), pos.fen()
-            kinds.add((got is None, any(c & 31 == 2 for c in pos.cells if c & 96)))
-            if not want:
-                break
-            t.push(rng.choice(want))
-        while t.saved:
-            t.pop()
-            assert t.bits == boards(), pos.fen()
-    assert kinds == {(False, False), (True, False), (False, True), (True, True)}  # captures or not, kings or not
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])

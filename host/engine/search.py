@@ -24,7 +24,6 @@ from firmware.rules.position import _KIND, CAPTURE, PROMO
 from firmware.rules.position import Position
 
 from .captures import FAST_GAMES, attacked, captures, captures_to, fast_moves
-from .checkers import plain_moves
 from .evaluate import PHASE
 from .tables import Tracked
 
@@ -215,9 +214,6 @@ class Searcher:
         # set-based generator (captures.fast_moves), the same moves as legal_moves() but
         # where a §6 demand limits them.
         self.fast = pos.game.id in FAST_GAMES and hasattr(pos, "end_reason")
-        # checkers12's nodes: the plain moves by bitboards (checkers.plain_moves), the
-        # core's legal_moves() where a capture exists.
-        self.plain_gen = self.t.bits is not None
         self.prune_captures = pos.game.id != "checkers12"  # attacked() is the core's, by the pieces' powers
         # Lippo's attacked President (no check rule, but 4 a's surrender is its mate) is
         # searched as a check is: no null move, pruning or reduction there, extended where
@@ -410,7 +406,7 @@ class Searcher:
         if kept is not None and kept[0] == pos.cells:
             moves = kept[1]
         else:
-            moves = self._legal() if self.fast else self._plain() if self.plain_gen else pos.legal_moves()
+            moves = self._legal() if self.fast else pos.legal_moves()
             if self.keep_moves:
                 if self.moves_stored >= MOVES_KEPT:
                     self.moves_kept.clear()
@@ -544,11 +540,6 @@ class Searcher:
             return pos.legal_moves()
         return fast_moves(pos, False, self.t.occ)
 
-    def _plain(self) -> list[int]:
-        # legal_moves() of a checkers12 position (plain_gen).
-        ms = plain_moves(self.pos, self.t.bits)  # type: ignore[arg-type]
-        return self.pos.legal_moves() if ms is None else ms
-
     def _null_search(self, depth: int, beta: int, ply: int, key: int) -> int:
         # Null-move pruning: if passing still holds beta, a real move will.  The rules core
         # has no pass, so the side to move and the en-passant square are swapped here and
@@ -591,12 +582,6 @@ class Searcher:
             if self.royal_taken_ends and not (pos.kings[0] and pos.kings[1]):
                 return self._end_score(ply)
         elif moves is None:
-            if self.plain_gen:
-                # checkers12 with no capture: nothing to search here, the score stands
-                # (the plain moves only counted: none is a loss).
-                plain = plain_moves(pos, self.t.bits, False)  # type: ignore[arg-type]
-                if plain is not None:
-                    return self._eval(ply) if plain else self._end_score(ply)
             moves = pos.legal_moves()
             if not moves:
                 return self._end_score(ply)

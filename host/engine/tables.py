@@ -49,7 +49,7 @@ class Tables:
         self.black_to_move = rng.getrandbits(63)
         self.lippo = gid == "lippo"
         self.fast = gid in FAST_GAMES
-        self.bitboards = gid == "checkers12"  # its plain moves by bitboards (checkers.py)
+        self.read_back = gid == "checkers12"  # a move's changes read from the core's undo record
         # The state beside the cells that decides the moves: lippo's flags and owed
         # Soldiers, hundred's and Grosschess's flags and moved units, chess-T1's Prince.
         self.extras = tuple(a for a in ("flags", "pending", "moved", "used", "end_ply") if hasattr(pos, a))
@@ -96,14 +96,7 @@ class Tracked:
         self.occ: list[set[int]] | None = None
         self.pieces: list[set[int]] = []
         self.occ_undo: list[list[tuple[int, int, int]]] = []
-        # checkers12: each piece code's cells as an int, a bit a cell (bits[code]).
-        self.bits: list[int] | None = None
-        self.bits_undo: list[list[tuple[int, int, int]]] = []
-        if self.tables.bitboards:
-            self.bits = [0] * 128
-            for sq in pos.game.layout.squares:
-                self.bits[self.cells[sq]] |= 1 << sq
-            self.bits[0] = 0
+        self.read_back = self.tables.read_back
         if self.tables.fast:
             self.occ = [set(), set()]
             self.pieces = [set() for _ in range(128)]
@@ -151,8 +144,8 @@ class Tracked:
         return k ^ self.tables.black_to_move if pos.us != 32 else k
 
     def push(self, m: int) -> None:
-        if self.bits is not None:
-            self._push_bits(m)
+        if self.read_back:
+            self._push_read_back(m)
             return
         pos = self.pos
         cells = self.cells
@@ -209,11 +202,11 @@ class Tracked:
                     pieces[new].add(sq)
             self.occ_undo.append(moved)
 
-    def _push_bits(self, m: int) -> None:
+    def _push_read_back(self, m: int) -> None:
         # checkers12's push: the move made by the core first, what it changed read back
         # from the core's own undo record (the piece and the pieces taken: the path's
         # first square emptied, its last one holding the piece now there, crowned or not),
-        # the bitboards kept too.
+        # not worked out again by effects().
         pos = self.pos
         cells = self.cells
         pos.push(m)
@@ -226,25 +219,11 @@ class Tracked:
             changes.append((to, EMPTY, cells[to]))
         elif piece != cells[to]:
             changes.append((to, piece, cells[to]))  # (a chain back to its square, crowned on the way)
-        bits = self.bits
-        for sq, old, new in changes:
-            bit = 1 << sq
-            bits[old] ^= bit  # type: ignore[index]
-            bits[new] ^= bit  # type: ignore[index]
-        bits[0] = 0  # type: ignore[index]
         self.saved.append((self.h, self.score, self.score_eg, self.hs))
-        self.bits_undo.append(changes)
         self.h, self.score = _rekeyed(changes, self.tables.zobrist, self.tables.value, self.h, self.score)
 
     def pop(self) -> None:
         self.pos.pop()
-        bits = self.bits
-        if bits is not None:
-            for sq, old, new in self.bits_undo.pop():
-                b = 1 << sq
-                bits[old] ^= b
-                bits[new] ^= b
-            bits[0] = 0
         self.h, self.score, self.score_eg, self.hs = self.saved.pop()
         occ = self.occ
         if occ is not None:
