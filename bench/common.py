@@ -32,7 +32,7 @@ else:
 
 def play_physically(board, m, wait):
     """Make move m on the virtual board with the player's hands: lifts, then places."""
-    from firmware.tracker import hand_moves
+    from firmware.hands import hand_moves
 
     geo = board.tracker.geo
     lifts, places = hand_moves(board.pos, m)

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT / "tests" / "mpy"))
 from fuzzgen import Rand, lasting_move  # noqa: E402
 
 from firmware.rules import new_position  # noqa: E402
-from firmware.tracker import hand_moves  # noqa: E402
+from firmware.hands import hand_moves  # noqa: E402
 from host.link import BoardLink  # noqa: E402
 from host.link import pico as emu  # noqa: E402
 

@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from firmware.rules import new_position
 from firmware.squares import Geometry
-from firmware.tracker import hand_moves
+from firmware.hands import hand_moves
 from host.commands import play
 from host.record.archive import Archive
 from host.commands.opponent import Opponent

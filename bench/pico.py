@@ -143,7 +143,7 @@ def _heap_game(link: BoardLink, hands: emu.Hands, game: str, plies: int, wait_ms
     from fuzzgen import Rand, lasting_move
 
     from firmware.rules import new_position
-    from firmware.tracker import hand_moves
+    from firmware.hands import hand_moves
 
     pos = new_position(game)
     geo = hands.geo

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from firmware.rules import new_position  # noqa: E402
 from firmware.squares import Geometry  # noqa: E402
-from firmware.tracker import hand_moves  # noqa: E402
+from firmware.hands import hand_moves  # noqa: E402
 from host.record.archive import Archive  # noqa: E402
 from host.record.bridge import Bridge  # noqa: E402
 from host.link.virtual import VirtualBoard  # noqa: E402

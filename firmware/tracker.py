@@ -820,20 +820,3 @@ def promotion_order(pos, ms):
         if choice_letter(pos, m) == "-":
             out.append(m)
     return out
-
-
-def hand_moves(pos, m):
-    """The lifts and places (cells) a player makes to play m: every square m empties or
-    takes on is lifted, then every square it fills is placed on.  (The virtual board's
-    users, the benchmarks and the host, play moves this way.)"""
-    buf = array("H", bytes(2 * 200))
-    k = pos.effects(m, buf)
-    lifts = []
-    places = []
-    for j in range(k):
-        cell = buf[2 * j]
-        if pos.cells[cell] != EMPTY:
-            lifts.append(cell)
-        if buf[2 * j + 1] != EMPTY:
-            places.append(cell)
-    return lifts, places

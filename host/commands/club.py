@@ -13,7 +13,8 @@ from firmware.rules import GAMES
 from firmware.rules.board import EMPTY
 from firmware.rules.position import BLAST, BONUS, kind_of
 from firmware.squares import Geometry
-from firmware.tracker import hand_moves, promotion_order
+from firmware.hands import hand_moves
+from firmware.tracker import promotion_order
 from host.link import TemporaryBoard
 
 

@@ -523,7 +523,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
 
     from firmware.rules import new_position
     from firmware.squares import Geometry
-    from firmware.tracker import hand_moves
+    from firmware.hands import hand_moves
     from host.record import Archive, ArchiveError
     from host.commands.console import LineInput
     from host.record import MoveError, parse

@@ -40,7 +40,7 @@ from firmware.common import HOST_ENDS
 from firmware.rules import MoveError, new_position
 from firmware.rules.board import BLACK, WHITE
 from firmware.squares import Geometry
-from firmware.tracker import hand_moves
+from firmware.hands import hand_moves
 from host.record import Archive
 from host.record import Bridge
 from host.link import BoardError, BridgeTimeout, LinkError

@@ -6,7 +6,7 @@ from typing import Any
 
 from firmware.rules import MoveError, new_position
 from firmware.rules.board import BLACK, EMPTY, TYPE, WHITE
-from firmware.tracker import hand_moves
+from firmware.hands import hand_moves
 
 
 def _man(pos: Any, cell: int) -> str:

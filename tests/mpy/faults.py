@@ -8,7 +8,8 @@ from fuzzgen import Rand, lasting_move
 from boards import sim
 from firmware import protocol
 from firmware.app import Board
-from firmware.tracker import OVER, hand_moves
+from firmware.hands import hand_moves
+from firmware.tracker import OVER
 
 NEIGHBOURS = (-13, -12, -11, -1, 1, 11, 12, 13)
 
