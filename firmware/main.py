@@ -256,7 +256,7 @@ def _serve(hw):
                 return True  # the sensors' turn
 
     next_scan = [clock.now()]
-    cold = True  # the tracker's pick() not compiled yet: in the first scan, after hello is out
+    cold = 20  # scans until the tracker's pick() is compiled: 0.1 s on, hello is out
     while True:
         # A virtual board with a virtual clock scans only inside "sim wait": it waits
         # for the host.  Every other board scans every hw.scan_ms and reads in between.
@@ -270,9 +270,10 @@ def _serve(hw):
             now = clock.now()
             if ticks_diff(now, next_scan[0]) >= 0:
                 board.step(now)
-                if cold:  # (not before hello: a reset's time to it stays the same)
-                    warm()  # some 10 ms, else in the first move's place
-                    cold = False
+                if cold:  # (not while hello is going out: a reset's time to it stays the same)
+                    cold -= 1
+                    if not cold:
+                        warm()  # some 10 ms, else in the first move's place
                 next_scan[0] = now + hw.scan_ms
                 hw.feed_watchdog()
 

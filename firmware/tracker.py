@@ -99,8 +99,8 @@ def pick(ms, n: int, plain: int, kinds: int, d0: int, d1: int, out):
 
 
 def warm():
-    """pick() compiled ahead, in the board's first scan after hello (main.py): its first
-    call compiles it, some 10 ms of the first move's place on the chip."""
+    """pick() compiled ahead, some 0.1 s after hello (main.py): its first call compiles
+    it, some 10 ms of the first move's place on the chip."""
     pick((), 0, 0, 0, 0, 0, None)
 
 
