@@ -79,6 +79,7 @@ COMMANDS = {
     "MICROPYPATH=.:tests/mpy .venv/bin/micropython -X heapsize=8M bench/invariants.py 100000": ("short", None),
     ".venv/bin/python bench/onboard.py": ("short", None),
     ".venv/bin/python bench/move_work_pico.py --games lippo:40 --every 4": ("short", None),
+    ".venv/bin/python bench/move_work_pico.py --games lippo:200 --every 50 --think 1200": ("short", None),
     ".venv/bin/python bench/junk_pico.py": ("short", None),
     ".venv/bin/python bench/junk_pico.py --uf2 build/eboard-pico.uf2":
         ("skip", "needs the image built (boards/build-image.sh, minutes); bench/junk_pico.py alone is walked"),

@@ -756,6 +756,10 @@ function run() {
       }
       if (stallUntil > t || flashOp) {
         idle(Math.max(1, Math.min(stallUntil - t, 100e3)));
+        // A core stalled by the flash is busy, not idle: its time is no debt an idle core
+        // must later wait out against the wall clock (after a file system filled, 381
+        // erases, the chip stood deaf some 12 s of wall time, its clock stopped).
+        paceOffset -= now() - t;
         continue;
       }
       if (core.waiting) {
