@@ -14,8 +14,8 @@ from conftest import ROOT
 from firmware.rules import GAMES, new_position
 from firmware.rules.board import BLACK, WHITE
 from host.engine import LEVELS, Limits, best_move, choose, level, uci
-from host.engine.captures import FAST_GAMES, attacked, captures, captures_to, fast_moves
-from host.engine.search import MATE_BOUND
+from host.engine.captures import FAST_GAMES, attacked, captures, captures_to, evasions, evasions_served, fast_moves
+from host.engine.search import MATE, MATE_BOUND, Searcher
 from host.engine.tables import Tracked
 
 chess = pytest.importorskip("chess", reason="pip install chess")
@@ -139,6 +139,82 @@ def test_the_sets_attack_and_occupy_as_the_core_says(gid):
         while t.saved:
             t.pop()
             assert (t.occ, t.pieces) == occupied(), pos.fen()
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_the_evasions_of_a_check_are_the_cores_legal_moves(gid):
+    """captures.evasions(pos), found from the checker's squares, is pos.legal_moves() in its
+    order, in every position in check along random games (checks sought out) of the games
+    it serves: chess and its kin."""
+    pos = new_position(gid)
+    if not evasions_served(pos):
+        assert gid not in ("chess", "courier", "gardner")
+        return
+    rng = random.Random("evasions " + gid)
+    seen = 0
+    for _ in range(40):
+        pos = new_position(gid)
+        for _ in range(200):
+            ms = pos.legal_moves()
+            if not ms:
+                break
+            if pos.is_check():
+                assert evasions(pos) == ms, pos.fen()
+                seen += 1
+            checks = [m for m in ms if _gives_check(pos, m)]
+            pos.push(rng.choice(checks if checks and rng.random() < 0.5 else ms))
+    assert seen > 200
+
+
+def _gives_check(pos, m):
+    pos.push(m)
+    try:
+        return pos.is_check()
+    finally:
+        pos.pop()
+
+
+def _bare_searcher(fen, off=frozenset()):
+    """A Searcher of a chess position, to call its nodes directly (no clock)."""
+    s = Searcher(new_position("chess", fen), off=off)
+    s.path = []
+    s.deadline = float("inf")
+    return s
+
+
+def test_a_node_whose_moves_searched_are_all_mated_prunes_no_quiet_move(monkeypatch):
+    """Late-move pruning leaves out the quiet moves after the first few, but not while every
+    move searched is mated: a pruned move may be the one that is not (a false mate score
+    claimed mates that were not, and chose a move for them).  Black's first ten moves in
+    the core's order allow Re8#; g6, g5, h6, h5 and Kg8 do not."""
+    s = _bare_searcher("7k/pppp2pp/8/8/8/8/5PPP/n3R1K1 b - - 0 1")
+    monkeypatch.setattr(s, "_staged", lambda moves, ply, tt_move: iter(moves))  # the core's order
+    assert s._search(1, -300, -299, 1) > -MATE_BOUND
+
+
+def test_a_capture_that_mates_is_not_pruned_as_a_bad_exchange():
+    """The quiescence search leaves out a bigger piece taking a defended smaller one, but
+    not where it checks (as its quiet checks): Qxb2 is mate, b2 defended by the king alone."""
+    fen = "1Q6/8/8/4B3/8/8/1p6/k6K w - - 0 1"
+    assert _bare_searcher(fen)._quiesce(-MATE, MATE, 1, None, 0) >= MATE_BOUND
+    assert _bare_searcher(fen, frozenset({"qs-checks"}))._quiesce(-MATE, MATE, 1, None, 0) < MATE_BOUND
+
+
+@pytest.mark.parametrize("fen", [
+    "7k/6pp/3p3Q/8/2B5/8/5PPP/6K1 w - - 0 1",  # 1.Qe6, and Qe8# or Qg8#
+    "7k/2p3pp/7p/8/2Q5/8/5PPP/6K1 w - - 0 1",  # 1.Qf7, and Qf8# or Qg8#
+])
+def test_a_quiet_mate_threat_is_searched_where_the_other_king_is_boxed_in(fen):
+    """Futility pruning leaves out a quiet move that cannot lift the score to alpha, but not
+    two plies from the horizon where the other king has no square to step to: the reply and
+    the quiescence search's checks show a mate that the evaluation cannot.  A null-window
+    node asked for 600 cp more than it has finds the mate in two; without it, fails low."""
+    s = _bare_searcher(fen)
+    alpha = s._eval(1) + 600
+    assert s._boxed()
+    assert s._search(2, alpha, alpha + 1, 1) >= MATE_BOUND
+    s = _bare_searcher(fen, frozenset({"boxed"}))
+    assert s._search(2, alpha, alpha + 1, 1) <= alpha
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])

@@ -264,15 +264,19 @@ class Position:
     def ply(self):
         return 2 * (self.fullmove - 1) + (self.us == BLACK)
 
-    def attacked(self, sq, by):
-        """True if a piece of colour `by` could capture on sq (were an enemy there)."""
+    def attacked(self, sq, by, out=None):
+        """True if a piece of colour `by` could capture on sq (were an enemy there).  out: a
+        list to append the cells of all such pieces to, by the same tables (a leap or bent
+        route's piece may be listed twice), the answer then whether there are any."""
         g = self.game
         cells = self.cells
         aj = g.att_jumps
         for i in range(0, len(aj), 2):
             x = cells[sq - aj[i]]
             if x & by and aj[i + 1] >> (x & 31) & 1:
-                return True
+                if out is None:
+                    return True
+                out.append(sq - aj[i])
         ab = g.att_bent
         b = g.bent
         for j in range(0, len(ab), 2):
@@ -281,7 +285,9 @@ class Position:
             x = cells[f]
             if x & by and ab[j + 1] >> (x & 31) & 1:
                 if cells[f + b[i + 1]] != OFF or cells[f + b[i + 2]] != OFF:
-                    return True
+                    if out is None:
+                        return True
+                    out.append(f)
         for d, mask in g.att_slides:
             s = sq - d
             x = cells[s]
@@ -289,13 +295,21 @@ class Position:
                 s -= d
                 x = cells[s]
             if x & by and mask >> (x & 31) & 1:
-                return True
+                if out is None:
+                    return True
+                out.append(s)
         if g.pawn:
             pawn = by | g.pawn
             back = -STRIDE if by == WHITE else STRIDE
-            if cells[sq + back - 1] == pawn or cells[sq + back + 1] == pawn:
-                return True
-        return False
+            if cells[sq + back - 1] == pawn:
+                if out is None:
+                    return True
+                out.append(sq + back - 1)
+            if cells[sq + back + 1] == pawn:
+                if out is None:
+                    return True
+                out.append(sq + back + 1)
+        return bool(out)
 
     def attackers(self, sq, by):
         """The cells of the pieces of colour `by` that could capture on sq, in board order."""

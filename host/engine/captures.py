@@ -14,6 +14,9 @@ board's geometry alone decides them: what stands between is ignored, game.py), a
 piece's captures and quiet moves are those sets met with the enemy's and the empty
 squares, in C rather than a Python loop a route (`fast_moves`: all the pseudo-moves,
 for the search's full nodes).  tests/test_engine.py checks both against the core.
+
+The moves of a side in check (`evasions`, chess and its kin): the core's own moves of the
+pieces that may answer the check alone, found from the checker's squares.
 """
 
 from __future__ import annotations
@@ -327,4 +330,47 @@ def captures(pos: Position, occ: list[set[int]] | None = None) -> list[int]:
                 ms.append(frm | to << 9 | cap)
         if slides[t] or blasts[t]:
             _rays(cells, frm, slides[t], blasts[t], them, ms, True)
+    return ms
+
+
+def evasions_served(pos: Position) -> bool:
+    """Whether evasions() serves pos's game: the core answers a check there by the squares a
+    move must end on (Position._check_state's list: the base generator, light moves)."""
+    cls = type(pos)
+    return (pos.game.check_rules and bool(pos.LIGHT_KINDS) and cls.legal_moves is Position.legal_moves
+            and cls.push is Position.push and cls._gen_piece is Position._gen_piece
+            and cls._legal_from is Position._legal_from and cls.attacked is Position.attacked)
+
+
+def evasions(pos: Position) -> list[int]:
+    """pos.legal_moves() of a position of evasions_served() whose side to move is in check,
+    in the same order, found faster: the core's own moves (`_legal_from`) of the royal piece
+    and of the pieces that may answer the check alone, those whose leaps, bent routes or
+    slides reach the checker or a square between (the core's attacked(), asked for them
+    all), and the pawns that may step there.  tests/test_engine.py checks it against the core."""
+    us = pos.us
+    them = us ^ (WHITE | BLACK)
+    k = pos.kings[us >> 6]
+    in_check = pos._check_state(k, them)
+    if in_check is False or in_check is True:
+        return pos.legal_moves()
+    g = pos.game
+    cells = pos.cells
+    asked = {k}
+    if in_check[0]:  # (0,): two pieces check, the royal piece alone may move
+        fwd = STRIDE if us == WHITE else -STRIDE
+        found: list[int] = []
+        for s in in_check:
+            pos.attacked(s, us, found)  # the pieces whose powers reach s (a pawn's: its capture)
+            # a pawn's step or double step to s
+            asked.update((s - fwd, s - 2 * fwd))
+        asked.update(found)
+    if pos.ep and g.ep:  # an en-passant capture (it may answer even two checks: the core tries it)
+        fwd = STRIDE if us == WHITE else -STRIDE
+        asked.update((pos.ep - fwd - 1, pos.ep - fwd + 1))
+    ms: list[int] = []
+    for sq in sorted(asked):
+        c = cells[sq]
+        if c & us:
+            pos._legal_from(sq, c & 31, ms, k, None, them, in_check)
     return ms

@@ -3,11 +3,13 @@
 Negamax with a transposition table (tables.Tracked's incremental Zobrist key, kept from
 one move to the next), aspiration windows, move ordering (the table's move, captures by
 victim then attacker, two killers a ply, a history score), null-move pruning, futility
-and late-move pruning and late-move reductions, mate-distance pruning, a check extension
-(every check, to half MAX_PLY), and a quiescence search on captures with delta pruning
-and, at its first ply, quiet checks and the evasions of a check (Lippo: of an attack on
-its President, and its patt seen) (a Fougasse's blast and a checkers capture chain are
-captures too; from its third ply, recaptures only).  Every technique can be left
+and late-move pruning (neither while every move searched is mated, nor two plies from
+the horizon where the other king has no square to step to: a quiet mate threat),
+late-move reductions, mate-distance pruning, a check extension (every check, to half
+MAX_PLY), and a quiescence search on captures with delta pruning and, at its first ply,
+quiet checks (and captures that check, never pruned) and the evasions of a check (Lippo:
+of an attack on its President, and its patt seen) (a Fougasse's blast and a checkers
+capture chain are captures too; from its third ply, recaptures only).  Every technique can be left
 out (Searcher's `off`).  The end of a game is the core's: a side with no legal move
 asks `pos.outcome()`, so Lippo's surrender, patt and points, checkers' blocked side and
 chess-T1's castles score as the rules say.
@@ -23,7 +25,7 @@ from firmware.rules.board import BLACK, EMPTY, SIZE, STRIDE, WHITE, file_of, ran
 from firmware.rules.position import _KIND, CAPTURE, PROMO
 from firmware.rules.position import Position
 
-from .captures import FAST_GAMES, attacked, captures, captures_to, fast_moves
+from .captures import FAST_GAMES, attacked, captures, captures_to, evasions, evasions_served, fast_moves
 from .evaluate import PHASE
 from .tables import Tracked
 
@@ -111,7 +113,7 @@ class Info:
 # The techniques a search may be asked to leave out (Searcher's `off`): bench/strength.py
 # measures what each is worth by leaving it out.
 TECHNIQUES = ("tt", "killers", "history", "null", "lmr", "lmp", "futility", "delta", "check-ext",
-              "aspiration", "mobility", "qs-checks", "eval", "structure", "pair", "mdp")
+              "aspiration", "mobility", "qs-checks", "boxed", "eval", "structure", "pair", "mdp")
 STRUCT_LIMIT = 100_000  # entries of the structure cache; cleared past this
 
 
@@ -119,8 +121,9 @@ Table = dict[int, tuple[int, int, int, int]]  # key -> (depth, flag, score, move
 _KEPT: dict[tuple[int, frozenset[str]], Table] = {}
 _STRUCT: dict[int, dict[int, tuple[int, int]]] = {}  # game -> structure key -> (middle game, endgame)
 _EXTRA: dict[int, dict[int, int]] = {}  # game -> cells' key ^ side to move -> the game's extra terms
-_ATTACK: dict[int, dict[int, bool]] = {}  # game -> cells' key ^ side to move -> its royal piece attacked
+_ATTACK: dict[tuple[int, type], dict[int, bool]] = {}  # (game, position class) -> cells' key ^ side to move -> its royal piece attacked
 _CLOSED: dict[int, dict[int, bool]] = {}  # game -> cells' key ^ side to move -> Lippo's patt
+_BOXED: dict[int, dict[int, bool]] = {}  # game -> cells' key ^ side to move -> the other royal piece boxed in
 
 
 def kept_table(pos: Position, off: frozenset[str] = frozenset()) -> Table:
@@ -223,8 +226,16 @@ class Searcher:
         # seen).  Its patt (4 b) is seen there too.  Without these a level lost games to a
         # surrender a ply past its horizon (issue #24: bench/strength.py --levels).
         self.guard = self.fast and self.royal_taken_ends and "check-ext" not in off
-        self.attack_cache = _ATTACK.setdefault(id(g), {})
+        self.attack_cache = _ATTACK.setdefault((id(g), type(pos)), {})
         self.closed_cache = _CLOSED.setdefault(id(g), {})
+        self.boxed_cache = _BOXED.setdefault(id(g), {})
+        self.evasions_served = evasions_served(pos)
+        self.use_boxed = self.check_rules and "boxed" not in off
+        self.royal_steps = g.jumps[g.royal] if g.royal else ()
+        # By type: the offsets a piece checks from (_may_check), and its rays by offset.
+        self.check_jumps = [frozenset(j) for j in g.jumps]
+        self.check_rays = [{d * n: d for d in sl for n in range(1, max(g.layout.files, g.layout.ranks))} for sl in g.slides]
+        self.bent_types = frozenset(t for t in range(1, len(g.letter)) if g.bent_at[t] != g.bent_at[t + 1])
         self.tt: Table = tt if tt is not None else {}
         # The moves of the nodes searched, by key: exact, so only where a key and the cells
         # decide them (Lippo's §14/§15 countdown reads the ply too: not kept there).
@@ -400,19 +411,7 @@ class Searcher:
                     e_score += ply
                 if flag == EXACT or (flag == LOWER and e_score >= beta) or (flag == UPPER and e_score <= alpha):
                     return e_score
-        # A node's moves, kept by its key (and checked against its cells) for the next
-        # iteration's and the re-searches' visits: the generation is most of a node's cost.
-        kept = self.moves_kept.get(key)
-        if kept is not None and kept[0] == pos.cells:
-            moves = kept[1]
-        else:
-            moves = self._legal() if self.fast else pos.legal_moves()
-            if self.keep_moves:
-                if self.moves_stored >= MOVES_KEPT:
-                    self.moves_kept.clear()
-                    self.moves_stored = 0
-                self.moves_kept[key] = (bytes(pos.cells), moves)
-                self.moves_stored += len(moves) + 16
+        moves = self._node_moves(key, self._legal if self.fast else self._evasions_or_moves)
         if not moves:
             return self._end_score(ply)
         n = len(moves)
@@ -437,11 +436,17 @@ class Searcher:
                 futile = self._eval(ply) + self.futility[depth]  # no quiet move gets past this
             if depth < self.late_depth:
                 late = self.late[depth]  # late-move pruning: the quiet moves after these are left out
+            if depth <= 2 and self.use_boxed and self._boxed():
+                # The other royal piece has no square to step to: a quiet move here may
+                # threaten a mate that the reply and the quiescence search's checks show
+                # (a depth-1 node's reply alone cannot): not pruned.
+                futile = late = INF
         self.path.append(key)
         try:
             for i, m in enumerate(self._staged(moves, ply, tt_move)):
                 quiet = not pos.takes(m)
-                prunable = quiet and i and (futile <= alpha or quiets >= late)
+                # (never while every move searched is mated: a pruned move may be the one that is not)
+                prunable = quiet and i and (futile <= alpha or quiets >= late) and best > -MATE_BOUND
                 if prunable and not check_rules:
                     # (Without a check rule, taking the royal piece is a capture, which is
                     # never pruned: the move need not even be made.)
@@ -497,25 +502,57 @@ class Searcher:
         self.tt[key] = (depth, flag, stored, best_move)
         return best
 
+    def _node_moves(self, key: int, make: Callable[[], list[int]]) -> list[int]:
+        # A node's moves (make()), kept by its key (and checked against its cells) for the
+        # next iteration's and the re-searches' visits: the generation is most of a node's
+        # cost (the quiescence search's evasions of a check too).
+        kept = self.moves_kept.get(key)
+        if kept is not None and kept[0] == self.pos.cells:
+            return kept[1]
+        moves = make()
+        if self.keep_moves:
+            if self.moves_stored >= MOVES_KEPT:
+                self.moves_kept.clear()
+                self.moves_stored = 0
+            self.moves_kept[key] = (bytes(self.pos.cells), moves)
+            self.moves_stored += len(moves) + 16
+        return moves
+
+    def _evasions_or_moves(self) -> list[int]:
+        # The legal moves; those of a check found from the checker's squares where the
+        # game's check rule gives them (captures.evasions).
+        if self.evasions_served and self._checked():
+            return evasions(self.pos)
+        return self.pos.legal_moves()
+
     def _checked(self) -> bool:
-        # The side to move is in check (Lippo: its President attacked).
-        if self.check_rules:
-            return self.pos.is_check()
-        return self.guard and self._royal_attacked()
+        # The side to move is in check (Lippo: its President attacked), from the cache: a
+        # move's check asked after it is made is its node's again.
+        return (self.check_rules or self.guard) and self._royal_attacked()
+
+    def _of_cells(self, cache: dict[int, bool], make: Callable[[], bool]) -> bool:
+        # make()'s answer for the position as it stands, cached by the cells' key and the
+        # side to move (a position's royal attack, patt, the other royal piece boxed in).
+        k = self.t.h ^ self.pos.us
+        v = cache.get(k)
+        if v is None:
+            if len(cache) >= STRUCT_LIMIT:
+                cache.clear()
+            v = cache[k] = make()
+        return v
 
     def _royal_attacked(self) -> bool:
-        # The side to move's royal piece attacked, cached by the cells' key and the side:
-        # asked by the search (_checked), the evaluation's Lippo term and the core's end
-        # tests (_attacked_here), so made once a position.
+        # The side to move's royal piece attacked (cached): asked by the search (_checked),
+        # the evaluation's Lippo term and the core's end tests (_attacked_here), so made once
+        # a position.
+        return self._of_cells(self.attack_cache, self._royal_attacked_now)
+
+    def _royal_attacked_now(self) -> bool:
         pos = self.pos
-        k = self.t.h ^ pos.us
-        a = self.attack_cache.get(k)
-        if a is None:
-            if len(self.attack_cache) >= STRUCT_LIMIT:
-                self.attack_cache.clear()
-            p = pos.kings[pos.us >> 6]
-            a = self.attack_cache[k] = bool(p) and self._attacked(p, pos.us ^ (WHITE | BLACK))
-        return a
+        if self.check_rules:
+            return pos.is_check()  # (the class's own: a Kriegspiel view's says no)
+        p = pos.kings[pos.us >> 6]
+        return bool(p) and self._attacked(p, pos.us ^ (WHITE | BLACK))
 
     def _attacked(self, sq: int, by: int) -> bool:
         # pos.attacked(), by the sets where the game's moves are made by them (Lippo).
@@ -563,6 +600,52 @@ class Searcher:
             if self.fast:
                 pos._end = saved_end  # type: ignore[attr-defined]
 
+    def _may_check(self, m: int) -> bool:
+        # Whether move m's piece may check the other royal piece from where it lands: its
+        # jumps, rays (the square it leaves empty) or pawn's capture diagonals reach it; a
+        # promotion or a bent mover, always (the move made tells).  Discovered checks are
+        # not looked for (nor are they among the quiet checks).
+        pos = self.pos
+        cells = pos.cells
+        frm = pos.move_from(m)
+        to = pos.move_to(m)
+        typ = cells[frm] & 31
+        if m >> _KIND & 15 == PROMO or typ in self.bent_types:
+            return True
+        diff = pos.kings[(pos.us >> 6) ^ 1] - to
+        if typ == pos.game.pawn:
+            fwd = STRIDE if pos.us == WHITE else -STRIDE
+            return diff == fwd - 1 or diff == fwd + 1
+        if diff in self.check_jumps[typ]:
+            return True
+        d = self.check_rays[typ].get(diff, 0)
+        if d:
+            sq = to + d
+            while sq != to + diff:
+                if cells[sq] != EMPTY and sq != frm:
+                    return False
+                sq += d
+            return True
+        return False
+
+    def _boxed(self) -> bool:
+        # The other side's royal piece has no square to step to (empty or of ours, and not
+        # attacked), cached.
+        return self._of_cells(self.boxed_cache, self._boxed_now)
+
+    def _boxed_now(self) -> bool:
+        pos = self.pos
+        us = pos.us
+        r = pos.kings[(us >> 6) ^ 1]
+        if not r:
+            return False
+        cells = pos.cells
+        for d in self.royal_steps:
+            c = cells[r + d]
+            if (c == EMPTY or c & us) and not pos.attacked(r + d, us):
+                return False
+        return True
+
     def _has_pieces(self) -> bool:
         # Passing is safe only with pieces (not pawns or the royal piece alone) to move.
         counts = self.pos.counts
@@ -592,7 +675,7 @@ class Searcher:
             return self._end_score(ply)  # Lippo's patt (4 b): the game ends, by points
         checks = False  # quiet checks among the moves
         if evading:
-            moves = self._evasions() if self.guard else pos.legal_moves()
+            moves = self._node_moves(self.t.key(), self._evasions if self.guard else self._evasions_or_moves)
             if not moves:
                 return self._end_score(ply)
             caps = moves
@@ -641,28 +724,36 @@ class Searcher:
         mover = pos.us
         them = mover ^ (WHITE | BLACK)
         prune = not (forced or evading) and self.prune_captures
+        pseudo = quick and self.check_rules and not evading
         checks = checks and not (forced or evading)
         for m in self._ordered(caps, MAX_PLY, 0):
             to = pos.move_to(m)
             quiet = checks and not pos.takes(m)  # a quiet check (qs-checks): neither delta nor exchange pruned
+            pruned = False  # a capture delta or exchange pruned: where quiet checks are searched, one that checks is not
             if not quiet:
                 victim = points[cells[to]]
                 if victim < floor:
-                    continue  # delta pruning: even this victim cannot lift the score to alpha
-                if prune and points[cells[pos.move_from(m)]] > victim and to != pos.move_from(m) \
+                    pruned = True  # delta pruning: even this victim cannot lift the score to alpha
+                elif prune and points[cells[pos.move_from(m)]] > victim and to != pos.move_from(m) \
                         and self._attacked(to, them):
-                    continue  # a bigger piece for a defended smaller one: not a quiet line's business
+                    pruned = True  # a bigger piece for a defended smaller one: not a quiet line's business
+                if pruned and not (checks and self._may_check(m)):
+                    continue
             self._tick()
             t.push(m)
             try:
+                if pruned and not self._checked():
+                    continue
                 # The check rule for a move of the quick generator is applied here, to the
-                # one move made (the chess-like games).
-                if quick and self.check_rules and pos.attacked(pos.kings[mover >> 6], pos.us):
+                # one move made (the chess-like games; an evasion is a legal move already).
+                if pseudo and pos.attacked(pos.kings[mover >> 6], pos.us):
                     continue
                 if evading and self.guard and pos.kings[pos.us >> 6] and self._attacked(pos.kings[mover >> 6], pos.us):
                     continue  # the President left attacked (a move taking theirs goes on)
-                if quiet and not pos.is_check() and m >> _KIND & 15 != PROMO:
+                if quiet and m >> _KIND & 15 != PROMO and not self._checked():
                     continue
+                if quiet and pos.attacked(to, pos.us) and not pos.attacked(to, mover):
+                    continue  # a quiet check whose piece is lost for nothing (a mate is the full search's)
                 v = -self._quiesce(-beta, -alpha, ply + 1, None, qdepth + 1, to)
             finally:
                 t.pop()
@@ -677,18 +768,14 @@ class Searcher:
         return best
 
     def _closed(self) -> bool:
-        # Lippo's patt (4 b, A16) of the side to move, as the rules core tells it (cached by
-        # the cells' key, as _checked).
+        # Lippo's patt (4 b, A16) of the side to move, as the rules core tells it (cached).
+        return self._of_cells(self.closed_cache, self._closed_now)
+
+    def _closed_now(self) -> bool:
         pos = self.pos
-        k = self.t.h ^ pos.us
-        c = self.closed_cache.get(k)
-        if c is None:
-            if len(self.closed_cache) >= STRUCT_LIMIT:
-                self.closed_cache.clear()
-            us = pos.us
-            p = pos.kings[us >> 6]
-            c = self.closed_cache[k] = bool(p) and pos._closed(p, us, us ^ (WHITE | BLACK), self._attacked)  # type: ignore[attr-defined]
-        return c
+        us = pos.us
+        p = pos.kings[us >> 6]
+        return bool(p) and pos._closed(p, us, us ^ (WHITE | BLACK), self._attacked)  # type: ignore[attr-defined]
 
     def _evasions(self) -> list[int]:
         # The moves of a Lippo position whose President is attacked, for the quiescence
