@@ -418,53 +418,31 @@ class Position:
     def _check_state(self, k, them):
         # False if the royal piece on k is not attacked; else the squares a plain move
         # (LIGHT_KINDS) of another piece must end on to answer the check: the checker's
-        # and, for a slider, those between it and k; (0,) where two pieces check (none
-        # can); True (every move tried) where a game moves more than from and to.
+        # and, on a slide's line, those between it and k (a leaper on a line may add some
+        # that do not block: the move made tells); (0,) where two pieces check (none can);
+        # True (every move tried) where a game moves more than from and to.
         if not self.attacked(k, them):
             return False
         cls = type(self)
         if cls.push is not Position.push or cls._gen_piece is not Position._gen_piece or not self.LIGHT_KINDS:
             return True
-        g = self.game
-        cells = self.cells
         found = []
-        aj = g.att_jumps
-        for i in range(0, len(aj), 2):
-            s = k - aj[i]
-            x = cells[s]
-            if x & them and aj[i + 1] >> (x & 31) & 1 and s not in found:
-                found.append(s)
-        ab = g.att_bent
-        b = g.bent
-        for j in range(0, len(ab), 2):
-            i = ab[j]
-            f = k - b[i]
-            x = cells[f]
-            if x & them and ab[j + 1] >> (x & 31) & 1 and f not in found:
-                if cells[f + b[i + 1]] != OFF or cells[f + b[i + 2]] != OFF:
-                    found.append(f)
-        line = []
-        for d, mask in g.att_slides:
-            s = k - d
-            x = cells[s]
-            while x == EMPTY:
-                s -= d
-                x = cells[s]
-            if x & them and mask >> (x & 31) & 1 and s not in found:
-                found.append(s)
+        self.attacked(k, them, found)
+        c = found[0]
+        for f in found:
+            if f != c:
+                return (0,)
+        cells = self.cells
+        for d, mask in self.game.att_slides:
+            if (k - c) % d == 0 and 0 < (k - c) // d <= N:
                 s = k - d
                 while cells[s] == EMPTY:
-                    line.append(s)
-                    s -= d
-        if g.pawn:
-            pawn = them | g.pawn
-            back = -STRIDE if them == WHITE else STRIDE
-            for s in (k + back - 1, k + back + 1):
-                if cells[s] == pawn and s not in found:
                     found.append(s)
-        if len(found) != 1:
-            return (0,) if found else True
-        return found + line
+                    s -= d
+                if s == c:
+                    return found
+                del found[1:]
+        return found
 
     def _legal_from(self, sq, t, ms, k, pins, them, in_check):
         # The check rule for the moves of one piece (check_rules games); in_check: False
