@@ -14,7 +14,8 @@ from conftest import ROOT
 from firmware.rules import GAMES, new_position
 from firmware.rules.board import BLACK, WHITE
 from host.engine import LEVELS, Limits, best_move, choose, level, uci
-from host.engine.captures import FAST_GAMES, attacked, captures, captures_to, evasions, evasions_served, fast_moves
+from host.engine.captures import (FAST_GAMES, attacked, captures, captures_to, evasions, evasions_served, fast_moves,
+                                  recaptures)
 from host.engine.search import MATE, MATE_BOUND, Searcher
 from host.engine.tables import Tracked
 
@@ -141,29 +142,49 @@ def test_the_sets_attack_and_occupy_as_the_core_says(gid):
             assert (t.occ, t.pieces) == occupied(), pos.fen()
 
 
+def _walk(gid, seed, games, plies, prefer, share):
+    """(position, its legal moves) along `games` seeded random games of gid, each move one of
+    those prefer(pos, m) picks with probability `share` (the position is used before it moves)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        pos = new_position(gid)
+        for _ in range(plies):
+            ms = pos.legal_moves()
+            if not ms or pos.outcome() is not None:
+                break
+            yield pos, ms
+            some = [m for m in ms if prefer(pos, m)]
+            pos.push(rng.choice(some if some and rng.random() < share else ms))
+
+
 @pytest.mark.parametrize("gid", GAMES)
 def test_the_evasions_of_a_check_are_the_cores_legal_moves(gid):
     """captures.evasions(pos), found from the checker's squares, is pos.legal_moves() in its
     order, in every position in check along random games (checks sought out) of the games
     it serves: chess and its kin."""
-    pos = new_position(gid)
-    if not evasions_served(pos):
+    if not evasions_served(new_position(gid)):
         assert gid not in ("chess", "courier", "gardner")
         return
-    rng = random.Random("evasions " + gid)
     seen = 0
-    for _ in range(40):
-        pos = new_position(gid)
-        for _ in range(200):
-            ms = pos.legal_moves()
-            if not ms:
-                break
-            if pos.is_check():
-                assert evasions(pos) == ms, pos.fen()
-                seen += 1
-            checks = [m for m in ms if _gives_check(pos, m)]
-            pos.push(rng.choice(checks if checks and rng.random() < 0.5 else ms))
+    for pos, ms in _walk(gid, "evasions " + gid, 40, 200, _gives_check, 0.5):
+        if pos.is_check():
+            assert evasions(pos) == ms, pos.fen()
+            seen += 1
     assert seen > 200
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_the_recaptures_on_a_square_are_the_captures_landing_there(gid):
+    """captures.recaptures(pos, sq), found from the pieces attacking sq where the core's
+    generator makes every piece's moves, is captures(pos) filtered to sq, in its order, on
+    every square along random games (captures sought out)."""
+    seen = 0
+    for pos, _ in _walk(gid, "recaptures " + gid, 4, 120, lambda p, m: p.takes(m), 0.3):
+        caps = captures(pos)
+        for sq in pos.game.layout.squares:
+            assert recaptures(pos, sq) == [m for m in caps if pos.move_to(m) == sq], (pos.fen(), sq)
+        seen += len(caps)
+    assert seen > 20
 
 
 def _gives_check(pos, m):

@@ -16,7 +16,8 @@ squares, in C rather than a Python loop a route (`fast_moves`: all the pseudo-mo
 for the search's full nodes).  tests/test_engine.py checks both against the core.
 
 The moves of a side in check (`evasions`, chess and its kin): the core's own moves of the
-pieces that may answer the check alone, found from the checker's squares.
+pieces that may answer the check alone, found from the checker's squares; the quiescence
+search's recaptures (`recaptures`), those of the pieces attacking the square.
 """
 
 from __future__ import annotations
@@ -373,4 +374,26 @@ def evasions(pos: Position) -> list[int]:
         c = cells[sq]
         if c & us:
             pos._legal_from(sq, c & 31, ms, k, None, them, in_check)
+    return ms
+
+
+def recaptures(pos: Position, sq: int) -> list[int]:
+    """The moves of captures(pos) that land on sq, in their order: where the core's own
+    generator makes every piece's moves (chess and its kin), those of the pieces that attack
+    sq (the core's attacked(), asked for them all); elsewhere captures(pos) filtered."""
+    cls = type(pos)
+    if pos.game.id in FAST_GAMES or cls.pseudo_moves is not Position.pseudo_moves \
+            or cls._gen_piece is not Position._gen_piece or cls.attacked is not Position.attacked:
+        return [m for m in captures(pos) if pos.move_to(m) == sq]
+    cells = pos.cells
+    us = pos.us
+    if not cells[sq] & (us ^ (WHITE | BLACK)):
+        return [m for m in captures(pos) if pos.move_to(m) == sq] if sq == pos.ep else []  # (en passant)
+    found: list[int] = []
+    pos.attacked(sq, us, found)
+    ms: list[int] = []
+    for frm in sorted(set(found)):
+        own: list[int] = []
+        pos._gen_piece(frm, cells[frm] & 31, own)
+        ms += [m for m in own if m & CAPTURE and m >> 9 & 511 == sq]
     return ms

@@ -25,7 +25,7 @@ from firmware.rules.board import BLACK, EMPTY, SIZE, STRIDE, WHITE, file_of, ran
 from firmware.rules.position import _KIND, CAPTURE, PROMO
 from firmware.rules.position import Position
 
-from .captures import FAST_GAMES, attacked, captures, captures_to, evasions, evasions_served, fast_moves
+from .captures import FAST_GAMES, attacked, captures, captures_to, evasions, evasions_served, fast_moves, recaptures
 from .evaluate import PHASE
 from .tables import Tracked
 
@@ -697,6 +697,8 @@ class Searcher:
                 royal = self.royal_taken_ends and pos.kings[(pos.us >> 6) ^ 1]
                 if self.fast and moves is None:  # (found from the squares)
                     caps = captures_to(pos, (last_to,) if royal in (last_to, 0) else (last_to, royal), self.t.pieces)
+                elif moves is None and not royal:
+                    caps = recaptures(pos, last_to)  # (found from the square)
                 else:
                     caps = captures(pos, self.t.occ) if moves is None else [m for m in moves if pos.takes(m)]
                     caps = [m for m in caps if pos.move_to(m) in (last_to, royal)]
