@@ -72,6 +72,20 @@ def test_chess_pawn_structure_shelter_and_rook_files():
     assert terms("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")[0] > 0  # a rook on the open a-file
 
 
+def test_the_structure_key_decides_the_structure_term():
+    """The structure term is cached by Tracked's structure key (pawns, rooks, and a king only
+    on its first two ranks, where its shelter counts): along random games, kings walking
+    too, two positions with one key have one structure term."""
+    from host.engine.evaluate import _chess_structure
+
+    seen: dict[int, tuple[int, int]] = {}
+    king_moves = lambda p, m: p.cells[p.move_from(m)] & 31 == p.game.royal  # noqa: E731
+    for pos, _ in _walk("chess", "structure key", 12, 160, king_moves, 0.4):
+        key = Tracked(pos).hs
+        assert seen.setdefault(key, _chess_structure(pos)) == _chess_structure(pos), pos.fen()
+    assert len(seen) > 200
+
+
 @pytest.mark.parametrize("gid", GAMES)
 def test_the_quiescence_captures_are_the_pseudo_moves_that_take(gid):
     """captures(pos), generated alone, is the core's pseudo-moves that capture, in their

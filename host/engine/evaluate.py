@@ -289,6 +289,7 @@ DOUBLED = (-12, -22)  # each pawn more than one on a file
 ISOLATED = (-12, -15)  # a pawn with no own pawn on the files beside it
 PASSED = ((0, 0, 3, 6, 15, 30, 50, 0), (0, 0, 8, 15, 30, 55, 90, 0))  # by rank from its side
 SHELTER = (-8, -25, -15)  # middle game: a shield pawn one rank up, none, and the file open too
+SHELTER_RANKS = 2  # a king's shelter counts on its side's first two ranks (elsewhere its square is no term's)
 ROOK_OPEN = (25, 10)  # no pawn on the rook's file
 ROOK_HALF = (12, 5)  # no own pawn on it
 
@@ -358,7 +359,7 @@ def _chess_structure(pos: Position) -> tuple[int, int]:
         k = pos.kings[side]
         if k:
             kr = rank_of(k) if side == 0 else lay.ranks - 1 - rank_of(k)
-            if kr <= 1:
+            if kr < SHELTER_RANKS:
                 kf = file_of(k)
                 for f in range(max(0, kf - 1), min(files, kf + 2)):
                     shield = [r for r in own[f] if r > kr]

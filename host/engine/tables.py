@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import random
 
-from firmware.rules.board import EMPTY, SIZE
+from firmware.rules.board import BLACK, EMPTY, SIZE, WHITE, rank_of
 from firmware.rules.position import BONUS, Position
 
 from .captures import FAST_GAMES
-from .evaluate import PROFILES, Profile, value_tables
+from .evaluate import PROFILES, SHELTER_RANKS, Profile, value_tables
 
 _KIND = 19
 
@@ -40,12 +40,22 @@ class Tables:
         # (middle game, endgame or None) values of every code on every cell
         self.value, self.value_eg = value_tables(pos, prof)
         # The structure key: the Zobrist keys of the pieces the profile's structure term
-        # reads (pawns, kings, rooks), 0 for the others: its cache's key.
+        # reads (pawns, rooks, and kings where their shelter counts), 0 for the others: its
+        # cache's key (a king walking the board's middle keeps its structure's entry).
         self.struct_zob = None
         if prof.structure is not None:
             g = pos.game
             kept = {g.pawn, g.royal, g.type_of("R")}
-            self.struct_zob = [z if (i // SIZE) & 31 in kept else 0 for i, z in enumerate(zob)]
+            top = g.layout.ranks - 1
+
+            def reads(i: int) -> bool:
+                code, sq = divmod(i, SIZE)
+                if code & 31 == g.royal and code & (WHITE | BLACK):
+                    rank = rank_of(sq) if code & WHITE else top - rank_of(sq)
+                    return 0 <= rank < SHELTER_RANKS
+                return code & 31 in kept
+
+            self.struct_zob = [z if reads(i) else 0 for i, z in enumerate(zob)]
         self.black_to_move = rng.getrandbits(63)
         self.lippo = gid == "lippo"
         self.fast = gid in FAST_GAMES
