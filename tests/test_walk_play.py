@@ -248,3 +248,34 @@ def test_a_move_typed_as_squares_is_never_read_as_another_mans_san():
         parse_line(pos, "a1a4")
     assert [pos.move_str(m) for m in parse_line(pos, "A1a4")] == ["d1a4"]  # SAN, as typed
     assert [pos.move_str(m) for m in parse_line(new_position("chess"), "nf3")] == ["g1f3"]
+
+
+def test_the_setup_hands_wait_for_the_board_to_ask_for_the_next_man(monkeypatch):
+    """`play --battle` on the emulated Pico's stock firmware once ended in `internal error:
+    StopIteration`: the hands put the next man down by the board's last `arrange`, which a
+    busy chip had not yet replaced (the man it named was all placed).  They wait for the
+    board to name a man still to be put down, and say so in words if it never does."""
+    from types import SimpleNamespace
+
+    from firmware.rules.board import WHITE
+    from host.commands import play
+    from host.commands.kriegspiel import ArmyHands
+
+    army = ArmyHands(0)
+    army.todo[WHITE] = [m for m in army.todo[WHITE] if m[0].upper() != "Q"]  # the queen put down
+    first = army.todo[WHITE][0][0].upper()
+    session = SimpleNamespace(asked="")
+    waits = []
+
+    def hand(line):
+        waits.append(line)
+        session.asked = f"arrange white {first}"  # the board's ask arrives during the wait
+        return "ok"
+
+    session.asked = "arrange white Q"  # stale: the queen is down, the board's next ask not yet read
+    assert play.Session._asked_for(session, hand, army, WHITE) == first
+    assert waits == ["sim wait 50"]
+    session.asked = "arrange black K"  # the other side's ask: not white's
+    monkeypatch.setattr(play, "ASK_WAIT_S", 0)
+    with pytest.raises(play.PlayError, match="has not asked for white's next man"):
+        play.Session._asked_for(session, lambda line: "ok", army, WHITE)

@@ -394,6 +394,10 @@ class ArmyHands:
     def left(self, side: int) -> int:
         return len(self.todo[side])
 
+    def has(self, side: int, letter: str) -> bool:
+        """Whether a man of the letter is still to be put down for side."""
+        return any(m[0].upper() == letter for m in self.todo[side])
+
 
 def espeak() -> Callable[[str], None] | None:
     """A speaker like a human umpire (espeak-ng, Russian), or None if it is not installed."""

@@ -74,6 +74,9 @@ WAITING = {  # why the board takes no move in a state of a game (docs/protocol.m
 }
 
 
+ASK_WAIT_S = 30  # seconds the hands of a screened setup wait for the board to ask for a man
+
+
 class PlayError(Exception):
     pass
 
@@ -573,8 +576,23 @@ class Session:
         self.bridge.request("battle both")
         for side in (WHITE, BLACK):
             while army.left(side):
-                army.place(hand, side, self.asked.split()[-1], 60)
+                army.place(hand, side, self._asked_for(hand, army, side), 60)
         hand("sim wait 500")
+
+    def _asked_for(self, hand, army, side: int) -> str:  # type: ignore[no-untyped-def]
+        """The letter of side's next man, as the board asks for it.  Its `arrange` may come
+        after the hands' wait (a busy chip: the emulated Pico's stock firmware erasing flash):
+        the hands wait on until the board names a man of that side still to be put down."""
+        name = "white" if side == WHITE else "black"
+        deadline = time.monotonic() + ASK_WAIT_S
+        while True:
+            w = self.asked.split()
+            if len(w) == 3 and w[1] == name and army.has(side, w[2]):
+                return w[2]
+            if time.monotonic() > deadline:
+                raise PlayError(f"the board has not asked for {name}'s next man in {ASK_WAIT_S} s"
+                                f" (it last said: {self.asked or 'nothing'})")
+            hand("sim wait 50")
 
     def _hand_square(self, cmd: str, name: str) -> None:
         """lift/place SQ checked before the hands move: PlayError in words."""
