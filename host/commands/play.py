@@ -581,7 +581,7 @@ class Session:
 
     def _asked_for(self, hand, army, side: int) -> str:  # type: ignore[no-untyped-def]
         """The letter of side's next man, as the board asks for it.  Its `arrange` may come
-        after the hands' wait (a busy chip: the emulated Pico's stock firmware erasing flash):
+        after the hands' wait (a busy chip: the emulated Pico's stock firmware):
         the hands wait on until the board names a man of that side still to be put down."""
         name = "white" if side == WHITE else "black"
         deadline = time.monotonic() + ASK_WAIT_S
