@@ -1,8 +1,9 @@
 """Every shell command in README.md's code blocks runs here, as a new user types it (issue
 #21): the interactive ones in a real terminal (pexpect) with a few keystrokes and `quit`,
 the long-running ones (benchmarks) for a short while and then Ctrl-C, and those that
-cannot run inside the suite listed with the reason.  A command added to the README and not
-to COMMANDS fails test_every_readme_command_is_walked: the README cannot promise what the
+cannot run inside the suite listed with the reason; those that need what a plain clone
+lacks (the emulated Pico's ../shared/pico, a built image) skip, naming it.  A command added
+to the README and not to COMMANDS fails test_every_readme_command_is_walked: the README cannot promise what the
 product does not do."""
 
 import fcntl
@@ -39,11 +40,19 @@ def _needs(program):
 
 
 def _unbuilt(command):
-    """Why a README command cannot run here (a program it runs is not built), or None.
-    `.frozen` in MICROPYPATH is no file: it names the modules frozen into the port that runs
-    them, build/micropython-32, and that port is what such a command needs."""
-    if "build/micropython-32" in command and (reason := _needs("build/micropython-32")):
-        return reason + " (run-tests.sh builds it)"
+    """Why a README command cannot run here (a program or file it needs is not here), or
+    None.  `.frozen` in MICROPYPATH is no file: it names the modules frozen into the port
+    that runs them, build/micropython-32, and that port is what such a command needs.  The
+    emulated Pico's benches (bench/*pico*.py, --pico) need its boot ROM and MicroPython UF2
+    in ../shared/pico, which a plain clone has not beside it."""
+    for built in ("build/micropython-32", "build/eboard-pico.uf2"):
+        if built in command and _needs(built):
+            return f"{built} is not built (run-tests.sh builds it, from ../shared/pico)"
+    if re.search(r"bench/\w*pico\w*\.py|--pico\b", command):
+        from host.link.pico import missing
+
+        if reason := missing():
+            return "the emulated Pico cannot run here: " + reason
     return None
 
 
@@ -81,8 +90,7 @@ COMMANDS = {
     ".venv/bin/python bench/move_work_pico.py --games lippo:40 --every 4": ("short", None),
     ".venv/bin/python bench/move_work_pico.py --games lippo:200 --every 50 --think 1200": ("short", None),
     ".venv/bin/python bench/junk_pico.py": ("short", None),
-    ".venv/bin/python bench/junk_pico.py --uf2 build/eboard-pico.uf2":
-        ("skip", "needs the image built (boards/build-image.sh, minutes); bench/junk_pico.py alone is walked"),
+    ".venv/bin/python bench/junk_pico.py --uf2 build/eboard-pico.uf2": ("short", None),
     ".venv/bin/python bench/strength.py --positions DIR --sunfish 40 [--part K/N]":
         ("skip", "sunfish's test files (DIR) live outside the repository; without them the bench says so"),
     ".venv/bin/python bench/strength.py --positions DIR --stockfish 40":
@@ -214,10 +222,27 @@ def test_a_frozen_command_runs_wherever_the_port_is_built(tmp_path, monkeypatch)
     assert frozen
     monkeypatch.setitem(globals(), "ROOT", tmp_path)  # no build here: a skip, said why
     monkeypatch.chdir(tmp_path)
-    assert all(_unbuilt(c) == "build/micropython-32 is not installed (run-tests.sh builds it)" for c in frozen)
+    assert all(_unbuilt(c) == "build/micropython-32 is not built (run-tests.sh builds it, from ../shared/pico)"
+               for c in frozen)
     (tmp_path / "build").mkdir()
     (tmp_path / "build" / "micropython-32").write_text("")
     assert [_unbuilt(c) for c in frozen] == [None] * len(frozen)  # built: the command runs
+
+
+def test_a_pico_bench_skips_where_the_emulated_pico_cannot_run(monkeypatch):
+    """A plain clone has no ../shared/pico beside it: the emulated Pico's benches skip, saying
+    what they need, instead of failing (issue #33); where it can run, they run."""
+    from host.link import pico
+
+    pico_commands = [c for c in COMMANDS if "pico" in c and COMMANDS[c][0] == "short"]
+    assert ".venv/bin/python bench/pico.py" in pico_commands and len(pico_commands) >= 4
+    monkeypatch.setattr(pico, "missing", lambda: "no RP2040 boot ROM or MicroPython UF2 in /x/shared/pico")
+    for c in pico_commands:
+        why = _unbuilt(c)
+        assert why and ("shared/pico" in why), (c, why)
+    monkeypatch.setattr(pico, "missing", lambda: None)
+    assert _unbuilt(".venv/bin/python bench/pico.py") is None
+    assert _unbuilt(".venv/bin/python bench/perft.py") is None
 
 
 def test_readme_skips_say_why():
