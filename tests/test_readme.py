@@ -1,9 +1,10 @@
-"""Every shell command in README.md's code blocks runs here, as a new user types it (issue
-#21): the interactive ones in a real terminal (pexpect) with a few keystrokes and `quit`,
-the long-running ones (benchmarks) for a short while and then Ctrl-C, and those that
-cannot run inside the suite listed with the reason.  A command added to the README and not
-to COMMANDS fails test_every_readme_command_is_walked: the README cannot promise what the
-product does not do."""
+"""Every shell command in the code blocks of README.md and bench/README.md runs here, as a
+new user types it (issue #21): the interactive ones in a real terminal (pexpect) with a few
+keystrokes and `quit`, the long-running ones (benchmarks) for a short while and then Ctrl-C,
+and those that cannot run inside the suite listed with the reason.  A command added to a
+README and not to COMMANDS fails test_every_readme_command_is_walked: a README cannot
+promise what the product does not do.  A command that needs what a plain clone lacks (the
+emulated Pico's ../shared/pico, a built image) skips, naming it."""
 
 import fcntl
 import os
@@ -22,15 +23,19 @@ from walkutil import EBOARD, GUARD_S, person
 SHORT_S = 4.0  # a long-running command runs this long, then Ctrl-C: it started and ran
 
 
+READMES = ("README.md", "bench/README.md")  # bench/README.md: the benchmarks' commands and figures
+
+
 def readme_commands():
-    """The commands of README.md's sh code blocks, their comments cut."""
+    """The commands of the READMEs' sh code blocks, their comments cut."""
     out, block = [], None
-    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
-        if line.startswith("```"):
-            block = None if block is not None else line[3:].strip()
-            continue
-        if block == "sh" and line.strip():
-            out.append(re.split(r"\s+#\s", line, maxsplit=1)[0].strip())
+    for name in READMES:
+        for line in (ROOT / name).read_text(encoding="utf-8").splitlines():
+            if line.startswith("```"):
+                block = None if block is not None else line[3:].strip()
+                continue
+            if block == "sh" and line.strip():
+                out.append(re.split(r"\s+#\s", line, maxsplit=1)[0].strip())
     return out
 
 
@@ -39,11 +44,19 @@ def _needs(program):
 
 
 def _unbuilt(command):
-    """Why a README command cannot run here (a program it runs is not built), or None.
-    `.frozen` in MICROPYPATH is no file: it names the modules frozen into the port that runs
-    them, build/micropython-32, and that port is what such a command needs."""
-    if "build/micropython-32" in command and (reason := _needs("build/micropython-32")):
-        return reason + " (run-tests.sh builds it)"
+    """Why a README command cannot run here (a program or file it needs is not here), or
+    None.  `.frozen` in MICROPYPATH is no file: it names the modules frozen into the port
+    that runs them, build/micropython-32, and that port is what such a command needs.  The
+    emulated Pico's benches (bench/*pico*.py, --pico) need its boot ROM and MicroPython UF2
+    in ../shared/pico, which a plain clone has not beside it."""
+    for built in ("build/micropython-32", "build/eboard-pico.uf2"):
+        if built in command and _needs(built):
+            return f"{built} is not built (run-tests.sh builds it, from ../shared/pico)"
+    if re.search(r"bench/\w*pico\w*\.py|--pico\b", command):
+        from host.link.pico import missing
+
+        if reason := missing():
+            return "the emulated Pico cannot run here: " + reason
     return None
 
 
@@ -57,10 +70,10 @@ COMMANDS = {
                                                    ("quit", r"1 ply +adjourned")]),
     "./play.sh --engine uci --game chess --clock 5+3": ("play", [("e2e4", r"make it on the board"), ("quit", None)]),
     "./run-tests.sh": ("skip", "the whole suite: this test is part of it (run-tests.sh --co proves its setup)"),
+    # bench/README.md
     ".venv/bin/python bench/perft.py": ("short", None),
     "MICROPYPATH=. .venv/bin/micropython -X heapsize=192K bench/perft.py": ("short", None),
     "MICROPYPATH=.:bench:tests/mpy .venv/bin/micropython -X heapsize=1M bench/hint.py": ("short", None),
-    ".venv/bin/python bench/web_latency.py": ("short", None),
     "./flash.sh --build-only sim && MICROPYPATH=build/sim:bench:tests/mpy .venv/bin/micropython "
     "-X heapsize=224K bench/heap.py": ("short", "built build/sim"),
     "python3 bench/port32.py --build ../shared/pico/micropython-rp2-src.tar.gz":
@@ -68,21 +81,15 @@ COMMANDS = {
                  "run-tests.sh builds and caches build/micropython-32, which the next two commands run"),
     "MICROPYPATH=.frozen:bench:tests/mpy build/micropython-32 -X heapsize=192K bench/heap.py": ("short", None),
     "MICROPYPATH=build/sim:bench:tests/mpy build/micropython-32 -X heapsize=192K bench/heap.py": ("short", None),
-    ".venv/bin/python bench/pico.py [--uf2 IMAGE]":
-        ("skip", "a placeholder in brackets; bench/pico.py alone is walked below (about 40 minutes in full)"),
     ".venv/bin/python bench/pico.py": ("short", None),
-    ".venv/bin/python bench/engine.py --quick": ("short", None),
-    ".venv/bin/python bench/engine.py --fairy-only --movetime 100": ("short", None),
-    ".venv/bin/python bench/invariants.py [POSITIONS] [GAME ...]":
-        ("skip", "a placeholder in brackets; bench/invariants.py 2000 chess is walked below"),
-    ".venv/bin/python bench/invariants.py 2000 chess": ("short", None),
-    "MICROPYPATH=.:tests/mpy .venv/bin/micropython -X heapsize=8M bench/invariants.py 100000": ("short", None),
-    ".venv/bin/python bench/onboard.py": ("short", None),
     ".venv/bin/python bench/move_work_pico.py --games lippo:40 --every 4": ("short", None),
     ".venv/bin/python bench/move_work_pico.py --games lippo:200 --every 50 --think 1200": ("short", None),
     ".venv/bin/python bench/junk_pico.py": ("short", None),
-    ".venv/bin/python bench/junk_pico.py --uf2 build/eboard-pico.uf2":
-        ("skip", "needs the image built (boards/build-image.sh, minutes); bench/junk_pico.py alone is walked"),
+    ".venv/bin/python bench/junk_pico.py --uf2 build/eboard-pico.uf2": ("short", None),
+    ".venv/bin/python bench/pico_powercut.py --cuts 200": ("short", None),
+    ".venv/bin/python bench/onboard.py": ("short", None),
+    ".venv/bin/python bench/web_latency.py": ("short", None),
+    ".venv/bin/python bench/engine.py --quick": ("short", None),
     ".venv/bin/python bench/strength.py --positions DIR --sunfish 40 [--part K/N]":
         ("skip", "sunfish's test files (DIR) live outside the repository; without them the bench says so"),
     ".venv/bin/python bench/strength.py --positions DIR --stockfish 40":
@@ -94,21 +101,24 @@ COMMANDS = {
     ".venv/bin/python bench/strength.py --levels 12 --only lippo --balanced --max-plies 200 --cpu-time": ("short", None),
     ".venv/bin/python bench/strength.py --soak 1000 --cpu-time": ("short", None),
     ".venv/bin/python bench/strength.py --ablation 5": ("short", None),
+    ".venv/bin/python bench/invariants.py [POSITIONS] [GAME ...]":
+        ("skip", "a placeholder in brackets; bench/invariants.py 2000 chess is walked below"),
+    ".venv/bin/python bench/invariants.py 2000 chess": ("short", None),
+    "MICROPYPATH=.:tests/mpy .venv/bin/micropython -X heapsize=8M bench/invariants.py 100000": ("short", None),
+    ".venv/bin/python bench/engine.py --fairy-only --movetime 100": ("short", None),
 }
 
 
 # every section of the README (## heading) -> the walk of what it says, or why none
 SECTIONS = {
-    "What you need": "test_readme.py::test_readme_play_command (./play.sh's first run sets up)",
-    "Play a game on the virtual board": "test_walk_commands.py::test_the_readme_s_first_game_as_it_is_written",
-    "Play against the computer": "test_walk_play.py::test_the_computer_answers_the_same_move_again_after_a_takeback",
-    "In chess programs": "test_walk_apps.py::test_board_engine_typed_in_a_terminal (and its uci, xboard walks)",
-    "Run the tests": "none: ./run-tests.sh is the suite itself (COMMANDS says why it is not run here)",
-    "The board": "none: the hardware; the emulated Pico's commands are tests/test_pico_emu.py's",
-    "The host": "test_walk_help.py::test_every_eboard_command_is_walked (its table: a walk for each command)",
-    "In a browser": "test_walk_commands.py::test_web_alone_serves_the_archive_and_refuses_a_bad_port",
-    "Benchmarks": "test_readme.py::test_readme_long_command_starts",
-    "Layout": "none: the tree of the sources, no command",
+    "Start": "test_readme.py::test_readme_play_command (./play.sh's first run sets up)",
+    "Players": "test_walk_commands.py::test_the_readme_s_first_game_as_it_is_written",
+    "Clubs and tournaments": "test_walk_club.py::test_serve_sim_plays_every_game_without_sticking",
+    "Kriegspiel": "test_walk_kriegspiel.py::test_kriegspiel_in_every_game_to_a_resignation",
+    "Chess programs": "test_walk_apps.py::test_board_engine_typed_in_a_terminal (and its uci, xboard walks)",
+    "Makers": "test_flash.py::test_flash_a_fresh_virtual_board (./flash.sh --sim; the board itself is hardware)",
+    "Developers": "test_readme.py::test_readme_long_command_starts (bench/README.md's commands)",
+    "Documentation": "none: links into docs/",
     "Licence": "none: no command",
 }
 
@@ -128,8 +138,11 @@ def test_every_readme_section_is_walked():
 
 
 def test_every_readme_command_is_walked():
-    missing = [c for c in readme_commands() if c not in COMMANDS]
+    shown = readme_commands()
+    missing = [c for c in shown if c not in COMMANDS]
     assert not missing, f"README commands no test walks: {missing}"
+    stale = [c for c in COMMANDS if c not in shown]
+    assert not stale, f"COMMANDS walks commands no README shows (take them out of tests/test_readme.py): {stale}"
 
 
 @pytest.mark.parametrize("command", [c for c in COMMANDS if COMMANDS[c][0] == "play"])
@@ -214,10 +227,27 @@ def test_a_frozen_command_runs_wherever_the_port_is_built(tmp_path, monkeypatch)
     assert frozen
     monkeypatch.setitem(globals(), "ROOT", tmp_path)  # no build here: a skip, said why
     monkeypatch.chdir(tmp_path)
-    assert all(_unbuilt(c) == "build/micropython-32 is not installed (run-tests.sh builds it)" for c in frozen)
+    assert all(_unbuilt(c) == "build/micropython-32 is not built (run-tests.sh builds it, from ../shared/pico)"
+               for c in frozen)
     (tmp_path / "build").mkdir()
     (tmp_path / "build" / "micropython-32").write_text("")
     assert [_unbuilt(c) for c in frozen] == [None] * len(frozen)  # built: the command runs
+
+
+def test_a_pico_bench_skips_where_the_emulated_pico_cannot_run(monkeypatch):
+    """A plain clone has no ../shared/pico beside it: the emulated Pico's benches skip, saying
+    what they need, instead of failing (issue #33); where it can run, they run."""
+    from host.link import pico
+
+    pico_commands = [c for c in COMMANDS if "pico" in c and COMMANDS[c][0] == "short"]
+    assert ".venv/bin/python bench/pico.py" in pico_commands and len(pico_commands) >= 4
+    monkeypatch.setattr(pico, "missing", lambda: "no RP2040 boot ROM or MicroPython UF2 in /x/shared/pico")
+    for c in pico_commands:
+        why = _unbuilt(c)
+        assert why and ("shared/pico" in why), (c, why)
+    monkeypatch.setattr(pico, "missing", lambda: None)
+    assert _unbuilt(".venv/bin/python bench/pico.py") is None
+    assert _unbuilt(".venv/bin/python bench/perft.py") is None
 
 
 def test_readme_skips_say_why():

@@ -1,4 +1,4 @@
-"""The club room as a person starts it (`eboard serve --sim N`, README "A club room"):
+"""The club room as a person starts it (`eboard serve --sim N`, README "Clubs and tournaments"):
 every game of the rules core is played by the virtual hands through the boards, and the
 archive holds the moves of every game; no board sticks in correction (issue #21, break 5:
 the hands planned Courier from another start than the board's)."""

@@ -1,5 +1,5 @@
-"""The `eboard` commands that are not a game in a terminal, walked as the README's table of
-commands shows them (issue #21): the rules core (`moves`, `perft`, `umpire`), a sensor script
+"""The `eboard` commands that are not a game in a terminal, walked as the README and `eboard
+help` show them (issue #21): the rules core (`moves`, `perft`, `umpire`), a sensor script
 (`replay-sensors`), a virtual board alone (`sim`), the archive's `tag` and `delete`, the
 browser view alone (`web`), and `serve` with every option its help lists. Each as typed,
 with its bad input: words and exit status 2, never a traceback."""
@@ -142,7 +142,7 @@ def test_sim_prints_its_port_and_serve_follows_it_with_every_option(tmp_path):
 
 @needs_mpy
 def test_the_readme_s_first_game_as_it_is_written(tmp_path):
-    """README, "Play a game on the virtual board": a game named (--white, --black, --event),
+    """README, "Players": a game named (--white, --black, --event),
     moves on one line, undo (said in words) and another move, quit; then the archive's
     commands that paragraph names, and `eboard` alone listing every command."""
     from walkutil import Screen
