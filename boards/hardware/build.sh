@@ -15,7 +15,7 @@ mkdir -p "$out"
 py=.venv/bin/python
 [ -x "$py" ] || py=python3
 start=$(date +%s)
-if ! "$py" -c 'import skidl' 2>/dev/null; then
+if ! "$py" -c 'import importlib.util as u, sys; sys.exit(u.find_spec("skidl") is None)' 2>/dev/null; then
     echo "build.sh: SKiDL is not installed for $py (pip install skidl; ./run-tests.sh makes .venv with it)" >&2
     exit 2
 fi

@@ -104,7 +104,7 @@ def build(out):
         for w in warnings:
             why = [v for k, v in ERC_EXPLAINED.items() if k in w]
             f.write("WARNING: %s\n" % w + ("  explained: %s\n" % why[0] if why else "  NOT EXPLAINED\n"))
-    circuit.generate_netlist(file_=os.path.join(out, "eboard.net"), tool=skidl.KICAD8)
+    circuit.generate_netlist(file_=os.path.join(out, "eboard.net"), tool=skidl.KICAD8, do_backup=False)
     write_bom(os.path.join(out, "bom.csv"))
     return count, len(nets), errors, unexplained
 

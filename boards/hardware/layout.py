@@ -84,6 +84,7 @@ class Board:
     def place(self, part, x, y, angle=0, footprint=None):
         lib, name = (footprint or design.KINDS[part.kind]["footprint"]).split(":")
         fp = load_footprint(lib, name)
+        fp.SetFPID(pcbnew.LIB_ID(lib, name))  # the library's name too, as KiCad's own boards
         fp.SetReference(part.ref)
         fp.SetValue(part.value)
         fp.SetPosition(pcbnew.wxPointMM(x, y))
