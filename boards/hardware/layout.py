@@ -136,6 +136,7 @@ class Board:
 
     def text(self, s, x, y, size=2.0, layer=pcbnew.F_SilkS):
         t = pcbnew.PCB_TEXT(self.board)
+        t.SetLayer(layer)
         t.SetText(s)
         t.SetPosition(pcbnew.wxPointMM(x, y))
         t.SetTextSize(pcbnew.wxSizeMM(size, size))
@@ -316,6 +317,10 @@ def tile(out):
                     b.track(net, path + [(njx, lane("DATA"))], pcbnew.F_Cu)
                     continue
                 b.track(net, path + [(far, lane("DATA"))], pcbnew.F_Cu)
+    # words for the one who builds it: which edge faces White (rank 1), the headers' pins
+    for i, words in enumerate(("eboard tile %dx%d: rank 1 edge" % (K, K), "row headers: 1 data, 2 row,",
+                               "3 +5V, 4 GND")):
+        b.text(words, S * (i + 1) + 10.0, TILE - 1.5, 1.0)  # between the bottom column pins
     for (net, layer, fixed), at in stops.items():
         at = sorted(set(at))
         width = W_POWER if net in ("+5V", "GND") else W_SIGNAL
@@ -417,7 +422,7 @@ class Channels:
 
 def controller(out):
     parts = {p.ref: p for p in design.controller()}
-    W, H = 130.0, 120.0
+    W, H = 122.0, 120.0
     b = Board(os.path.join(out, "controller.kicad_pcb"), W, H)
     x0 = 10.0
     for x, y in ((4, 4), (W - 4, 4), (4, H - 4), (W - 4, H - 4)):
@@ -467,6 +472,13 @@ def controller(out):
         for num in ("1", "2", "3", "4"):
             ch.join("J%d" % (2 + r), num, band3 if r < 6 else band4)
     ch.route(x0 + 82.0, {"+5V": 0.8, "GND": 0.8, "VSYS": 0.5})
+    for r in range(design.N):  # which square row each header feeds
+        x, y = b.pad("J%d" % (2 + r), "1")
+        b.text("row %d" % r, x + 3.81, y + 2.6, 1.0)
+    x, y = b.pad("J14", "1")
+    b.text("columns a-m: pin 1 = a", x + 14.0, y + 2.6, 1.0)
+    x, y = b.pad("J2", "1")
+    b.text("data: pin 1 of row 0 starts the chain (a1)", x + 25.0, y - 2.6, 1.0)
     for ref, fp in b.fps.items():
         if ref.startswith("H"):
             continue
@@ -492,8 +504,14 @@ def finish(b, out, name):
     violations = count(text, "DRC violations")
     unconnected = count(text, "unconnected pads")
     gerbers(board, out, name)
-    svg(board, os.path.join(out, name + ".svg"))
+    svg(board, os.path.join(out, name + ".svg"), "%s, %s mm: F.Cu red, B.Cu blue, pads gold (layout.py)"
+        % (name, size_of(board)))
     return violations, unconnected, text
+
+
+def size_of(board):
+    box = board.GetBoardEdgesBoundingBox()
+    return "%g x %g" % (round(pcbnew.ToMM(box.GetWidth())), round(pcbnew.ToMM(box.GetHeight())))
 
 
 def count(text, what):
@@ -536,7 +554,7 @@ def gerbers(board, out, name):
             z.write(f, os.path.basename(f))
 
 
-def svg(board, path):
+def svg(board, path, caption=""):
     """Both copper layers, pads, holes and the outline, drawn from the board: front copper
     red, back copper blue (under it), pads grey, holes white."""
     box = board.GetBoardEdgesBoundingBox()
@@ -544,7 +562,10 @@ def svg(board, path):
     w, h = pcbnew.ToMM(box.GetWidth()), pcbnew.ToMM(box.GetHeight())
     scale = 5  # px a mm
     o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="%g %g %g %g">'
-         % (w * scale, h * scale, x0 - 1, y0 - 1, w + 2, h + 2),
+         % (w * scale, (h + 8) * scale, x0 - 1, y0 - 1, w + 2, h + 10),
+         '<rect x="%g" y="%g" width="%g" height="%g" fill="white"/>' % (x0 - 1, y0 - 1, w + 2, h + 10),
+         '<text x="%g" y="%g" font-size="3" font-family="DejaVu Sans, Arial, sans-serif">%s</text>'
+         % (x0, y0 + h + 6, caption),
          '<rect x="%g" y="%g" width="%g" height="%g" fill="#0b3d20" stroke="#ddd" stroke-width="0.3"/>'
          % (x0, y0, w, h)]
     colours = {pcbnew.B_Cu: "#3b6fd8", pcbnew.F_Cu: "#d8473b"}
