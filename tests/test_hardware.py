@@ -137,7 +137,8 @@ def check_drc_and_gerbers(out, board):
     names = zipfile.ZipFile(out / ("%s-gerbers.zip" % board)).namelist()
     for layer in ("F_Cu.gtl", "B_Cu.gbl", "F_Mask.gts", "B_Mask.gbs", "F_SilkS.gto", "Edge_Cuts.gm1", "PTH.drl"):
         assert "%s-%s" % (board, layer) in names, names
-    assert (out / ("%s.svg" % board)).read_text().startswith("<svg")
+    assert (out / ("%s.svg" % board)).read_text() == (ROOT / "docs" / "hardware" / ("%s.svg" % board)).read_text(), \
+        "docs/hardware/%s.svg is not the board's: run boards/hardware/build.sh --docs" % board
 
 
 def check_controller_pico(out):

@@ -8,6 +8,7 @@ Plain Python only: no SKiDL, no KiCad (tests/test_hardware.py checks what they w
 
 import importlib.util
 import re
+import sys
 
 from conftest import ROOT
 
@@ -118,3 +119,15 @@ def test_the_led_chain_runs_in_the_firmwares_serpentine_order():
     assert [leds.SERPENTINE[p] for p in order] == list(range(144))
     assert design.serpentine_check() == []
     assert [selftest.square_name(p) for p in order[10:14]] == ["l1", "m1", "m2", "l2"]
+
+
+def test_the_circuits_drawing_in_docs_is_the_one_the_code_draws():
+    sys.path.insert(0, str(ROOT / "boards" / "hardware"))
+    try:
+        spec = importlib.util.spec_from_file_location("hw_drawing", ROOT / "boards" / "hardware" / "drawing.py")
+        drawing = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(drawing)
+    finally:
+        sys.path.remove(str(ROOT / "boards" / "hardware"))
+    assert drawing.draw() == (ROOT / "docs" / "hardware" / "circuit.svg").read_text(), \
+        "docs/hardware/circuit.svg is not the circuit's: run boards/hardware/build.sh --docs"

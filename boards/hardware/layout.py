@@ -188,6 +188,8 @@ def pico_footprint():
             seg.SetLayer(layer)
             seg.SetWidth(MM(width))
             fp.Add(seg)
+    fp.Reference().SetText("REF**")
+    fp.Value().SetText("RaspberryPi_Pico_Socketed")
     fp.Reference().SetPos0(pcbnew.wxPointMM(8.89, -3.5))
     fp.Value().SetPos0(pcbnew.wxPointMM(8.89, 24.0))
     fp.Value().SetVisible(False)
@@ -568,15 +570,20 @@ def svg(board, path, caption=""):
          % (x0, y0 + h + 6, caption),
          '<rect x="%g" y="%g" width="%g" height="%g" fill="#0b3d20" stroke="#ddd" stroke-width="0.3"/>'
          % (x0, y0, w, h)]
+    groups = []  # each sorted: KiCad loads a board's items in no fixed order
     colours = {pcbnew.B_Cu: "#3b6fd8", pcbnew.F_Cu: "#d8473b"}
     for layer in (pcbnew.B_Cu, pcbnew.F_Cu):
+        part = []
+        groups.append(part)
         for t in board.GetTracks():
             if t.GetClass() == "PCB_TRACK" and t.GetLayer() == layer:
                 s, e = t.GetStart(), t.GetEnd()
-                o.append('<line x1="%.3f" y1="%.3f" x2="%.3f" y2="%.3f" stroke="%s" stroke-width="%.3f" '
+                part.append('<line x1="%.3f" y1="%.3f" x2="%.3f" y2="%.3f" stroke="%s" stroke-width="%.3f" '
                          'stroke-linecap="round" opacity="0.9"/>'
                          % (pcbnew.ToMM(s.x), pcbnew.ToMM(s.y), pcbnew.ToMM(e.x), pcbnew.ToMM(e.y),
                             colours[layer], pcbnew.ToMM(t.GetWidth())))
+    part = []
+    groups.append(part)
     for fp in board.GetFootprints():
         for pad in fp.Pads():
             p, sz = pad.GetPosition(), pad.GetSize()
@@ -585,11 +592,13 @@ def svg(board, path, caption=""):
             if int(pad.GetOrientationDegrees()) % 180 == 90:
                 a, bb = bb, a
             colour = "#d4b24c" if pad.GetAttribute() != pcbnew.PAD_ATTRIB_NPTH else "#0b3d20"
-            o.append('<rect x="%.3f" y="%.3f" width="%.3f" height="%.3f" fill="%s"/>'
-                     % (x - a / 2, y - bb / 2, a, bb, colour))
+            one = '<rect x="%.3f" y="%.3f" width="%.3f" height="%.3f" fill="%s"/>' % (x - a / 2, y - bb / 2, a, bb, colour)
             d = pcbnew.ToMM(pad.GetDrillSize().x)
             if d:
-                o.append('<circle cx="%.3f" cy="%.3f" r="%.3f" fill="#fff"/>' % (x, y, d / 2))
+                one += '<circle cx="%.3f" cy="%.3f" r="%.3f" fill="#fff"/>' % (x, y, d / 2)
+            part.append(one)
+    part = []
+    groups.append(part)
     for fp in board.GetFootprints():  # the parts' outlines, as the silkscreen draws them
         for g in fp.GraphicalItems():
             if g.GetClass() != "MGRAPHIC" or g.GetLayer() != pcbnew.F_SilkS:
@@ -598,18 +607,22 @@ def svg(board, path, caption=""):
             x1, y1, x2, y2 = pcbnew.ToMM(s.x), pcbnew.ToMM(s.y), pcbnew.ToMM(e.x), pcbnew.ToMM(e.y)
             style = 'fill="none" stroke="#f2f2d0" stroke-width="0.15"'
             if g.GetShape() == pcbnew.SHAPE_T_SEGMENT:
-                o.append('<line x1="%.3f" y1="%.3f" x2="%.3f" y2="%.3f" %s/>' % (x1, y1, x2, y2, style))
+                part.append('<line x1="%.3f" y1="%.3f" x2="%.3f" y2="%.3f" %s/>' % (x1, y1, x2, y2, style))
             elif g.GetShape() == pcbnew.SHAPE_T_RECT:
-                o.append('<rect x="%.3f" y="%.3f" width="%.3f" height="%.3f" %s/>'
+                part.append('<rect x="%.3f" y="%.3f" width="%.3f" height="%.3f" %s/>'
                          % (min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1), style))
             elif g.GetShape() == pcbnew.SHAPE_T_CIRCLE:
-                o.append('<circle cx="%.3f" cy="%.3f" r="%.3f" %s/>' % (x1, y1, pcbnew.ToMM(g.GetRadius()), style))
+                part.append('<circle cx="%.3f" cy="%.3f" r="%.3f" %s/>' % (x1, y1, pcbnew.ToMM(g.GetRadius()), style))
+    part = []
+    groups.append(part)
     for t in board.GetTracks():
         if t.GetClass() == "PCB_VIA":
             p = t.GetPosition()
-            o.append('<circle cx="%.3f" cy="%.3f" r="%.3f" fill="#d4b24c"/><circle cx="%.3f" cy="%.3f" r="%.3f" '
+            part.append('<circle cx="%.3f" cy="%.3f" r="%.3f" fill="#d4b24c"/><circle cx="%.3f" cy="%.3f" r="%.3f" '
                      'fill="#fff"/>' % (pcbnew.ToMM(p.x), pcbnew.ToMM(p.y), VIA[0] / 2, pcbnew.ToMM(p.x),
                                         pcbnew.ToMM(p.y), VIA[1] / 2))
+    for part in groups:
+        o.extend(sorted(part))
     o.append("</svg>")
     with open(path, "w") as f:
         f.write("\n".join(o) + "\n")
@@ -618,6 +631,12 @@ def svg(board, path, caption=""):
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(design.ROOT, "build", "hardware")
     os.makedirs(out, exist_ok=True)
+    # our one footprint of our own, as a KiCad library beside the netlist that names it
+    lib = os.path.join(out, "eboard.pretty")
+    os.makedirs(lib, exist_ok=True)
+    pico = pico_footprint()
+    pico.SetFPID(pcbnew.LIB_ID("", "RaspberryPi_Pico_Socketed"))
+    pcbnew.FootprintSave(lib, pico)
     failed = False
     for name, make in (("tile", tile), ("controller", controller)):
         b = make(out)
