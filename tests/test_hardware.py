@@ -109,12 +109,14 @@ def check_bom(circuit):
     import csv
 
     rows = list(csv.DictReader((out / "bom.csv").open()))
-    parts = [r for r in rows if r["refs"]]
-    assert all(r["mpn"] and r["footprint"] and int(r["quantity"]) == len(r["refs"].split()) for r in parts)
+    assert all(r["mpn"] and r["manufacturer"] for r in rows)  # a part to order on every line
+    parts = [r for r in rows if r["footprint"]]  # the placed parts (then sockets, wires)
+    assert all(int(r["quantity"]) == len(r["refs"].split()) for r in parts)
     qty = {r["value"]: int(r["quantity"]) for r in parts}
     assert qty["WS2812B"] == qty["1N4148W"] == qty["reed NO 10-15 AT"] == 144
     assert qty["74AHCT125"] == 1 and qty["Raspberry Pi Pico"] == 1
     assert any("jumper" in r["value"] for r in rows if not r["refs"])  # the wiring between the boards
+    assert [r["quantity"] for r in rows if r["mpn"] == "SSQ-120-03-T-S"] == ["2"]  # the Pico's sockets
 
 
 def test_the_boards_pass_their_design_rules_check_and_carry_the_firmwares_pins(tmp_path):

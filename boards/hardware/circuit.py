@@ -130,12 +130,15 @@ def write_bom(path):
             lines.setdefault((p.kind, p.value), []).append(design.system_ref(board, p.ref))
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["refs", "value", "footprint", "quantity", "manufacturer", "mpn"])
+        w.writerow(["refs", "value", "footprint", "quantity", "manufacturer", "mpn", "note"])
         for (kind, value), refs in sorted(lines.items(), key=lambda kv: -len(kv[1])):
             k = design.KINDS[kind]
-            w.writerow([" ".join(sorted(refs, key=ref_order)), value, k["footprint"], len(refs), k["maker"], k["mpn"]])
+            w.writerow([" ".join(sorted(refs, key=ref_order)), value, k["footprint"], len(refs), k["maker"], k["mpn"], ""])
+            if kind == "pico":
+                w.writerow(["U1", "1x20 female header, 2.54 mm", "", 2, "Samtec", "SSQ-120-03-T-S",
+                            "the Pico's sockets (or solder a Pico H's pins straight in)"])
         for what, n, note in wiring():
-            w.writerow(["", what, "", n, "", note])
+            w.writerow(["", what, "", n, "any", "2.54 mm Dupont, female both ends", note])
 
 
 def ref_order(ref):
