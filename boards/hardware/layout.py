@@ -198,6 +198,12 @@ def pico_footprint():
 
 # ---- the tile ----
 
+def next_lane_x(b, led, cy):
+    """Where an LED's DIN leaves the data lane: under the pad, or at the jog beside it."""
+    x, y = b.pad(led, "4")
+    return x if y >= cy + LED[1] else pcbnew.ToMM(b.fps[led].GetPosition().x) - LED[0] + JOG_X
+
+
 def tile(out):
     b = Board(os.path.join(out, "tile.kicad_pcb"), TILE, TILE)
     parts = {p.ref: p for p in design.tile()}
@@ -287,38 +293,28 @@ def tile(out):
                 b.track(net, [(vx, vy), (vx, lane(net))], pcbnew.B_Cu)
                 b.via(net, vx, lane(net))
                 stop(net, pcbnew.F_Cu, lane(net), vx)
-            # data: out of this LED, along the data lane, into the next one (or the header)
-            ox, oy = b.pad(led, "2")  # DOUT
-            ix, iy = b.pad(led, "4")  # DIN
-            for (px, py) in ((ox, oy), (ix, iy)):
-                net = parts[led].pins["2" if (px, py) == (ox, oy) else "4"]
-                if py < cy + LED[1]:  # the pad beside a supply pad: out past it first
-                    jx = cx + JOG_X
-                    path = [(px, py), (jx, py), (jx, lane("DATA"))]
-                else:
-                    jx = px
-                    path = [(px, py), (px, lane("DATA"))]
-                # along the lane towards the side this pad's net leaves by
-                leaving = (px, py) == (ox, oy)
-                rightwards = leaving == even
-                far = cx + S / 2 if rightwards else cx - S / 2
-                if net.startswith("DR"):
-                    far = TILE - 2.0
-                elif net.startswith("DL"):
-                    far = 2.0
-                else:
-                    # an inner link: drawn once, from the DOUT side, to the next LED's DIN
-                    if not leaving:
-                        b.track(net, path, pcbnew.F_Cu)
-                        continue
-                    nxt = lc + 1 if even else lc - 1
-                    ncx, _ = centre(lr, nxt)
-                    nin = "LED%d" % (lr * K + nxt + 1)
-                    nx, ny = b.pad(nin, "4")
-                    njx = ncx + JOG_X if ny < cy + LED[1] else nx
-                    b.track(net, path + [(njx, lane("DATA"))], pcbnew.F_Cu)
-                    continue
-                b.track(net, path + [(far, lane("DATA"))], pcbnew.F_Cu)
+            # data: from each data pad down to the data lane (past the supply pad beside it
+            # first, for the pad in the LED's upper row); DOUT then runs along the lane to
+            # the next LED's DIN, or to the header at the row's end; the row's first DIN
+            # comes from the header at its start
+            def to_lane(num):
+                px, py = b.pad(led, num)
+                if py < cy + LED[1]:
+                    return [(px, py), (cx + JOG_X, py), (cx + JOG_X, lane("DATA"))]
+                return [(px, py), (px, lane("DATA"))]
+
+            dout, din = parts[led].pins["2"], parts[led].pins["4"]
+            if din.startswith("DL") or din.startswith("DR"):
+                edge = 2.0 if din.startswith("DL") else TILE - 2.0
+                b.track(din, to_lane("4") + [(edge, lane("DATA"))], pcbnew.F_Cu)
+            else:
+                b.track(din, to_lane("4"), pcbnew.F_Cu)  # the previous LED's DOUT meets it
+            if dout.startswith("DL") or dout.startswith("DR"):
+                edge = 2.0 if dout.startswith("DL") else TILE - 2.0
+                b.track(dout, to_lane("2") + [(edge, lane("DATA"))], pcbnew.F_Cu)
+            else:
+                nxt = "LED%d" % (lr * K + (lc + 1 if even else lc - 1) + 1)
+                b.track(dout, to_lane("2") + [(next_lane_x(b, nxt, cy), lane("DATA"))], pcbnew.F_Cu)
     # words for the one who builds it: which edge faces White (rank 1), the headers' pins
     for i, words in enumerate(("eboard tile %dx%d: rank 1 edge" % (K, K), "row headers: 1 data, 2 row,",
                                "3 +5V, 4 GND")):
