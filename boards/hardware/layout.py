@@ -469,7 +469,7 @@ def controller(out):
     for r in range(design.N):
         for num in ("1", "2", "3", "4"):
             ch.join("J%d" % (2 + r), num, band3 if r < 6 else band4)
-    ch.route(x0 + 82.0, {"+5V": 0.8, "GND": 0.8, "VSYS": 0.5})
+    ch.route(x0 + 82.0, {"+5V": 1.2, "GND": 1.2, "VSYS": 0.5})  # 2 A for the LEDs leaves by +5V
     for r in range(design.N):  # which square row each header feeds
         x, y = b.pad("J%d" % (2 + r), "1")
         b.text("row %d" % r, x + 3.81, y + 2.6, 1.0)
