@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 . tools/venv.sh
-ensure_venv run-tests.sh test ", pytest, python-chess, pyffish, aiohttp, playwright"
+ensure_venv run-tests.sh test ", pytest, python-chess, pyffish, aiohttp, playwright, skidl"
 # Debian's packages the tests drive: chromium (tests/test_web.py), Stockfish and
 # Fairy-Stockfish (tests/test_engine.py), XBoard, Xvfb and imagemagick (tests/test_apps_cecp.py).
 # As root they are installed; otherwise those tests
@@ -24,6 +24,18 @@ if [ ${#need[@]} -gt 0 ]; then
             || echo "run-tests.sh: could not install ${need[*]}: the tests that need them will skip" >&2
     else
         echo "run-tests.sh: not installed: ${need[*]} (apt-get install ${need[*]}): the tests that need them will skip" >&2
+    fi
+fi
+# KiCad's pcbnew for the printed boards' design rules check and Gerbers (tests/test_hardware.py,
+# boards/hardware/build.sh): without its recommends (they hold the 3D models, gigabytes),
+# some 125 MB to download, 600 MB installed.
+if ! /usr/bin/python3 -c 'import pcbnew' 2>/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "run-tests.sh: installing kicad kicad-footprints with apt-get (once) ..." >&2
+        (apt-get update -q && apt-get install -y -q --no-install-recommends kicad kicad-footprints) >/dev/null 2>&1 \
+            || echo "run-tests.sh: could not install kicad: the printed boards' tests will skip" >&2
+    else
+        echo "run-tests.sh: not installed: kicad (apt-get install --no-install-recommends kicad kicad-footprints): the printed boards' tests will skip" >&2
     fi
 fi
 # The emulated Pico (boards/emu): rp2040js, pinned by its package-lock.json.  Without

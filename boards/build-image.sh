@@ -70,7 +70,7 @@ fi
 
 # ---- the cache key: our frozen sources, this script, and the MicroPython source ----------
 mapfile -t files < <(cd "$ROOT" && { find firmware -name '*.py' -not -path '*/__pycache__/*'; \
-    find boards -name '*.py' -not -path '*/__pycache__/*'; \
+    find boards -name '*.py' -not -path '*/__pycache__/*' -not -path 'boards/hardware/*'; \
     find boards/pico-image/cmod -type f; \
     echo boards/build-image.sh; } | LC_ALL=C sort)
 key=$( { echo "$src_id"; cd "$ROOT" && sha256sum "${files[@]}"; } | sha256sum | cut -c1-16)
