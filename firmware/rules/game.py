@@ -108,6 +108,7 @@ class Castling:
         self.letter = letter
         self.king = c(king)
         self.king_to = c(king_to)
+        self.to = self.king_to  # the move's to cell (chess960's castling: the rook's, king takes rook)
         self.rook = c(rook)
         self.rook_to = c(rook_to)
         self.empty = tuple(c(s) for s in empty)
