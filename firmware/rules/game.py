@@ -170,10 +170,13 @@ class Game:
         return t
 
     def set_castlings(self, specs):
-        """specs: (white, letter, king, king_to, rook, rook_to, empty, safe) per castling."""
+        """specs: (white, letter, king, king_to, rook, rook_to, empty, safe) per castling,
+        its right bit 1 << its index; None: no castling with that bit."""
         out = []
         lost = {}
         for i, s in enumerate(specs):
+            if s is None:
+                continue
             c = Castling(self.layout, s[0], 1 << i, *s[1:])
             out.append(c)
             # A right dies when its king or rook leaves its square or is taken there.

@@ -664,12 +664,13 @@ class Position:
                     if c.king == frm and c.to == to:
                         break
                 # The rook stands where it goes (chess960: it may have shielded the
-                # king's way, or shield the king's square once it stands there).
+                # king's way, or shield the king's square once it stands there); the king's
+                # own square was looked at with it home (in check), unless the king stays.
                 rook = cells[c.rook]
                 cells[c.rook] = EMPTY
                 cells[c.rook_to] = rook
                 for sq in c.safe:
-                    if sq != frm and self.attacked(sq, them):
+                    if (sq != frm or sq == c.king_to) and self.attacked(sq, them):
                         break
                 else:
                     ms.append(m)

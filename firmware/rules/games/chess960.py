@@ -92,9 +92,9 @@ _games = {}  # castling specs -> their game: one start's positions share one
 
 
 def _game_for(specs):
-    if not specs:
-        return GAME
     key = tuple(specs)
+    if key.count(None) == len(key):  # no castling right at all
+        return GAME
     g = _games.get(key)
     if g is None:
         if len(_games) >= 8:
@@ -127,17 +127,22 @@ class Chess960Position(ChessPosition):
                     f = "ABCDEFGH".find(up)
                 if f >= 0:
                     asked[side].append(f)
-            for side in (0, 1):  # one castling a side of the king: its outermost rook
+            # One castling a side of the king, with the outermost rook named; its right's
+            # bit by the side (K Q k q: 1 2 4 8), so a FEN read back keeps the same bits.
+            specs = [None, None, None, None]
+            for side in (0, 1):
                 king, rooks = _home(cells, side)
                 fs = asked[side]
-                if king < 0 or not fs:
-                    continue
-                if max(fs) > king:
-                    specs.append(_spec(side == 0, True, king, max(fs)))
-                if min(fs) < king:
-                    specs.append(_spec(side == 0, False, king, min(fs)))
-        self._next_game = _game_for(specs)
-        return (1 << len(specs)) - 1
+                if king >= 0 and fs:
+                    if max(fs) > king:
+                        specs[2 * side] = _spec(side == 0, True, king, max(fs))
+                    if min(fs) < king:
+                        specs[2 * side + 1] = _spec(side == 0, False, king, min(fs))
+        g = self._next_game = _game_for(specs)
+        rights = 0
+        for c in g.castlings:
+            rights |= c.bit
+        return rights
 
     def _set_extra(self, extra):
         self.game = self._next_game
