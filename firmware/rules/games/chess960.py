@@ -146,6 +146,7 @@ class Chess960Position(ChessPosition):
 
     def _set_extra(self, extra):
         self.game = self._next_game
+        del self._next_game
         ChessPosition._set_extra(self, extra)
 
     def fen(self, shredder=False):
