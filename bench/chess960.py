@@ -83,10 +83,9 @@ def main():
         ok, n = compare(label, fen, d, times)
         agree += ok
         nodes += n
-    print("%d of %d counts agree (%d differences): 960 starts at depth %d, %d at depth %s, %d edge "
-          "positions at depth 3 and 4; %d nodes" % (
-              agree, len(runs), len(runs) - agree, depth, len(SAMPLE), "/".join(map(str, deeper)),
-              len(EDGES), nodes))
+    sampled = ", ".join("%d at depth %d" % (len(SAMPLE_5 if d >= 5 else SAMPLE), d) for d in deeper)
+    print("%d of %d counts agree (%d differences): 960 starts at depth %d, %s, %d edge positions "
+          "at depth 3 and 4; %d nodes" % (agree, len(runs), len(runs) - agree, depth, sampled, len(EDGES), nodes))
     print("time: ours %.1f s, python-chess %.1f s, all %.0f s" % (times[0], times[1], time.time() - t0))
 
 
