@@ -187,3 +187,20 @@ def test_eboard_moves_and_perft_take_a_start_number_or_a_fen():
                         (("moves", "chess960", "--start", "3", "--fen", start_fen(3)), "not both")):
         r = run(*args)
         assert r.returncode != 0 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_play_a_numbered_start_on_the_virtual_board(tmp_path):
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    eboard = shutil.which("eboard", path=str(Path(sys.executable).parent)) or "eboard"
+    env = dict(os.environ, EBOARD_DATA=str(tmp_path))
+    r = subprocess.run([eboard, "play", "--sim", "--game", "chess960", "--start", "0"], input="f2f4\nquit\n",
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "1   B  B  Q  N  N  R  K  R   1" in r.stdout and "last move: f4" in r.stdout
+    r = subprocess.run([eboard, "play", "--sim", "--start", "5"], capture_output=True, text=True, timeout=60, env=env)
+    assert r.returncode != 0 and "--game chess960" in r.stderr

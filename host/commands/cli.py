@@ -62,7 +62,8 @@ def _fen_or_start(args: argparse.Namespace) -> str | None:
     if args.fen is not None:
         raise CliError("give --fen or --start, not both")
     if args.game != "chess960":
-        raise CliError(f"--start numbers the 960 starts of chess960; {args.game} has one start position")
+        what = f"{args.game} has one start position" if args.game else "give --game chess960"
+        raise CliError(f"--start numbers the 960 starts of chess960; {what}")
     from firmware.rules.games.chess960 import start_fen
 
     try:
@@ -387,6 +388,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not args.sim and not args.port and not args.pico:
         raise CliError("play needs --port PORT (a board on USB), --sim (a virtual board) or --pico (an emulated one)")
     _check_uf2(args)
+    if args.start is not None:
+        args.fen = _fen_or_start(args)  # chess960's start N, as its FEN
     if args.resume and (args.game or args.fen or args.battle):
         raise CliError("--resume goes on with an archived game: it takes no --game, --fen or --battle")
     if args.fen and args.battle:
@@ -820,6 +823,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--port", help="the board's serial port")
     g.add_argument("--sim", action="store_true", help="start a virtual board and play on it")
     g.add_argument("--pico", action="store_true", help="start an emulated Pico (boards/emu) and play on it")
+    g.add_argument("--start", metavar="N", help=START_HELP)
     g.add_argument("--uf2", help="--pico: a MicroPython image with the firmware in it (default: stock + flash.sh)")
     g.add_argument("--game", help="start this game (default: go on with the board's game; lippo on --sim)")
     g.add_argument("--fen", help="--game: " + FEN_HELP)
