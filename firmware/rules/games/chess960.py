@@ -17,12 +17,24 @@ GAME's tables with the castlings of its FEN's rights (rights are only ever lost)
 from ..board import BLACK, EMPTY, WHITE, file_of, index
 from ..game import Game
 from ..position import CASTLE, FenError, Position
-from .chess import ChessPosition, make_game
+from . import chess
 
-START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"  # number 518
 
-GAME = make_game("chess960", castlings=())
-GAME.castle_rook = GAME.type_of("R")
+class _Castlings(Game):
+    """base's tables (a chess Game) with these castlings (set_castlings' specs)."""
+
+    def __init__(self, base, specs):
+        for k, v in base.__dict__.items():
+            setattr(self, k, v)
+        self.id = "chess960"
+        self.set_castlings(specs)
+        for c in self.castlings:
+            c.to = c.rook  # the king takes its own rook
+
+
+START = chess.START  # number 518
+
+GAME = _Castlings(chess.GAME, ())  # chess's own tables: the board holds them once
 _ROOK = GAME.castle_rook
 _KING = GAME.royal
 _FILES = "abcdefgh"
@@ -77,17 +89,6 @@ def _spec(white, short, king, rook):
             _FILES[rook] + rank, _FILES[rook_to] + rank, empty, safe)
 
 
-class _Castlings(Game):
-    """GAME with the castlings of one set of rights: the tables are GAME's own."""
-
-    def __init__(self, specs):
-        for k, v in GAME.__dict__.items():
-            setattr(self, k, v)
-        self.set_castlings(specs)
-        for c in self.castlings:
-            c.to = c.rook  # the king takes its own rook
-
-
 _games = {}  # castling specs -> their game: one start's positions share one
 
 
@@ -99,11 +100,11 @@ def _game_for(specs):
     if g is None:
         if len(_games) >= 8:
             _games.clear()
-        g = _games[key] = _Castlings(specs)
+        g = _games[key] = _Castlings(GAME, specs)
     return g
 
 
-class Chess960Position(ChessPosition):
+class Chess960Position(chess.ChessPosition):
     """A Chess960 position: chess, with castling as the start's king and rooks stood."""
 
     def _parse_castling(self, field, cells):
@@ -147,12 +148,12 @@ class Chess960Position(ChessPosition):
     def _set_extra(self, extra):
         self.game = self._next_game
         del self._next_game
-        ChessPosition._set_extra(self, extra)
+        chess.ChessPosition._set_extra(self, extra)
 
     def fen(self, shredder=False):
         """The position as FEN: castling rights in X-FEN (K/Q unless another rook stands
         further out on that side: then the rook's file), or Shredder-FEN (files only)."""
-        parts = ChessPosition.fen(self).split(" ")
+        parts = chess.ChessPosition.fen(self).split(" ")
         parts[2] = self.castling_field(shredder)
         return " ".join(parts)
 
