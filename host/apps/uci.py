@@ -2,8 +2,9 @@
 program's stdin/stdout.
 
 Every game of the rules core is a `UCI_Variant` (notation.md's ids; `chess` as
-python-chess and Fairy-Stockfish name it), and `UCI_Chess960` makes chess Chess960 (castling
-as the king taking its own rook, `e1h1`); squares as chess programs write them (coords.py).  The search runs in a thread, so that `stop` is read while it thinks.  A
+python-chess and Fairy-Stockfish name it), and `UCI_Chess960` makes chess Chess960
+(castling as the king taking its own rook, `e1h1`); squares as chess programs write them
+(coords.py).  The search runs in a thread, so that `stop` is read while it thinks.  A
 line we cannot use is answered `info string ...`, and the engine goes on.
 """
 
