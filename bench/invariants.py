@@ -4,7 +4,7 @@ checked too (its Zobrist hash, score and key).  The checker is tests/mpy/core_in
 (the suite and the MicroPython unix port run the same one); what it checks is said there
 and in docs/rules/README.md.
 
-    .venv/bin/python bench/invariants.py [POSITIONS] [GAME ...]     # default 1,000,000, all eight
+    .venv/bin/python bench/invariants.py [POSITIONS] [GAME ...]     # default 1,000,000, every game
     MICROPYPATH=.:tests/mpy .venv/bin/micropython -X heapsize=8M bench/invariants.py 20000
 
 Prints per game the positions checked (along the games, after the moves pushed and popped

@@ -77,7 +77,7 @@ def test_features_name_every_game(cecp):
     for f in ("setboard=1", "usermove=1", "sigint=0", "sigterm=0", "ping=1", 'myname="eboard'):
         assert f in feats
     variants = re.search(r'variants="([^"]*)"', feats).group(1).split(",")
-    assert variants == ["normal" if g == "chess" else g for g in GAMES]
+    assert variants == [{"chess": "normal", "chess960": "fischerandom"}.get(g, g) for g in GAMES]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -86,9 +86,9 @@ def test_a_conversation_in_every_game(cecp, game):
     coords = Coords(pos, cecp=True)
     cecp.send("xboard", "protover 2")
     cecp.until("feature done=1")
-    cecp.send("new", f"variant {'normal' if game == 'chess' else game}", "ping 1")
+    cecp.send("new", f"variant {variant_name(game)}", "ping 1")
     said = cecp.until("pong 1")
-    if game != "chess":
+    if game not in ("chess", "chess960"):  # (XBoard's own normal and fischerandom)
         setup = [s for s in said if s.startswith("setup ")]
         lay = pos.game.layout
         parent = "courier" if game == "courier" else "fairy"  # XBoard's own courier has another start
@@ -120,6 +120,19 @@ def test_a_conversation_in_every_game(cecp, game):
     cecp.send("force", "setboard not a fen", "ping 3")
     said = cecp.until("pong 3")
     assert said[0].startswith("tellusererror Illegal position")
+
+
+def test_fischerandom_castles_as_o_o(cecp):
+    # engine-intf.html: in fischerandom castling is O-O / O-O-O both ways.
+    cecp.send("xboard", "protover 2")
+    cecp.until("feature done=1")
+    cecp.send("new", "variant fischerandom", "force",
+              "setboard 1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+              "usermove O-O", "usermove O-O-O", "usermove O-O", "ping 1")
+    said = cecp.until("pong 1")
+    assert said[0].startswith("Illegal move") and len(said) == 2, said  # White has castled already
+    cecp.send("new", "variant fischerandom", "force", "setboard k4r2/8/8/8/8/7p/7P/6KR w H - 0 1", "go")
+    assert cecp.until("move ")[-1] == "move O-O"  # the only move: the king stays on g1
 
 
 def test_move_now_and_game_end(cecp):
@@ -197,7 +210,7 @@ def test_xboard_plays_every_game_between_two_eboards(tmp_path, game):
     """Every other game of the core in XBoard: four moves, none refused; the engines' `setup`
     (the fairy games) or XBoard's own chess."""
     with xboard(tmp_path, variant_name(game), 4, "-depth", "1", "-st", "0:01") as (_, _, text):
-        assert game == "chess" or setup_line(game).split(")")[1].split()[0] in text
+        assert game in ("chess", "chess960") or setup_line(game).split(")")[1].split()[0] in text
         assert "tellusererror" not in text
 
 

@@ -60,7 +60,8 @@ def test_handshake_names_every_game_and_the_levels(engine):
     opt = engine.options["UCI_Variant"]
     assert opt.type == "combo" and opt.default == "chess" and list(opt.var) == list(GAMES)
     assert engine.options["Skill Level"].max == 8
-    assert "UCI_Chess960" not in engine.options  # the core has no 960
+    opt = engine.options["UCI_Chess960"]
+    assert opt.type == "check" and opt.default is False
 
 
 def test_chess_every_kind_of_go(engine):
@@ -157,3 +158,32 @@ def test_uci_script_exits_at_quit_and_bad_bytes_are_words():
     out = r.stdout.decode()
     assert r.returncode == 0 and "uciok" in out and "readyok" in out and r.stderr == b""
     assert "info string unknown command" in out and "bestmove " in out
+
+
+@pytest.mark.parametrize("n", [0, 333, 959])
+def test_chess960_through_uci_chess960(engine, n):
+    """python-chess sets UCI_Chess960 for a Chess960 board and reads our moves in its 960
+    notation (castling the king taking its own rook): it raises on any it cannot play."""
+    board = chess.Board.from_chess960_pos(n)
+    while not board.is_game_over() and board.ply() < 12:
+        r = engine.play(board, chess.engine.Limit(depth=1))
+        board.push(r.move)
+    assert board.ply() == 12 or board.is_game_over()
+
+
+def test_chess960_castling_moves_both_ways(engine):
+    fen = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"
+    raw(engine, "setoption name UCI_Chess960 value true", "ucinewgame", "isready", until="readyok")
+    heard = raw(engine, f"position fen {fen} moves e1g1 e8b8", "go depth 1")  # both castle
+    board = chess.Board(fen, chess960=True)
+    board.push_uci("e1g1")
+    board.push_uci("e8b8")
+    assert board.fen().startswith("2kr2r1/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 w - ")
+    assert chess.Move.from_uci(heard[-1].split()[1]) in board.legal_moves
+    # The only legal move is castling (king g1 stays, rook h1 to f1): said as g1h1.
+    only = "k4r2/8/8/8/8/7p/7P/6KR w H - 0 1"
+    assert [chess.Board(only, chess960=True).uci(m) for m in chess.Board(only, chess960=True).legal_moves] == ["g1h1"]
+    heard = raw(engine, f"position fen {only}", "go depth 1")
+    assert heard[-1].split()[:2] == ["bestmove", "g1h1"]
+    heard = raw(engine, "setoption name UCI_Chess960 value maybe", "isready", until="readyok")
+    assert any("true or false" in h for h in heard)

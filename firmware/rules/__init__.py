@@ -11,9 +11,9 @@ from .position import FenError, MoveError
 
 __all__ = ["GAMES", "FenError", "MoveError", "fen_shape_ok", "forget_games", "game_module", "new_position"]
 
-GAMES = ("chess", "lippo", "checkers12", "courier", "gardner", "hundred", "grosschess", "chess-t1")
+GAMES = ("chess", "lippo", "checkers12", "courier", "gardner", "hundred", "grosschess", "chess-t1", "chess960")
 RANKS = {"chess": 8, "lippo": 12, "checkers12": 12, "courier": 8, "gardner": 5, "hundred": 10, "grosschess": 10,
-         "chess-t1": 8}
+         "chess-t1": 8, "chess960": 8}
 
 
 def fen_shape_ok(gid, fen):
@@ -41,6 +41,8 @@ def game_module(gid):
         from .games import grosschess as mod
     elif gid == "chess-t1":
         from .games import chess_t1 as mod
+    elif gid == "chess960":
+        from .games import chess960 as mod
     else:
         raise ValueError("unknown game %r (games: %s)" % (gid, ", ".join(GAMES)))
     return mod

@@ -108,6 +108,7 @@ class Castling:
         self.letter = letter
         self.king = c(king)
         self.king_to = c(king_to)
+        self.to = self.king_to  # the move's to cell (chess960's castling: the rook's, king takes rook)
         self.rook = c(rook)
         self.rook_to = c(rook_to)
         self.empty = tuple(c(s) for s in empty)
@@ -169,10 +170,13 @@ class Game:
         return t
 
     def set_castlings(self, specs):
-        """specs: (white, letter, king, king_to, rook, rook_to, empty, safe) per castling."""
+        """specs: (white, letter, king, king_to, rook, rook_to, empty, safe) per castling,
+        its right bit 1 << its index; None: no castling with that bit."""
         out = []
         lost = {}
         for i, s in enumerate(specs):
+            if s is None:
+                continue
             c = Castling(self.layout, s[0], 1 << i, *s[1:])
             out.append(c)
             # A right dies when its king or rook leaves its square or is taken there.

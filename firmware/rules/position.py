@@ -582,7 +582,7 @@ class Position:
                     if cells[sq] != EMPTY:
                         break
                 else:
-                    ms.append(frm | c.king_to << 9 | CASTLE << _KIND)
+                    ms.append(frm | c.to << 9 | CASTLE << _KIND)
 
     # ---- the check rule ---------------------------------------------------------------
 
@@ -661,13 +661,21 @@ class Position:
             to = m >> 9 & _SQ
             if m >> _KIND & 15 == CASTLE:
                 for c in self.game.castlings:
-                    if c.king == frm and c.king_to == to:
+                    if c.king == frm and c.to == to:
                         break
+                # The rook stands where it goes (chess960: it may have shielded the
+                # king's way, or shield the king's square once it stands there); the king's
+                # own square was looked at with it home (in check), unless the king stays.
+                rook = cells[c.rook]
+                cells[c.rook] = EMPTY
+                cells[c.rook_to] = rook
                 for sq in c.safe:
-                    if sq != frm and self.attacked(sq, them):
+                    if (sq != frm or sq == c.king_to) and self.attacked(sq, them):
                         break
                 else:
                     ms.append(m)
+                cells[c.rook_to] = EMPTY
+                cells[c.rook] = rook
             elif not self.attacked(to, them):
                 ms.append(m)
         cells[frm] = king
@@ -706,7 +714,7 @@ class Position:
                 self.kings[us >> 6] = to
                 if kind == CASTLE:
                     for c in g.castlings:
-                        if c.king == frm and c.king_to == to:
+                        if c.king == frm and c.to == to:
                             cells[c.rook_to] = cells[c.rook]
                             if c.rook != c.rook_to:
                                 cells[c.rook] = EMPTY
@@ -747,7 +755,7 @@ class Position:
             piece = cells[to]
             if kind == CASTLE:
                 for c in g.castlings:
-                    if c.king == frm and c.king_to == to:
+                    if c.king == frm and c.to == to:
                         rook = cells[c.rook_to]
                         cells[c.rook_to] = EMPTY
                         cells[c.rook] = rook
@@ -799,7 +807,7 @@ class Position:
             n = 3
         elif kind == CASTLE:
             for c in self.game.castlings:
-                if c.king == frm and c.king_to == to:
+                if c.king == frm and c.to == to:
                     buf[4] = c.rook
                     buf[5] = EMPTY
                     buf[6] = c.rook_to

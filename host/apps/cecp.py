@@ -1,7 +1,9 @@
 """`eboard xboard`: a player behind CECP, the XBoard/WinBoard protocol version 2
 (engine-intf.html, XBoard 4.9).
 
-Chess is XBoard's `normal`; every other game of the core is an engine-defined variant
+Chess is XBoard's `normal` and Chess960 its `fischerandom` (castling said and read as
+O-O and O-O-O there, as engine-intf.html has it; the king taking its own rook is read too);
+every other game of the core is an engine-defined variant
 of its notation.md id: on `variant lippo` the engine answers
 `setup (PIECETOCHAR) 12x12+0_fairy FEN`, which gives XBoard the board's size, the
 pieces' letters (each on a picture of its own) and the start position.  XBoard does not
@@ -16,6 +18,8 @@ from collections.abc import Iterable
 
 from firmware.rules import GAMES, FenError, MoveError, new_position
 from host.engine import Info, Limits
+from host.record import parse as parse_san
+from host.record import san
 
 from .coords import Coords
 from .player import EnginePlayer, Front, Game, Out, Player
@@ -23,7 +27,7 @@ from .player import EnginePlayer, Front, Game, Out, Player
 # XBoard 4.9's piece types in the order of its -pieceToCharTable (the king last): our
 # letters are put on these pictures (the pawn on the pawn, the royal on the king).
 XB_TYPES = "PNBRQFEACWMOHIJGDVLSU"
-VARIANT = {"chess": "normal"}  # XBoard's own name; the others are ours
+VARIANT = {"chess": "normal", "chess960": "fischerandom"}  # XBoard's own names; the others are ours
 # A game XBoard has a variant of its own for (with another start): our `setup` names it as
 # the parent, or XBoard turns the game into "fairy", which the second engine never heard of
 # and the match never starts.
@@ -134,12 +138,12 @@ class CecpFront(Front):
 
     def cmd_variant(self, args: list[str]) -> None:
         name = args[0] if args else ""
-        game = "chess" if name == "normal" else name
+        game = {v: g for g, v in VARIANT.items()}.get(name, name)
         if game not in GAMES:
             raise ValueError(f"unknown variant {name}")
         self._stop()
         self._set(Game(game))
-        if game != "chess":
+        if game not in VARIANT:  # (XBoard knows chess and fischerandom)
             self.out(setup_line(game))
         self._said()
 
@@ -162,7 +166,7 @@ class CecpFront(Front):
         self._stop()
         pos = self.game.pos
         try:
-            m = self.coords.parse(pos, args[0])
+            m = _castling_in(pos, args[0]) or self.coords.parse(pos, args[0])
         except MoveError:
             self.out(f"Illegal move: {args[0]}")
             return
@@ -281,9 +285,10 @@ class CecpFront(Front):
             with self.lock:
                 if gen != self.gen or move is None:
                     return
+                said = _castling_out(game.pos, move) or coords.out(move)
                 game.push(move)
                 self.gen += 1
-                self.out("move " + coords.out(move))
+                self.out("move " + said)
                 self._ended()
 
         self.thread = threading.Thread(target=work, name="cecp-search", daemon=True)
@@ -324,6 +329,24 @@ class CecpFront(Front):
 
 IGNORED = {"accepted", "rejected", "random", "easy", "hard", "computer", "name", "rating", "ics", "draw",
            "white", "black", "hint", "bk", "nopost", "exit", ".", "option", "memory", "cores", "egtpath"}
+
+
+def _castling_in(pos, text: str) -> int:  # type: ignore[no-untyped-def]
+    """fischerandom's castling as XBoard sends it (O-O, O-O-O) -> the move; 0 otherwise
+    (the king taking its own rook, our own string, is read as any move)."""
+    if pos.game.id == "chess960" and text.upper().replace("0", "O") in ("O-O", "O-O-O"):
+        return parse_san(pos, text)
+    return 0
+
+
+def _castling_out(pos, move: str) -> str:  # type: ignore[no-untyped-def]
+    """Our chess960 castling (the king taking its rook) as XBoard's fischerandom writes
+    it (O-O, O-O-O; engine-intf.html); "" for any other move."""
+    if pos.game.id != "chess960":
+        return ""
+    m = pos.parse_move(move)
+    text = san(pos, m, marks=False)
+    return text if text.startswith("O-O") else ""
 
 
 def _number(args: list[str], usage: str, low: int = 0) -> int:

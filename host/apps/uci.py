@@ -2,7 +2,8 @@
 program's stdin/stdout.
 
 Every game of the rules core is a `UCI_Variant` (notation.md's ids; `chess` as
-python-chess and Fairy-Stockfish name it); squares as chess programs write them
+python-chess and Fairy-Stockfish name it), and `UCI_Chess960` makes chess Chess960
+(castling as the king taking its own rook, `e1h1`); squares as chess programs write them
 (coords.py).  The search runs in a thread, so that `stop` is read while it thinks.  A
 line we cannot use is answered `info string ...`, and the engine goes on.
 """
@@ -28,7 +29,9 @@ class UciFront(Front):
         self.player = player
         self.out = out
         self.game = Game("chess")
-        self.variant = "chess"
+        self.variant = "chess"  # the game played: UCI_Variant's, or chess960 where UCI_Chess960 asks
+        self.uci_variant = "chess"
+        self.chess960 = False
         self.coords = Coords(self.game.pos)
         self.thread: threading.Thread | None = None
         self.held = threading.Event()  # set: bestmove may be said (go infinite / ponder hold it)
@@ -66,6 +69,7 @@ class UciFront(Front):
         self.out(f"id name {self.player.name}")
         self.out("id author the eboard project")
         self.out("option name UCI_Variant type combo default chess " + " ".join(f"var {g}" for g in GAMES))
+        self.out("option name UCI_Chess960 type check default false")
         if isinstance(self.player, EnginePlayer):
             self.out(f"option name {LEVEL_OPTION} type spin default 8 min 1 max 8")
         self.out("uciok")
@@ -91,15 +95,28 @@ class UciFront(Front):
             if value not in GAMES:
                 raise ValueError(f"no game {value!r}: the games are {', '.join(GAMES)}")
             self._busy_check("setoption")
-            self.variant = value
-            self.game = Game(value)
-            self.coords = Coords(self.game.pos)
+            self.uci_variant = value
+            self._variant()
+        elif name.lower() == "uci_chess960":
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"UCI_Chess960 is true or false, not {value!r}")
+            self._busy_check("setoption")
+            self.chess960 = value.lower() == "true"
+            self._variant()
         elif name.lower() == LEVEL_OPTION.lower() and isinstance(self.player, EnginePlayer):
             if not value.isdigit() or not 1 <= int(value) <= 8:
                 raise ValueError(f"{LEVEL_OPTION} runs from 1 (beginner) to 8 (full strength), not {value!r}")
             self.player.level = None if int(value) == 8 else int(value)
         else:
             raise ValueError(f"no option {name!r}")
+
+    def _variant(self) -> None:
+        # UCI_Chess960 makes chess Chess960 (castling written as the king taking its rook,
+        # the core's own move strings), whichever of the two options came first.
+        v = self.uci_variant
+        self.variant = "chess960" if self.chess960 and v == "chess" else v
+        self.game = Game(self.variant)
+        self.coords = Coords(self.game.pos)
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
         self._busy_check("ucinewgame")

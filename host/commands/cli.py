@@ -1,7 +1,7 @@
 """The `eboard` command.
 
-    eboard moves GAME [--fen FEN]          every legal move, one a line
-    eboard perft GAME DEPTH [--fen FEN]    leaf count of the move tree, last line
+    eboard moves GAME [--fen FEN | --start N]          every legal move, one a line
+    eboard perft GAME DEPTH [--fen FEN | --start N]    leaf count of the move tree, last line
     eboard bestmove GAME [--fen FEN] [--movetime MS | --depth N] [--engine ours|uci|uci:PATH] [--level N]
                                            the engine's move on one line, info lines on stderr
     eboard umpire GAME [--fen FEN]         Kriegspiel umpire: attempts on stdin, JSON out
@@ -55,6 +55,23 @@ def _position(game: str, fen: str | None):  # type: ignore[no-untyped-def]
         raise CliError(f"bad FEN for {game}: {e}") from None
 
 
+def _fen_or_start(args: argparse.Namespace) -> str | None:
+    """--fen, or chess960's --start N as its FEN (None: the game's start)."""
+    if args.start is None:
+        return args.fen  # type: ignore[no-any-return]
+    if args.fen is not None:
+        raise CliError("give --fen or --start, not both")
+    if args.game != "chess960":
+        what = f"{args.game} has one start position" if args.game else "give --game chess960"
+        raise CliError(f"--start numbers the 960 starts of chess960; {what}")
+    from firmware.rules.games.chess960 import start_fen
+
+    try:
+        return start_fen(int(args.start))
+    except ValueError:
+        raise CliError(f"bad --start {args.start!r}: a whole number from 0 to 959 (518: the usual one)") from None
+
+
 def _start(game: str | None, fen: str | None) -> None:
     """Check a game and FEN given on the command line before any board hears of them."""
     from host.commands.start import check
@@ -68,7 +85,7 @@ def _start(game: str | None, fen: str | None) -> None:
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
-    pos = _position(args.game, args.fen)
+    pos = _position(args.game, _fen_or_start(args))
     out = [pos.move_str(m) for m in pos.legal_moves()]
     sys.stdout.write("".join(s + "\n" for s in out))
     return 0
@@ -81,7 +98,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
         raise CliError(f"bad depth {args.depth!r}: a whole number from 0 to {MAX_DEPTH}") from None
     if not 0 <= depth <= MAX_DEPTH:
         raise CliError(f"bad depth {depth}: a whole number from 0 to {MAX_DEPTH}")
-    pos = _position(args.game, args.fen)
+    pos = _position(args.game, _fen_or_start(args))
     if args.divide and depth > 0:
         for m in pos.legal_moves():
             name = pos.move_str(m)
@@ -371,6 +388,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not args.sim and not args.port and not args.pico:
         raise CliError("play needs --port PORT (a board on USB), --sim (a virtual board) or --pico (an emulated one)")
     _check_uf2(args)
+    if args.start is not None:
+        args.fen = _fen_or_start(args)  # chess960's start N, as its FEN
     if args.resume and (args.game or args.fen or args.battle):
         raise CliError("--resume goes on with an archived game: it takes no --game, --fen or --battle")
     if args.fen and args.battle:
@@ -715,6 +734,7 @@ def _version() -> str:
 ARCHIVE_HELP = "the SQLite archive (default: ~/.local/share/eboard/games.sqlite; EBOARD_DATA, XDG_DATA_HOME)"
 FEN_HELP = "the position, as FEN (docs/rules/notation.md; default: the game's start)"
 GAME_HELP = "game id: " + ", ".join(GAMES)
+START_HELP = "chess960: start position number N, 0-959 (518: the usual one), instead of --fen"
 
 
 def cmd_help(args: argparse.Namespace) -> int:
@@ -743,11 +763,13 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("moves", help="list the legal moves of a position")
     m.add_argument("game", help="game id: " + ", ".join(GAMES))
     m.add_argument("--fen", help="position (default: the start position)")
+    m.add_argument("--start", metavar="N", help=START_HELP)
     m.set_defaults(func=cmd_moves)
     q = sub.add_parser("perft", help="count the leaf nodes of the move tree")
     q.add_argument("game", help=GAME_HELP)
     q.add_argument("depth", help="plies deep: 0 to 99 (0: the position itself, 1)")
     q.add_argument("--fen", help=FEN_HELP)
+    q.add_argument("--start", metavar="N", help=START_HELP)
     q.add_argument("--divide", action="store_true", help="also print the count below each move")
     q.set_defaults(func=cmd_perft)
     b = sub.add_parser("bestmove", help="the engine's move in a position (info lines on stderr)")
@@ -801,6 +823,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--port", help="the board's serial port")
     g.add_argument("--sim", action="store_true", help="start a virtual board and play on it")
     g.add_argument("--pico", action="store_true", help="start an emulated Pico (boards/emu) and play on it")
+    g.add_argument("--start", metavar="N", help=START_HELP)
     g.add_argument("--uf2", help="--pico: a MicroPython image with the firmware in it (default: stock + flash.sh)")
     g.add_argument("--game", help="start this game (default: go on with the board's game; lippo on --sim)")
     g.add_argument("--fen", help="--game: " + FEN_HELP)

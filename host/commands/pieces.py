@@ -23,12 +23,15 @@ SPECS = {
     "hundred": ("hundred.md", "§5", "usual values"),
     "grosschess": ("grosschess.md", "§1, §4", "values of grosschess.md §1"),
     "chess-t1": ("chess-t1.md", "§2, §5", "strength in half units (§2): K 3 is 1½"),
+    "chess960": ("", "FIDE Laws, Guidelines II", "usual values"),
 }
 
 # What a diagram on an open board cannot show, in words (from the specs cited).
 NOTES = {
     ("chess", "P"): "steps one forward (two from its start rank); captures one diagonally forward; en passant; promotes on the last rank",
     ("chess", "K"): "one step any way; castles with a rook",
+    ("chess960", "P"): "steps one forward (two from its start rank); captures one diagonally forward; en passant; promotes on the last rank",
+    ("chess960", "K"): "one step any way; castles with a rook to g and f (or c and d) wherever the two start",
     ("gardner", "P"): "steps one forward, no double step; captures one diagonally forward; promotes on the last rank",
     ("courier", "P"): "steps one forward (two from its start rank, the seed's rule); captures one diagonally forward; promotes to a ferz",
     ("courier", "B"): "the courier: a bishop (slides diagonally)",

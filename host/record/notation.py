@@ -38,7 +38,7 @@ def _castle(pos: Any, m: int) -> str:
     if kind_of(m) != CASTLE:
         return ""
     for c in pos.game.castlings:
-        if c.king == pos.move_from(m) and c.king_to == pos.move_to(m):
+        if c.king == pos.move_from(m) and c.to == pos.move_to(m):
             return "O-O" if c.letter in "Kk" else "O-O-O"
     return ""
 

@@ -185,7 +185,7 @@ class Checker:
                 return
 
     def _rights(self, pos, rights_before):
-        g = self.game
+        g = pos.game  # chess960: a start's castlings are its positions' own
         cells = pos.cells
         if pos.castling & ~rights_before:
             self.fail(pos, "a castling right came back")
@@ -321,8 +321,9 @@ class Checker:
         position are pushed, checked and popped, then one (a capture one time in three)
         is played and the position it leaves checked against its FEN.  each(pos): called
         at every position along the games (the bench's searches)."""
+        starts = getattr(self.mod, "start_fen", None)  # chess960: a numbered start each game
         while self.checked < positions:
-            pos = self.mod.new(self.fen)
+            pos = self.mod.new(starts(rng.below(960)) if starts else self.fen)
             self.model = [self._model_of(pos)]
             ply = 0
             while self.checked < positions:
