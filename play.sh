@@ -3,7 +3,7 @@
 # view; every move is archived (eboard games, eboard export last --pgn).
 #   ./play.sh                    Lippo's 12 x 12 game
 #   ./play.sh --game chess       any game id: chess, lippo, checkers12, courier, gardner,
-#                                hundred, grosschess, chess-t1
+#                                hundred, grosschess, chess-t1, chess960 (--start N)
 #   ./play.sh --battle           chess from a screened free set-up, man by man
 #   ./play.sh --engine [LEVEL]   against the computer (--side black, --clock 5+3, --engine uci)
 #   ./play.sh --web [PORT]       and the browser view (http://127.0.0.1:8080/; installs aiohttp)

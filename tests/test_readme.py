@@ -73,6 +73,7 @@ COMMANDS = {
     # bench/README.md
     ".venv/bin/python bench/perft.py": ("short", None),
     "MICROPYPATH=. .venv/bin/micropython -X heapsize=192K bench/perft.py": ("short", None),
+    ".venv/bin/python bench/chess960.py": ("short", None),
     "MICROPYPATH=.:bench:tests/mpy .venv/bin/micropython -X heapsize=1M bench/hint.py": ("short", None),
     "./flash.sh --build-only sim && MICROPYPATH=build/sim:bench:tests/mpy .venv/bin/micropython "
     "-X heapsize=224K bench/heap.py": ("short", "built build/sim"),
