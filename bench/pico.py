@@ -256,9 +256,9 @@ def put_benches(port: str, tmp: Path, fens: Path) -> None:
     mpremote(port, *args[:-1])
 
 
-def run_on_chip(port: str, module: str, argv: list[str]) -> str:
+def run_on_chip(port: str, module: str, argv: list[str], timeout_s: float = 900) -> str:
     code = f"import common\ncommon.ARGV[:] = {[module, *argv]!r}\nimport {module}"
-    return mpremote(port, "exec", code)
+    return mpremote(port, "exec", code, timeout_s=timeout_s)
 
 
 def main() -> int:
@@ -350,15 +350,21 @@ def main() -> int:
                 )
                 put_benches(pico.port, Path(tmp), fens)
                 # (emulated time is the chip's own: each lift is timed once)
-                out = run_on_chip(pico.port, "hint", ["--once", "--fens", fens.name, "-n", str(args.positions), *games])
+                # (its wall time grows with the host's load: 100 Lippo positions took over 900 s
+                # with the load at 12; the figures are the chip's own, whatever the wait)
+                out = run_on_chip(pico.port, "hint", ["--once", "--fens", fens.name, "-n", str(args.positions), *games],
+                                  timeout_s=600 + 20 * args.positions * len(games))
                 for line in out.splitlines():
-                    m = re.match(r"(\S+)\s+(\d+) lifts in (\d+) positions: median (\d+) us, max (\d+) us", line)
+                    m = re.match(r"(\S+)\s+(\d+) lifts in (\d+) positions: median (\d+) us, max (\d+) us"
+                                 r" at (\S+) in (.*)", line)
                     if m:
                         row(
                             f"hint computation (lift to frame), {m[1]}",
                             f"max {int(m[5]) / 1000:.1f} ms, median {int(m[4]) / 1000:.1f} ms over {m[2]} lifts "
-                            f"in {m[3]} positions {LOWER}",
+                            f"in {m[3]} positions {LOWER}; the worst: {m[6]} lifted in {m[7]}",
                         )
+                    elif line.strip():
+                        print(line, flush=True)  # what else the chip said (an error: its traceback)
         finally:
             pico.stop()
     print()
