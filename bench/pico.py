@@ -271,6 +271,8 @@ def main() -> int:
     ap.add_argument("--wait", type=int, default=600, help="ms the hands wait after each move of the heap games")
     ap.add_argument("--positions", type=int, default=100)
     ap.add_argument("--games", default="lippo,chess", help="the games of the hint figure")
+    ap.add_argument("--fens", help="the hint figure's positions from this file ('<game> <fen>' lines, as "
+                                   "bench/hint.py --write-fens writes them), not from random games")
     ap.add_argument("--skip", default="", help="figures to skip: reset,lift,heap,long,resume,hint")
     args = ap.parse_args()
     skip = set(args.skip.split(","))
@@ -342,12 +344,15 @@ def main() -> int:
                 stop_for_repl(pico.port)  # the firmware stops for the REPL (Ctrl-C is dropped in play)
                 games = args.games.split(",")
                 fens = Path(tmp) / "hintfens.txt"  # the host plays the random games out
-                subprocess.run(
-                    [sys.executable, str(ROOT / "bench" / "hint.py"), "--write-fens", str(fens), "-n",
-                     str(args.positions), *games],
-                    check=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(
-                        [str(ROOT / "bench"), str(ROOT / "tests" / "mpy"), str(ROOT)])},
-                )
+                if args.fens:
+                    fens.write_text(Path(args.fens).read_text())
+                else:
+                    subprocess.run(
+                        [sys.executable, str(ROOT / "bench" / "hint.py"), "--write-fens", str(fens), "-n",
+                         str(args.positions), *games],
+                        check=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                            [str(ROOT / "bench"), str(ROOT / "tests" / "mpy"), str(ROOT)])},
+                    )
                 put_benches(pico.port, Path(tmp), fens)
                 # (emulated time is the chip's own: each lift is timed once)
                 # (its wall time grows with the host's load: 100 Lippo positions took over 900 s
