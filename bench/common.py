@@ -30,6 +30,22 @@ else:
 
 
 
+def own_pieces(board, fen):
+    """fen set up on the board (protocol `position`, the pieces put as it shows, the board
+    settled) and, one after another, the physical square of each piece of the side to
+    move: the squares a player about to move may lift (bench/hint.py; tests/test_lift_work.py
+    counts the same lifts' work).  The caller lifts it, puts it back and resyncs, so that
+    the next lift too starts a clean turn."""
+    protocol.handle(board, ("position " + fen).encode(), 0)
+    protocol.handle(board, b"sim setup", 0)
+    protocol.handle(board, b"sim wait 100", 0)
+    geo = board.tracker.geo
+    pos = board.pos
+    for p in geo.game_squares:
+        if pos.cells[geo.cell(p)] & pos.us:
+            yield p
+
+
 def play_physically(board, m, wait):
     """Make move m on the virtual board with the player's hands: lifts, then places."""
     from firmware.hands import hand_moves

@@ -1,7 +1,9 @@
 """Lift -> LED frame latency: every piece of the side to move in 100 Lippo and 100 chess
 positions from random games (each lift timed 3 times, the best kept, so that the host
 machine's scheduling does not pass for the firmware's time).  Every lift starts from the
-position as set up, nothing touched before it (the board of a player about to move).
+position as set up, nothing touched before it (the board of a player about to move).  Each
+game's line names its slowest lift, the square lifted and the position (FEN), so that a
+rise names itself; tests/test_lift_work.py counts the same lifts' work.
 Run under the MicroPython unix port:
 
     MICROPYPATH=.:bench:tests/mpy micropython -X heapsize=512K bench/hint.py [--once] [--fens FILE] [-n N | N] [GAME ...]
@@ -15,7 +17,7 @@ than this machine's unix port: multiply the figures accordingly.
 import gc
 from array import array
 
-from common import ARGV, MICRO, TMP, Rand, median, now_us, since_us
+from common import ARGV, MICRO, TMP, Rand, median, now_us, own_pieces, since_us
 
 from boards import sim
 from firmware import protocol
@@ -53,51 +55,51 @@ def positions_from(path, gid, n):
     return out
 
 
-def measure(gid, fens, times, tries=3):
+def measure(gid, fens, times, tries=3, worst=None):
+    """Each lift's best time into times (returned: a view of the lifts made); worst, a
+    list, gets [us, fen, square] of the slowest lift."""
     hw = sim.Hardware(journal_path=JOURNAL)
     board = Board(hw, lambda line: None)
     board.boot(0)
     protocol.handle(board, ("new " + gid).encode(), 0)
     n = 0
     for fen in fens:
-        protocol.handle(board, ("position " + fen).encode(), 0)
-        protocol.handle(board, b"sim setup", 0)
-        protocol.handle(board, b"sim wait 100", 0)
-        tracker = board.tracker
-        geo = tracker.geo
-        pos = board.pos
-        for p in geo.game_squares:
-            if pos.cells[geo.cell(p)] & pos.us:
-                best = 1 << 30
-                left = tries  # the best of 3: the machine's own hiccups left out
-                if not n:
-                    left += 1  # the game's first lift once more, untimed: what it loads first
-                while left:
-                    if board.outbox.seq + 4 >= board.seq_reserved:
-                        # The lift's message would reserve the next block of message numbers
-                        # (a journal write, and every 64th a rewrite): on the board that
-                        # comes after the frame is out, so it is made here, untimed.
-                        board._reserve()
-                    hw.matrix.set(p, False)
-                    if not MICRO:
-                        gc.collect()
-                    free = gc.mem_free() if MICRO else 0
-                    t0 = now_us()
-                    board._on_switch(LIFT, p, 0)  # the debounced lift: tracker, hints, frame
-                    us = since_us(t0)
-                    # MicroPython collects when its heap runs short (a Pico's collection
-                    # takes ~20 ms): a lift a collection fell in is timed again.
-                    collected = MICRO and gc.mem_free() > free
-                    hw.matrix.set(p, True)
-                    board._on_switch(PLACE, p, 0)
-                    tracker.resync(0)  # the next lift starts a clean turn: nothing touched
-                    if not collected:
-                        if left <= tries:
-                            best = min(best, us)
-                        left -= 1
-                times[n] = best
-                n += 1
-    return times[:n]
+        for p in own_pieces(board, fen):
+            tracker = board.tracker
+            best = 1 << 30
+            left = tries  # the best of 3: the machine's own hiccups left out
+            if not n:
+                left += 1  # the game's first lift once more, untimed: what it loads first
+            while left:
+                if board.outbox.seq + 4 >= board.seq_reserved:
+                    # The lift's message would reserve the next block of message numbers
+                    # (a journal write, and every 64th a rewrite): on the board that
+                    # comes after the frame is out, so it is made here, untimed.
+                    board._reserve()
+                hw.matrix.set(p, False)
+                if not MICRO:
+                    gc.collect()
+                free = gc.mem_free() if MICRO else 0
+                t0 = now_us()
+                board._on_switch(LIFT, p, 0)  # the debounced lift: tracker, hints, frame
+                us = since_us(t0)
+                # MicroPython collects when its heap runs short (a Pico's collection
+                # takes ~20 ms): a lift a collection fell in is timed again.
+                collected = MICRO and gc.mem_free() > free
+                hw.matrix.set(p, True)
+                board._on_switch(PLACE, p, 0)
+                tracker.resync(0)  # the next lift starts a clean turn: nothing touched
+                if not collected:
+                    if left <= tries:
+                        best = min(best, us)
+                    left -= 1
+            times[n] = best
+            n += 1
+            if worst is not None and (not worst or best > worst[0]):
+                worst[:] = [best, fen, tracker.geo.name(p)]
+    # (a view, not a copy: 3,446 Lippo lifts are 13,784 bytes, a block stock MicroPython's
+    # heap on a Pico did not find after bench/pico.py's 200-ply heap game: MemoryError)
+    return memoryview(times)[:n]
 
 
 def encode_us():
@@ -129,10 +131,11 @@ def main(games=("lippo", "chess"), n=100, fens_from=None, tries=3):
     times = array("I", range(5000))  # room for every lift, allocated before anything else
     for gid, fens in game_positions(games, n, fens_from):
         gc.collect()
-        got = measure(gid, fens, times, tries)
+        worst = []
+        got = measure(gid, fens, times, tries, worst)
         print(
-            "%-6s %d lifts in %d positions: median %d us, max %d us"
-            % (gid, len(got), len(fens), median(got), max(got))
+            "%-6s %d lifts in %d positions: median %d us, max %d us at %s in %s"
+            % (gid, len(got), len(fens), median(got), max(got), worst[2], worst[1])
         )
     print("LED frame encode %d us" % encode_us())
 

@@ -256,9 +256,9 @@ def put_benches(port: str, tmp: Path, fens: Path) -> None:
     mpremote(port, *args[:-1])
 
 
-def run_on_chip(port: str, module: str, argv: list[str]) -> str:
+def run_on_chip(port: str, module: str, argv: list[str], timeout_s: float = 900) -> str:
     code = f"import common\ncommon.ARGV[:] = {[module, *argv]!r}\nimport {module}"
-    return mpremote(port, "exec", code)
+    return mpremote(port, "exec", code, timeout_s=timeout_s)
 
 
 def main() -> int:
@@ -271,6 +271,8 @@ def main() -> int:
     ap.add_argument("--wait", type=int, default=600, help="ms the hands wait after each move of the heap games")
     ap.add_argument("--positions", type=int, default=100)
     ap.add_argument("--games", default="lippo,chess", help="the games of the hint figure")
+    ap.add_argument("--fens", help="the hint figure's positions from this file ('<game> <fen>' lines, as "
+                                   "bench/hint.py --write-fens writes them), not from random games")
     ap.add_argument("--skip", default="", help="figures to skip: reset,lift,heap,long,resume,hint")
     args = ap.parse_args()
     skip = set(args.skip.split(","))
@@ -342,23 +344,32 @@ def main() -> int:
                 stop_for_repl(pico.port)  # the firmware stops for the REPL (Ctrl-C is dropped in play)
                 games = args.games.split(",")
                 fens = Path(tmp) / "hintfens.txt"  # the host plays the random games out
-                subprocess.run(
-                    [sys.executable, str(ROOT / "bench" / "hint.py"), "--write-fens", str(fens), "-n",
-                     str(args.positions), *games],
-                    check=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(
-                        [str(ROOT / "bench"), str(ROOT / "tests" / "mpy"), str(ROOT)])},
-                )
+                if args.fens:
+                    fens.write_text(Path(args.fens).read_text())
+                else:
+                    subprocess.run(
+                        [sys.executable, str(ROOT / "bench" / "hint.py"), "--write-fens", str(fens), "-n",
+                         str(args.positions), *games],
+                        check=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                            [str(ROOT / "bench"), str(ROOT / "tests" / "mpy"), str(ROOT)])},
+                    )
                 put_benches(pico.port, Path(tmp), fens)
                 # (emulated time is the chip's own: each lift is timed once)
-                out = run_on_chip(pico.port, "hint", ["--once", "--fens", fens.name, "-n", str(args.positions), *games])
+                # (its wall time grows with the host's load: 100 Lippo positions took over 900 s
+                # with the load at 12; the figures are the chip's own, whatever the wait)
+                out = run_on_chip(pico.port, "hint", ["--once", "--fens", fens.name, "-n", str(args.positions), *games],
+                                  timeout_s=600 + 20 * args.positions * len(games))
                 for line in out.splitlines():
-                    m = re.match(r"(\S+)\s+(\d+) lifts in (\d+) positions: median (\d+) us, max (\d+) us", line)
+                    m = re.match(r"(\S+)\s+(\d+) lifts in (\d+) positions: median (\d+) us, max (\d+) us"
+                                 r" at (\S+) in (.*)", line)
                     if m:
                         row(
                             f"hint computation (lift to frame), {m[1]}",
                             f"max {int(m[5]) / 1000:.1f} ms, median {int(m[4]) / 1000:.1f} ms over {m[2]} lifts "
-                            f"in {m[3]} positions {LOWER}",
+                            f"in {m[3]} positions {LOWER}; the worst: {m[6]} lifted in {m[7]}",
                         )
+                    elif line.strip():
+                        print(line, flush=True)  # what else the chip said (an error: its traceback)
         finally:
             pico.stop()
     print()
