@@ -39,8 +39,8 @@ class BoardPlayer(Player):
         self.told = ""  # the side last told to the board as the program's (`computer`)
 
     def _state(self) -> tuple[str, str, int, str]:
-        st = self.bridge.request("state").split(" ", 4)
-        return st[1], st[2], int(st[3]), st[4]
+        st = self.bridge.state()
+        return st.game, st.state, st.ply, st.fen
 
     def _hands_setup(self) -> None:
         if self.session.sim:

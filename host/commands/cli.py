@@ -244,7 +244,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 def cmd_replay_sensors(args: argparse.Namespace) -> int:
     import tempfile
 
-    from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
+    from host.link import BoardError, BoardLink, BridgeTimeout, LinkError, Move, Undo, WordsError, read_event, read_state
     from host.link import VirtualBoardError
 
     _check_uf2(args)
@@ -270,11 +270,14 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
         else:
             raise CliError(f"{args.file}:{i}: not a sensor event: {raw.strip()!r} (lift SQ, place SQ, wait MS)")
     def on_event(seq: int, text: str) -> None:
-        words = text.split()
-        if words[:1] == ["move"] and len(words) >= 3:
-            print(words[2], flush=True)
-        elif words[:1] == ["undo"] and len(words) >= 3:
-            print("undo " + words[2], flush=True)
+        try:
+            said = read_event(text)
+        except WordsError:
+            return
+        if isinstance(said, Move):
+            print(said.move, flush=True)
+        elif isinstance(said, Undo):
+            print("undo " + said.move, flush=True)
 
     with tempfile.TemporaryDirectory(prefix="eboard-replay-") as tmp:
         try:
@@ -297,12 +300,12 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
                     except BoardError as e:  # the board's words, not its code (a man not there)
                         raise CliError(f"{args.file}:{i}: {step[4:]}: {(e.detail or e.code).split(': ')[-1]}") from None
                 request("sim wait 5000")  # let a last move settle
-                state = request("state").split(" ", 4)
-                print("fen " + state[4])
-                if state[2] != "idle":  # e.g. correcting: the men stand otherwise than the position
-                    print(f"the board ends {state[2]}, not idle: the men do not stand as this position says"
+                state = read_state(request("state"))
+                print("fen " + state.fen)
+                if state.state != "idle":  # e.g. correcting: the men stand otherwise than the position
+                    print(f"the board ends {state.state}, not idle: the men do not stand as this position says"
                           " (events with no wait between them fall in the same scan)", file=sys.stderr)
-        except (LinkError, BridgeTimeout) as e:
+        except (LinkError, BridgeTimeout, WordsError) as e:
             raise CliError(f"virtual board: {e}") from None
         finally:
             vb.stop()
@@ -483,7 +486,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     import time
 
     from firmware.rules import MoveError, new_position
-    from host.record import plies, result_text, san_list
+    from host.record import plies, result_text, san_list, unreadable
     from host.commands.view import Snapshot, render
 
     if not 0 <= args.delay <= 3600:
@@ -491,6 +494,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     a, g = _get_game(args)
     _unsealed(a, g)
     moves = a.moves(g.id)
+    why = unreadable(g)
+    if why is not None:
+        raise CliError(why)
     last = len(moves)
     if args.ply is not None:
         if not (args.ply.isascii() and args.ply.isdigit()) or int(args.ply) > last:
@@ -560,9 +566,10 @@ def _chosen(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from host.record import export, scoresheet
+    from host.record import export, scoresheet, unreadable
 
     a, games = _chosen(args)
+    left_out = 0
     if args.sheet:
         if len(games) != 1:
             raise CliError("--sheet writes one game's scoresheet: give one game id")
@@ -575,7 +582,16 @@ def cmd_export(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise CliError(f"game {g.id}: {e}") from None
     else:  # PGN, the games one after the other as in a PGN database
-        text = "".join(export(g, a.moves(g.id), a.kriegspiel_record(g.id), a.clocks(g.id)) for g in games)
+        parts = []
+        for g in games:  # a game no rules core reads is named, and the others are exported
+            moves = a.moves(g.id)
+            why = unreadable(g, moves)
+            if why is not None:
+                print(f"{why}: left out", file=sys.stderr)
+                left_out += 1
+                continue
+            parts.append(export(g, moves, a.kriegspiel_record(g.id), a.clocks(g.id)))
+        text = "".join(parts)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
@@ -584,7 +600,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise CliError(f"cannot write {args.output}: {e.strerror}") from None
     else:
         sys.stdout.write(text)
-    return 0
+    return 1 if left_out else 0
 
 
 def cmd_tag(args: argparse.Namespace) -> int:

@@ -43,7 +43,7 @@ from firmware.squares import Geometry
 from firmware.hands import hand_moves
 from host.record import Archive
 from host.record import Bridge
-from host.link import BoardError, BridgeTimeout, LinkError
+from host.link import Alert, BoardError, BridgeTimeout, End, Event, LinkError, Move, NewGame, NewPosition, Said, Undo, read_occupancy, read_version
 from host.record import Clock
 from host.record import WhichPiece, parse_line, san, san_list
 from host.commands.opponent import Job, Opponent, OpponentError, flag_result
@@ -93,7 +93,7 @@ class Session:
         self.out = out
         self.colour = colour
         self.snap = Snapshot(port=port)
-        self.asked = ""  # the last man the board asked for in a screened setup
+        self.asked: Said | None = None  # the last man the board asked for in a screened setup (`arrange`)
         self.which: dict[str, str] = {}  # a promotion asked about: its piece's letter -> the move
         self.typed = False  # the hands make a typed move: its promotion's piece is known already
         self.tags: dict[str, str] = {}  # PGN tags for every game played (--white, ...)
@@ -119,7 +119,7 @@ class Session:
             raise PlayError(str(e)) from None
         # the `sim` hand commands: the virtual board's, or hands(request) for another board's
         self.hand = hands(self.bridge.request) if hands else self.bridge.request
-        self.sim = sim or self.bridge.request("version").split()[3:4] == ["sim"]
+        self.sim = sim or read_version(self.bridge.request("version")).profile == "sim"
 
     # ---- the computer and the clock ------------------------------------------------------------
 
@@ -269,69 +269,65 @@ class Session:
         self.snap.notes.append(text)
         self.dirty = True
 
-    def _changed(self, seq: int, text: str) -> None:
+    def _changed(self, seq: int, said: Event) -> None:
         self.dirty = True
         self.heard = True
-        word = text.split()[0]
-        words = text.split()
+        word = said.word
         c = self.clock
         mover = None  # the side whose move this is, from the position before it
-        if word == "move" and len(words) == 3 and self.fen_now is not None:
+        if isinstance(said, Move) and self.fen_now is not None:
             mover = "white" if self.fen_now.split()[1:2] == ["w"] else "black"
             try:  # the position the board now has, known without asking it
                 pos = new_position(self.snap.game, self.fen_now)
-                pos.push_str(words[2])
+                pos.push_str(said.move)
                 self.fen_now = pos.fen()
             except (MoveError, ValueError):
                 self.fen_now = None
         elif word in ("undo", "newgame", "position", "hello", "end"):
             self.fen_now = None
-        if word == "move" and c is not None and len(words) == 3 and words[1].isdigit():
+        if isinstance(said, Move) and c is not None:
             if c.running is None and c.fallen is None:
                 # a move made before the clock was started (the first, as the game began):
                 # the mover's time runs from now, so the move is charged nothing
                 c.run(mover or self._turn(), self.now())
             left = c.moved(self.now())
             if left is not None and self.bridge.game_id is not None:
-                self.archive.set_clock(self.bridge.game_id, int(words[1]), left)
+                self.archive.set_clock(self.bridge.game_id, said.ply, left)
             self._publish()
-        elif word in ("newgame", "position"):
+        elif isinstance(said, (NewGame, NewPosition)):
             self.clock = Clock.parse(self.control) if self.control else None
             self.shown = None
             self.thought = ""
             self._publish()
-        elif word == "undo":  # a position searched before may come again: it is searched again
+        elif isinstance(said, Undo):  # a position searched before may come again: it is searched again
             self.shown = None
             self.thought = ""
-        elif word == "end" and c is not None:
+        elif isinstance(said, End) and c is not None:
             c.run(None, self.now())
             self._publish()
         if word == "synced":
             self.shown = None
             self._publish()
-        if word == "undo" and len(text.split()) == 3:  # said in words by refresh (host/commands/takeback.py)
-            self.undone.append(text.split()[2])
+        if isinstance(said, Undo):  # said in words by refresh (host/commands/takeback.py)
+            self.undone.append(said.move)
             if self.snap.state == "over":
                 self.snap.notes.append("the end of the game is taken back with its last move: the game goes on")
         elif word in ("promote", "choice") and self.typed:
             pass  # the board's question of a promotion typed with its piece: answered at once, not asked
         elif word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
-            self.snap.notes.append(said(self.snap.game, text))
-        if word == "arrange":
-            self.asked = text
+            self.snap.notes.append(said_in_words(self.snap.game, said))
+        if isinstance(said, Said) and word == "arrange":
+            self.asked = said
 
     def refresh(self) -> None:
         self.heard = False
-        st = self.bridge.request("state").split(" ", 4)
-        leds = self.bridge.request("leds").split()
-        if len(st) < 5 or len(leds) < 2:  # not what a board of our protocol says
-            raise LinkError(f"{self.port}: an unreadable reply ({' '.join(st)[:60]})")
-        self.snap.game, self.snap.state, self.snap.fen = st[1], st[2], st[4]
-        self.fen_now = st[4] if st[2] in PLAYING else None
+        st = self.bridge.state()
+        self.snap.leds = self.bridge.leds()
+        self.snap.game, self.snap.state, self.snap.fen = st.game, st.state, st.fen
+        self.fen_now = st.fen if st.state in PLAYING else None
         if self.undone:
-            self.snap.notes.append(takeback_note(st[1], st[4], self.undone))
+            self.snap.notes.append(takeback_note(st.game, st.fen, self.undone))
             self.undone = []
-        self.snap.leds = leds[1]
         self.snap.game_id = self.bridge.game_id
         self.snap.status = []
         if self.clock is not None:
@@ -369,16 +365,15 @@ class Session:
         board's own game; on the virtual board the hands then set the pieces up.  forget:
         what the board said of its old game on connecting is not said in the new one's view
         (a promotion it waited for, a takeback)."""
-        st = self.bridge.request("state").split(" ", 4)
+        st = self.bridge.state()
         # A board still being set up gets `new` even for the game it shows: a new game is
         # journaled, so that it survives a power cut (a board's first, default game is not).
-        if game is not None and (again or game != st[1] or fen or st[2] in ("over", "setup")):
+        if game is not None and (again or game != st.game or fen or st.state in ("over", "setup")):
             if forget:
                 self.snap.notes.clear()
             self.bridge.request(f"new {game}" + (f" {fen}" if fen else ""))
         if self.sim:
-            st = self.bridge.request("state").split(" ", 4)
-            if st[2] == "setup":
+            if self.bridge.state().state == "setup":
                 self.hand("sim setup")  # the virtual hands set the pieces up
                 self.hand("sim wait 100")
 
@@ -388,10 +383,10 @@ class Session:
         the player's move, and the computer thinks again when it goes on)."""
         if self.shown is None or self.computer is None:
             return
-        st = self.bridge.request("state").split(" ", 4)
-        if len(st) < 5 or st[2] == "over" or st[4].split()[1:2] == [self.computer.side[0]]:
+        st = self.bridge.state()
+        if st.state == "over" or st.turn == self.computer.side:
             return
-        pos = new_position(st[1], self.shown[0])
+        pos = new_position(st.game, self.shown[0])
         text = f"{san(pos, pos.parse_move(self.shown[1]))} ({self.shown[1]})"
         self.bridge.request("undo")
         self.shown = None
@@ -473,16 +468,15 @@ class Session:
                 if cmd == "undo" and self.computer is not None:
                     # Against the computer a takeback is the player's: the computer's
                     # move after it goes too (else it would only play it again).
-                    st = self.bridge.request("state").split(" ", 4)
-                    if int(st[3]) > 0 and st[4].split()[1:2] == [self.computer.side[0]]:
+                    st = self.bridge.state()
+                    if st.ply > 0 and st.turn == self.computer.side:
                         self.bridge.request("undo")
                     self.shown = None
                 if cmd == "undo" and self.sim:  # the virtual hands put the board right
                     self.hand("sim setup")
                     self.hand("sim wait 100")
                 if cmd == "moves":  # in SAN, from the board's own position
-                    st = self.bridge.request("state").split(" ", 4)
-                    pos = new_position(st[1], st[4])
+                    pos = self.bridge.state().position()
                     legal = pos.legal_moves()
                     self.snap.page = ("legal moves: " + " ".join(san(pos, m, legal, marks=False) for m in legal))
             elif cmd in ("promote", "claim") and len(words) == 2:
@@ -532,18 +526,18 @@ class Session:
         """The engine's move for the player, searched in a thread, then lit on the board."""
         if self.job is not None:
             raise PlayError("hint: the engine is busy; ask again in a moment")
-        st = self.bridge.request("state").split(" ", 4)
-        if st[2] == "over":
+        st = self.bridge.state()
+        if st.state == "over":
             raise PlayError("hint: the game has ended")
-        turn = "white" if st[4].split()[1] == "w" else "black"
+        turn = st.turn
         if self.computer is not None and turn == self.computer.side:
             raise PlayError("hint: it is the computer's move")
-        if self.shown is not None or st[2] not in PLAYING:
+        if self.shown is not None or st.state not in PLAYING:
             raise PlayError("hint: first put the men as the board shows" + (f" (the computer's {self.shown[1]})" if self.shown else ""))
         opp = self.computer or Opponent("white" if turn == "black" else "black")
         from host.engine import Limits
 
-        self.job = opp.think("hint", st[1], st[4], Limits(movetime_ms=HINT_MS))
+        self.job = opp.think("hint", st.game, st.fen, Limits(movetime_ms=HINT_MS))
         self.snap.notes.append("hint: the engine is looking ...")
 
     def battle(self, seed: int = 0) -> None:
@@ -553,7 +547,8 @@ class Session:
         self.adjourn("battle chess")
         if not self.sim:
             self.bridge.request("battle both")
-            self.snap.notes.append("set up White's army, then Black's, as the board asks (" + self.asked + ")")
+            self.snap.notes.append("set up White's army, then Black's, as the board asks ("
+                                   + (self.asked.text if self.asked else "") + ")")
             return
         army = ArmyHands(seed)
         chess = Geometry(new_position("chess").game.layout)
@@ -569,7 +564,8 @@ class Session:
         # The hands clear the board before the setup begins, a chess game set up (no move
         # is read meanwhile): a man lifted off the margin of a Lippo board once the setup
         # has begun would be taken for a man of a finished army.
-        if self.bridge.request("state").split()[1:3] != ["chess", "setup"]:
+        st = self.bridge.state()
+        if (st.game, st.state) != ("chess", "setup"):
             self.bridge.request("new chess")
         army.clear(hand)
         hand("sim wait 100")
@@ -586,12 +582,12 @@ class Session:
         name = "white" if side == WHITE else "black"
         deadline = time.monotonic() + ASK_WAIT_S
         while True:
-            w = self.asked.split()
-            if len(w) == 3 and w[1] == name and army.has(side, w[2]):
-                return w[2]
+            asked = self.asked
+            if asked is not None and asked.args[0] == name and army.has(side, asked.args[1]):
+                return asked.args[1]
             if time.monotonic() > deadline:
                 raise PlayError(f"the board has not asked for {name}'s next man in {ASK_WAIT_S} s"
-                                f" (it last said: {self.asked or 'nothing'})")
+                                f" (it last said: {self.asked.text if self.asked else 'nothing'})")
             hand("sim wait 50")
 
     def _hand_square(self, cmd: str, name: str) -> None:
@@ -603,7 +599,7 @@ class Session:
             p = geo.parse(name)
         except ValueError:
             raise PlayError(f"{cmd} {name}: {name} is not a square of {self.snap.game}") from None
-        full = self.hand("sim occupancy").split()[-1][p] == "1"
+        full = read_occupancy(self.hand("sim occupancy"))[p] == "1"
         if cmd == "lift" and not full:
             raise PlayError(f"lift {name}: there is no man on {name}")
         if cmd == "place" and full:
@@ -615,10 +611,10 @@ class Session:
 
     def _moves(self, line: str) -> None:
         """One or more moves typed on a line (SAN or squares): all made, or none."""
-        st = self.bridge.request("state").split(" ", 4)
-        pos = new_position(st[1], st[4])
+        st = self.bridge.state()
+        pos = st.position()
         if self.shown is not None and self.sim:
-            before = new_position(st[1], self.shown[0])
+            before = new_position(st.game, self.shown[0])
             try:
                 typed = parse_line(before, line)
             except MoveError:
@@ -634,8 +630,8 @@ class Session:
             raise PlayError(f"{e} (or its letter alone: {', '.join(e.answers)})") from None
         except MoveError as e:
             raise PlayError(f"{e} (type help for the commands)") from None
-        if st[2] != "idle":  # a move typed now would be lost on the way: said, not made
-            raise PlayError(f"{line.strip()}: not now: {WAITING.get(st[2], 'the board is busy')}")
+        if st.state != "idle":  # a move typed now would be lost on the way: said, not made
+            raise PlayError(f"{line.strip()}: not now: {WAITING.get(st.state, 'the board is busy')}")
         if self.computer is not None and len(moves) > 1:
             raise PlayError("one move at a time against the computer")
         for m in moves:
@@ -654,7 +650,7 @@ class Session:
                 for cell in cells:
                     self.hand(f"sim {verb} {geo.name(geo.phys(cell))}")
                     self.hand("sim wait 60")
-            if self.bridge.request("state").split()[2] == "promoting":
+            if self.bridge.state().state == "promoting":
                 letter = pos.move_str(m)[-1]
                 self.bridge.request("promote " + (letter if letter.isalpha() else "-"))
         finally:
@@ -715,34 +711,34 @@ def _piece(game: str, letter: str) -> str:
     return g.names[t].lower() if t > 0 else letter
 
 
-def said(game: str, text: str) -> str:
+def said_in_words(game: str, said: Event) -> str:
     """A board's event (docs/protocol.md) in words, for the view."""
-    w = text.split()
-    if w[0] == "start":
+    word = said.word
+    if word == "start":
         return "the men stand where they should: play may begin"
-    if w[0] == "synced":
+    if word == "synced":
         return "the men stand as the board shows: play goes on"
-    if w[0] == "promote":
-        choices = [f"promote {x} ({'it stays as it is' if x == '-' else _piece(game, x)})" for x in w[1:]]
+    if isinstance(said, Said) and word == "promote":
+        choices = [f"promote {x} ({'it stays as it is' if x == '-' else _piece(game, x)})" for x in said.args]
         return ("a promotion: which piece? " + ", ".join(choices)
                 + " (on the board: lift the new piece and put it back for the next)")
-    if w[0] == "choice" and len(w) > 1:
-        return f"the board shows the {_piece(game, w[1])} as the promotion piece (promote {w[1]} takes it)"
-    if w[0] == "array" and len(w) > 1:
-        return f"{w[1].capitalize()}'s army stands"
-    if w[0] == "undo":
-        return f"move {w[1]} taken back" if len(w) > 1 else "a move taken back"
-    if w[0] == "end" and len(w) >= 3:
-        reason = ENDS.get(w[1], w[1].replace("-", " "))
-        points = f" (points: White {w[3]}, Black {w[4]})" if len(w) >= 5 else ""
-        return f"the game is over, {reason}: {w[2]}{points}"
-    if w[0] == "alert" and len(w) > 2 and w[1] == "journal-full" and w[2].isdigit():
-        return (f"the board warns: its memory for moves is full: the moves from ply {w[2]} on are not saved "
-                "on the board, only in the archive")
-    if w[0] == "alert" and len(w) > 1:
-        return "the board warns: " + ALERTS.get(w[1], w[1].replace("-", " ")) + (
-            f" ({' '.join(w[2:])})" if len(w) > 2 else "")
-    return text
+    if isinstance(said, Said) and word == "choice":
+        return f"the board shows the {_piece(game, said.args[0])} as the promotion piece (promote {said.args[0]} takes it)"
+    if isinstance(said, Said) and word == "array":
+        return f"{said.args[0].capitalize()}'s army stands"
+    if isinstance(said, Undo):
+        return f"move {said.ply} taken back"
+    if isinstance(said, End):
+        reason = ENDS.get(said.reason, said.reason.replace("-", " "))
+        points = f" (points: White {said.points[0]}, Black {said.points[1]})" if said.points is not None else ""
+        return f"the game is over, {reason}: {said.result}{points}"
+    if isinstance(said, Alert) and said.kind == "journal-full" and said.detail.partition(" ")[0].isdigit():
+        return (f"the board warns: its memory for moves is full: the moves from ply {said.detail.partition(' ')[0]} on "
+                "are not saved on the board, only in the archive")
+    if isinstance(said, Alert):
+        return "the board warns: " + ALERTS.get(said.kind, said.kind.replace("-", " ")) + (
+            f" ({said.detail})" if said.detail else "")
+    return said.text
 
 
 def refused(cmd: str, e: BoardError) -> str:

@@ -88,7 +88,7 @@ def resume_game(bridge: Any, archive: Archive, ref: str, hand: Callable[[str], s
                            f"eboard kriegspiel --sim --resume {g.id} goes on with it")
     moves = archive.moves(g.id)
     board = bridge.key
-    if g.uid == bridge.uid and g.board == board and bridge.request("history").split()[1:] == moves:
+    if g.uid == bridge.uid and g.board == board and list(bridge.history().moves) == moves:
         archive.resumed(g.id, board, g.uid)
         return f"game {g.id} resumed: the board still holds it ({plies(len(moves))})"
     bridge.request(f"new {g.game}" + (f" {g.fen}" if g.fen else ""))
