@@ -50,6 +50,7 @@ from host.commands.opponent import Job, Opponent, OpponentError, flag_result
 from host.commands.start import check
 from host.commands.takeback import note as takeback_note
 from host.commands.view import Snapshot, render
+from host.session import Home
 from host.web import board_feed
 
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
@@ -767,35 +768,16 @@ def run(
     """pico: an emulated Pico instead (True: stock MicroPython + flash.sh; or the Path
     of a UF2 with the firmware in it), its hands doing what --sim's do."""
     from host.commands.console import LineInput
-    from host.commands.resume import leave_pico_home, own_board, pico_home, resume_game
+    from host.commands.resume import resume_game
 
     archive = Archive(archive_path, create=resume is None)  # --resume of no archive makes none
-    vb = hands = None
-    home = None  # the emulated Pico's folder and lock (pico_home), given back on exit
     if resume is not None:
         archive.game(resume)  # no such game: said before any board starts
-    if pico:
-        from host.link import PicoError, SimCommands, emulated_board
-
-        home = pico_home(archive)  # the same emulated Pico (its id, its flash) every time
-        try:
-            vb = emulated_board(home[0], None if pico is True else pico)
-        except PicoError as e:
-            leave_pico_home(*home)
-            raise PlayError(f"emulated Pico: {e}") from None
-        port, sim = vb.port, True
-
-        def hands(request):
-            return SimCommands(vb, request, hold=False)  # the board's clock runs on
-
-    elif sim:
-        vb = own_board(archive, realtime=True)  # the same virtual board (its id) every time
-        port = vb.start()
-    assert port is not None
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
-    try:
-        # an emulated chip runs at a third of a real one's speed: its replies take longer
-        session = Session(port, archive, sim, out, colour, hands, timeout_s=60 if pico else 5.0)
+    with Home(archive, port, sim, pico) as home:
+        assert home.port is not None
+        sim = home.sim
+        session = Session(home.port, archive, sim, out, colour, home.hands, timeout_s=home.timeout_s)
         session.tags = tags or {}
         session.pico = bool(pico)
         if opponent is not None or control is not None:
@@ -861,10 +843,4 @@ def run(
             out.write(f"game {adjourned} adjourned: {session.resume_hint(adjourned)}\n")
         if interrupted:
             return 130  # (as an interrupted program does)
-    finally:
-        archive.close()
-        if vb is not None:
-            vb.stop()
-        if home is not None:
-            leave_pico_home(*home)
     return 0
