@@ -29,9 +29,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from firmware.rules import new_position
 from firmware.squares import Geometry
 from firmware.hands import hand_moves
-from host.commands import play
+from host.session import session as play
 from host.record.archive import Archive
-from host.commands.opponent import Opponent
+from host.session import Opponent
 
 SCAN_MS = 10
 

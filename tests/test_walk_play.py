@@ -208,7 +208,7 @@ def test_the_hands_promotion_and_refusals_are_said_in_words(tmp_path):
 
 
 def test_on_a_clock_the_computer_takes_a_share_of_its_time_never_more_than_its_level():
-    from host.commands.opponent import Opponent
+    from host.session import Opponent
     from host.record import Clock
 
     clock = Clock.parse("5+3")  # 300 s each, 3 s a move: a 30th of it plus the increment ~12 s
@@ -258,8 +258,8 @@ def test_the_setup_hands_wait_for_the_board_to_ask_for_the_next_man(monkeypatch)
     from types import SimpleNamespace
 
     from firmware.rules.board import WHITE
-    from host.commands import play
-    from host.commands.kriegspiel import ArmyHands
+    from host.session import session as play
+    from host.session import ArmyHands
     from host.link import read_event
 
     army = ArmyHands(0)

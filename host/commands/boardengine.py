@@ -20,8 +20,7 @@ from host.apps import EnginePlayer, Game, Out, Player, cecp_run, lines_in, uci_r
 from host.engine import Info, Limits, best_move, level
 from host.link import BoardError, BridgeTimeout, LinkError, VirtualBoardError
 from host.record import Archive, ArchiveError
-from host.commands.play import PlayError, Session
-from host.session import Home
+from host.session import Home, PlayError, Session
 
 POLL_S = 0.05
 

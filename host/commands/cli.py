@@ -57,7 +57,7 @@ def _position(game: str, fen: str | None):  # type: ignore[no-untyped-def]
 
 def _start(game: str | None, fen: str | None) -> None:
     """Check a game and FEN given on the command line before any board hears of them."""
-    from host.commands.start import check
+    from host.session import check
 
     if game is None:
         return
@@ -367,6 +367,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from host.commands import play
+    from host.session import PlayError
     from host.record import ArchiveError
     from host.link import BoardError, BridgeTimeout, LinkError
     from host.link import VirtualBoardError
@@ -399,7 +400,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle,
                             tags=tags, web=server is not None, pico=pico, resume=args.resume,
                             opponent=opponent, control=control)
-    except (play.PlayError, LinkError, BridgeTimeout, BoardError, ArchiveError, VirtualBoardError) as e:
+    except (PlayError, LinkError, BridgeTimeout, BoardError, ArchiveError, VirtualBoardError) as e:
         raise CliError(f"board: {e}" if isinstance(e, (BridgeTimeout, BoardError)) else str(e)) from None
 
 
@@ -407,7 +408,7 @@ def _opponent(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """play's --engine, --side, --level, --engine-time and --clock, checked: (Opponent or
     None, the clock's control or None); CliError in words."""
     from host.record import Clock, ClockError
-    from host.commands.opponent import Opponent, OpponentError
+    from host.session import Opponent, OpponentError
 
     if args.engine is None and (args.side or args.level is not None or args.engine_time is not None):
         raise CliError("--side, --level and --engine-time go with --engine (play against the computer)")
@@ -487,7 +488,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     from firmware.rules import MoveError, new_position
     from host.record import plies, result_text, san_list, unreadable
-    from host.commands.view import Snapshot, render
+    from host.session import Snapshot, render
 
     if not 0 <= args.delay <= 3600:
         raise CliError(f"bad delay {args.delay}: seconds, from 0 to 3600")

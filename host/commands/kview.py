@@ -8,7 +8,7 @@ from typing import Any, TextIO
 
 from firmware.rules import new_position
 from firmware.squares import Geometry
-from host.commands.view import LED_NAMES
+from host.session import LED_NAMES
 from host.link import read_leds
 from host.record import ANSWER_LEDS
 
