@@ -375,7 +375,7 @@ class SimCommands:
             self.hands.setup(st.game, st.fen)
         elif words[1:] == ["occupancy"]:  # which switches are closed: as the virtual board says it
             self.flush()
-            return "ok sim occupancy " + self.hands.pico.control("occupancy")[0].split()[-1]
+            return "sim occupancy " + self.hands.pico.control("occupancy")[0].split()[-1]
         else:
             if self.hands.geo is None:
                 self.hands.geo = geometry(read_state(self.board("state")).game)
