@@ -29,9 +29,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from firmware.rules import new_position
 from firmware.squares import Geometry
 from firmware.hands import hand_moves
-from host.commands import play
+from host.session import session as play
 from host.record.archive import Archive
-from host.commands.opponent import Opponent
+from host.link import Event, Move
+from host.session import Opponent
 
 SCAN_MS = 10
 
@@ -67,10 +68,10 @@ def main() -> int:
 
         inner = s.bridge.on_change
 
-        def changed(seq: int, text: str) -> None:
-            if text.startswith("move "):
-                heard[int(text.split()[1])] = time.perf_counter()
-            inner(seq, text)
+        def changed(seq: int, said: Event) -> None:
+            if isinstance(said, Move):
+                heard[said.ply] = time.perf_counter()
+            inner(seq, said)
 
         s.bridge.on_change = changed
         asked = s.bridge.request

@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # The host's rooms, lowest first: a room may import the rooms before it in this list.
-ROOMS = ["link", "record", "engine", "web", "apps", "commands"]
+ROOMS = ["link", "record", "engine", "web", "apps", "session", "commands"]
 
 
 def module_name(path: Path) -> str:

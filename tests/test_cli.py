@@ -137,7 +137,7 @@ def test_serve_says_a_web_port_in_use_before_any_virtual_board_starts(tmp_path):
 
 
 def test_the_view_does_not_say_archived_before_the_archive_keeps_the_game():
-    from host.commands.view import Snapshot, render
+    from host.session import Snapshot, render
 
     start = Snapshot(game="chess", fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", game_id=4)
     assert "game #4: archived once a move is made" in render(start)

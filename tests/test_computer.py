@@ -24,7 +24,7 @@ from firmware.rules.board import BLACK, WHITE
 from host.record.archive import Archive
 from host.record.clock import Clock, ClockError, fmt, pgn_clk
 from host.engine import uci
-from host.commands.opponent import Opponent, flag_result
+from host.session import Opponent, flag_result
 from host.record.pgn import export
 
 BIN = Path(sys.executable).parent
@@ -270,7 +270,7 @@ class Feed:
 
 @needs_mpy
 def test_clock_in_the_archive_flag_fall_hint_and_the_web_notes(tmp_path):
-    from host.commands import play
+    from host.session import session as play
     from host.link.virtual import TemporaryBoard
 
     vb = TemporaryBoard(prefix="eboard-test-", realtime=True)

@@ -14,6 +14,7 @@ from conftest import micropython_cmd
 
 from firmware.rules import new_position
 from host.record.archive import Archive, ArchiveError
+from host.link import read_event
 from host.record.bridge import Bridge
 from host.commands.club import hand_steps
 from host.link import BoardLink
@@ -67,13 +68,13 @@ def test_a_message_sent_again_is_stored_once(tmp_path):
     a = Archive(tmp_path / "a.sqlite")
     assert a.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     g = a.new_game("b1", "chess", None)
-    assert a.record("b1", 5, "move 1 e2e4", g)
-    assert not a.record("b1", 5, "move 1 e2e4", g)
-    a.record("b1", 6, "move 2 e7e5", g)
-    a.record("b1", 7, "undo 2 e7e5", g)
-    a.record("b1", 8, "move 2 d7d5", g)
+    assert a.record("b1", 5, read_event("move 1 e2e4"), g)
+    assert not a.record("b1", 5, read_event("move 1 e2e4"), g)
+    a.record("b1", 6, read_event("move 2 e7e5"), g)
+    a.record("b1", 7, read_event("undo 2 e7e5"), g)
+    a.record("b1", 8, read_event("move 2 d7d5"), g)
     assert a.moves(g) == ["e2e4", "d7d5"]
-    a.record("b1", 9, "end checkmate 1-0", g)
+    a.record("b1", 9, read_event("end checkmate 1-0"), g)
     assert a.game(str(g)).result == "1-0" and a.current_game("b1") is None
 
 
@@ -82,18 +83,18 @@ def test_a_takeback_after_the_end_reopens_the_game(tmp_path):
     # on the board is no longer the game's (issue #21's walk); a diverged game stays ended.
     a = Archive(tmp_path / "a.sqlite")
     g = a.new_game("b1", "chess", None)
-    a.record("b1", 1, "move 1 e2e4", g)
-    a.record("b1", 2, "end fivefold-repetition 1/2-1/2", g)
-    a.record("b1", 3, "undo 1 e2e4", g)
+    a.record("b1", 1, read_event("move 1 e2e4"), g)
+    a.record("b1", 2, read_event("end fivefold-repetition 1/2-1/2"), g)
+    a.record("b1", 3, read_event("undo 1 e2e4"), g)
     game = a.game(str(g))
     assert game.result == "*" and game.reason is None and a.moves(g) == [] and a.current_game("b1").id == g
     a.db.execute("UPDATE games SET ended='x', reason='diverged', result='*' WHERE id=?", (g,))
-    a.record("b1", 4, "undo 1 e2e4", g)
+    a.record("b1", 4, read_event("undo 1 e2e4"), g)
     assert a.game(str(g)).reason == "diverged"
     g = a.new_game("b1", "chess", None)  # a host's end (a fallen flag) stands
-    a.record("b1", 5, "move 1 e2e4", g)
-    a.record("b1", 6, "end time 1-0", g)
-    a.record("b1", 7, "undo 1 e2e4", g)
+    a.record("b1", 5, read_event("move 1 e2e4"), g)
+    a.record("b1", 6, read_event("end time 1-0"), g)
+    a.record("b1", 7, read_event("undo 1 e2e4"), g)
     assert (a.game(str(g)).reason, a.game(str(g)).result) == ("time", "1-0")
 
 
@@ -113,7 +114,7 @@ def test_a_full_disk_is_one_clear_error(tmp_path):
     a.db.execute("PRAGMA max_page_count=%d" % a.db.execute("PRAGMA page_count").fetchone()[0])
     with pytest.raises(ArchiveError, match="full"):
         for seq in range(10_000):
-            a.record("b1", seq, "move %d e2e4 " % seq + "x" * 200, g)
+            a.record("b1", seq, read_event("alert x%d " % seq + "x" * 200), g)
 
 
 @pytest.mark.parametrize(
@@ -133,8 +134,8 @@ def test_archive_commands_errors(tmp_path, args, word):
 def test_pgn_of_a_lippo_game_has_its_start_and_points(tmp_path):
     a = Archive(tmp_path / "a.sqlite")
     g = a.new_game("b1", "lippo", None)
-    a.record("b1", 1, "move 1 f3f5", g)
-    a.record("b1", 2, "end claim 1/2-1/2 400 400", g)
+    a.record("b1", 1, read_event("move 1 f3f5"), g)
+    a.record("b1", 2, read_event("end claim 1/2-1/2 400 400"), g)
     text = export(a.game(str(g)), a.moves(g))
     assert '[Variant "Lippo"]' in text and '[SetUp "1"]' in text and '[FEN "kmhagdpgahmk/' in text
     assert '[WhitePoints "400"]' in text and "{points 400-400} 1/2-1/2" in text
@@ -383,7 +384,7 @@ def test_host_input_errors_leave_the_archive_as_it_was(tmp_path):
     path = tmp_path / "a.sqlite"
     a = Archive(path)
     g = a.new_game("b1", "chess", None)
-    a.record("b1", 1, "move 1 e2e4", g)
+    a.record("b1", 1, read_event("move 1 e2e4"), g)
     a.close()
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     for args, word in [

@@ -14,6 +14,7 @@ from test_host import BIN, eboard, hands_for, needs_mpy, random_game, timed_scri
 from firmware.journal import Journal
 from firmware.rules import new_position
 from host.record.archive import SCHEMA_VERSION, Archive
+from host.link import read_event
 from host.record.bridge import Bridge
 from host.link.virtual import VirtualBoard
 
@@ -31,7 +32,7 @@ class Followed:
         self.said = []
         self.notes = []
         self.bridge = Bridge(
-            self.vb.port, self.archive, on_change=lambda seq, text: self.said.append(text), on_note=self.notes.append
+            self.vb.port, self.archive, on_change=lambda seq, said: self.said.append(said.text), on_note=self.notes.append
         )
         self.bridge.connect()
 
@@ -233,7 +234,7 @@ def test_an_archive_of_schema_1_is_migrated_and_keeps_its_games(tmp_path):
     assert a.game("1").uid is None
     # A board's new game with the same numbers is not taken for the old one.
     g = a.new_game("sim-1", "chess", None, uid="0badc0de")
-    assert a.record("sim-1", 5, "move 1 d2d4", g, uid="0badc0de")
+    assert a.record("sim-1", 5, read_event("move 1 d2d4"), g, uid="0badc0de")
     assert a.moves(1) == ["e2e4", "e7e5"] and a.moves(g) == ["d2d4"]
     a.close()
     db = sqlite3.connect(path)
@@ -245,9 +246,9 @@ def test_a_stored_move_is_never_overwritten_by_a_different_one(tmp_path):
     a = Archive(tmp_path / "a.sqlite")
     g = a.new_game("b", "chess", None, uid="00000001")
     for seq, text in [(3, "move 1 e2e4"), (5, "move 2 e7e5"), (7, "move 3 g1f3")]:
-        a.record("b", seq, text, g, uid="00000001")
+        a.record("b", seq, read_event(text), g, uid="00000001")
     # the same plies, other moves (a record that no longer replays if merged)
-    a.record("b", 9, "move 2 c7c5", g, uid="00000001")
+    a.record("b", 9, read_event("move 2 c7c5"), g, uid="00000001")
     fork = a.forks[g]
     assert a.moves(g) == ["e2e4", "e7e5", "g1f3"]
     assert a.moves(fork) == ["e2e4", "c7c5"] and a.game(str(fork)).uid == "00000001"

@@ -289,7 +289,7 @@ def test_kriegspiel_command_starts_from_the_screened_setup(tmp_path):
 
     from firmware.rules import battle
     from host.record.archive import Archive
-    from host.commands.kriegspiel import random_array
+    from host.session.army import random_array
     from test_cli import EBOARD
 
     db = tmp_path / "k.sqlite"
@@ -371,7 +371,7 @@ def test_play_starts_battle_chess_from_a_screened_setup(tmp_path):
 
     from firmware.rules import battle
     from host.record.archive import Archive
-    from host.commands.kriegspiel import random_array
+    from host.session.army import random_array
     from test_cli import EBOARD
 
     db = tmp_path / "p.sqlite"

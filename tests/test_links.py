@@ -298,9 +298,11 @@ def test_serve_waits_for_a_missing_port_and_skips_what_no_board_says(tmp_path):
         board.raw(b"x" * 300_000)  # a stream with no newline, then the line's end
         board.raw(b"\n")
         board.say("move 2 e7e5")
-        board.say("move 3 \x1b[2J")
+        board.say("move 3 \x1b[2J")  # not a move: refused in words, never archived
+        board.say("move 3 e1e3")  # no move of the game after 1. e4 e5: refused
+        board.say("move 3 g1f3")
         last = board.seq
-        serve.wait_for("move 3 \\x1b[2J")
+        serve.wait_for("move 3 g1f3")
         serve.p.send_signal(signal.SIGTERM)
         assert serve.end() == 0
     finally:
@@ -308,8 +310,9 @@ def test_serve_waits_for_a_missing_port_and_skips_what_no_board_says(tmp_path):
             board.close()
     a = Archive(db)
     game = a.games()[-1]
-    assert a.moves(game.id) == ["e2e4", "e7e5", "\\x1b[2J"] and game.result == "*"
-    assert serve.text.count("a malformed line, skipped") == 2
+    assert a.moves(game.id) == ["e2e4", "e7e5", "g1f3"] and game.result == "*"
+    assert serve.text.count("a malformed line, skipped") == 4
+    assert "'move 3 e1e3': not a legal move in the game it extends" in serve.text
     assert "a message number out of range, skipped" in serve.text and "over 512 bytes, dropped" in serve.text
     assert "\x1b" not in serve.text and "Traceback" not in serve.text
     assert a.game_last_seq(game.id) == last < 2**30, serve.text

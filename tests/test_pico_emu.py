@@ -501,7 +501,7 @@ def test_a_full_flash(pico, tmp_path):
     wait_firmware(pico.port)
     archive = Archive(tmp_path / "a.sqlite")
     said: list[str] = []
-    bridge = Bridge(pico.port, archive, on_change=lambda seq, text: said.append(text), timeout_s=30)
+    bridge = Bridge(pico.port, archive, on_change=lambda seq, event: said.append(event.text), timeout_s=30)
     bridge.connect()
     pos = new_position("lippo")
     rng = Rand(23)

@@ -6,7 +6,7 @@ the real one): what is checked is which flash each session starts."""
 
 from pathlib import Path
 
-from host.commands.resume import leave_pico_home, pico_home
+from host.session import leave_pico_home, pico_home
 from host.link import pico
 from host.record import Archive
 

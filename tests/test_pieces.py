@@ -2,11 +2,11 @@
 
 from conftest import ROOT
 
-from host.commands.pieces import page, reach, text
+from host.session.pieces import page, reach, text
 
 
 def test_docs_pieces_is_current():
-    assert (ROOT / "docs" / "pieces.md").read_text() == page(), "run: python -m host.commands.pieces > docs/pieces.md"
+    assert (ROOT / "docs" / "pieces.md").read_text() == page(), "run: python -m host.session.pieces > docs/pieces.md"
 
 
 def test_diagrams_come_from_the_rules_core():

@@ -9,6 +9,7 @@ import re
 import subprocess
 
 import pytest
+from host.link import read_event
 from conftest import micropython_cmd
 
 from walkutil import EBOARD, GUARD_S, person, spawn
@@ -72,7 +73,7 @@ def test_tag_and_delete_an_archived_game(tmp_path):
 
     a = Archive(tmp_path / "data" / "games.sqlite")  # the person's own archive (EBOARD_DATA)
     g = a.new_game("b1", "chess", None)
-    a.record("b1", 1, "move 1 e2e4", g)
+    a.record("b1", 1, read_event("move 1 e2e4"), g)
     a.close()
     assert eboard(tmp_path, "tag", "last", "White", "Ann Lee").returncode == 0
     assert '[White "Ann Lee"]' in eboard(tmp_path, "export", "last").stdout

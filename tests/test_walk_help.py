@@ -12,7 +12,7 @@ from conftest import micropython_cmd
 
 from host.commands.cli import build_parser
 from host.commands.kview import HELP as KRIEG_HELP
-from host.commands.play import __doc__ as PLAY_HELP
+from host.session import HELP as PLAY_HELP
 from walkutil import EBOARD, Screen, person
 
 pytest.importorskip("pexpect", reason="pip install pexpect (the test extra)")

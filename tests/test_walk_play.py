@@ -208,7 +208,7 @@ def test_the_hands_promotion_and_refusals_are_said_in_words(tmp_path):
 
 
 def test_on_a_clock_the_computer_takes_a_share_of_its_time_never_more_than_its_level():
-    from host.commands.opponent import Opponent
+    from host.session import Opponent
     from host.record import Clock
 
     clock = Clock.parse("5+3")  # 300 s each, 3 s a move: a 30th of it plus the increment ~12 s
@@ -258,24 +258,25 @@ def test_the_setup_hands_wait_for_the_board_to_ask_for_the_next_man(monkeypatch)
     from types import SimpleNamespace
 
     from firmware.rules.board import WHITE
-    from host.commands import play
-    from host.commands.kriegspiel import ArmyHands
+    from host.session import session as play
+    from host.session import ArmyHands
+    from host.link import read_event
 
     army = ArmyHands(0)
     army.todo[WHITE] = [m for m in army.todo[WHITE] if m[0].upper() != "Q"]  # the queen put down
     first = army.todo[WHITE][0][0].upper()
-    session = SimpleNamespace(asked="")
+    session = SimpleNamespace(asked=None)
     waits = []
 
     def hand(line):
         waits.append(line)
-        session.asked = f"arrange white {first}"  # the board's ask arrives during the wait
+        session.asked = read_event(f"arrange white {first}")  # the board's ask arrives during the wait
         return "ok"
 
-    session.asked = "arrange white Q"  # stale: the queen is down, the board's next ask not yet read
+    session.asked = read_event("arrange white Q")  # stale: the queen is down, the board's next ask not yet read
     assert play.Session._asked_for(session, hand, army, WHITE) == first
     assert waits == ["sim wait 50"]
-    session.asked = "arrange black K"  # the other side's ask: not white's
+    session.asked = read_event("arrange black K")  # the other side's ask: not white's
     monkeypatch.setattr(play, "ASK_WAIT_S", 0)
     with pytest.raises(play.PlayError, match="has not asked for white's next man"):
         play.Session._asked_for(session, lambda line: "ok", army, WHITE)

@@ -25,6 +25,7 @@ import pytest
 from conftest import micropython_cmd
 
 from firmware.rules import GAMES, new_position
+from host.link import read_event
 from host.record.archive import Archive
 from host.record.pgn import export
 
@@ -307,7 +308,7 @@ def fed(tmp_path):
     a = Archive(path)
     gid = a.new_game("clock-board", "chess", None, white="Anna", black="computer")
     for ply, m in enumerate(CLOCK_GAME, 1):
-        a.record("clock-board", ply, f"move {ply} {m}", gid)
+        a.record("clock-board", ply, read_event(f"move {ply} {m}"), gid)
     hub = Hub()
     server = WebServer(str(path), port=0, hub=hub)
     base = server.start()
@@ -494,10 +495,10 @@ def test_an_archived_game_replays_and_its_pgn_downloads(page, tmp_path):
     moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"]
     gid = a.new_game("sim-a", "chess", None, white="Anna", black="Boris")
     for ply, m in enumerate(moves, 1):
-        a.record("sim-a", ply, f"move {ply} {m}", gid)
-    a.record("sim-a", 9, "end checkmate 1-0", gid)
+        a.record("sim-a", ply, read_event(f"move {ply} {m}"), gid)
+    a.record("sim-a", 9, read_event("end checkmate 1-0"), gid)
     other = a.new_game("sim-b", "gardner", None)
-    a.record("sim-b", 1, "move 1 a2a3", other)
+    a.record("sim-b", 1, read_event("move 1 a2a3"), other)
     expected_pgn = export(a.game(str(gid)), moves)
     a.close()
     port = free_port()
@@ -838,7 +839,7 @@ def test_pages_show_san_under_move_numbers_the_players_and_check(tmp_path):
     for name, (tags, fen, moves) in games.items():
         gid = ids[name] = a.new_game("b-" + name, "checkers12" if name == "checkers" else "chess", fen, **tags)
         for ply, m in enumerate(moves, 1):
-            a.record("b-" + name, ply, f"move {ply} {m}", gid)
+            a.record("b-" + name, ply, read_event(f"move {ply} {m}"), gid)
     a.close()
     server = WebServer(str(path), port=0)
     base = server.start()

@@ -18,9 +18,9 @@ from collections.abc import Callable
 from firmware.rules import MoveError, new_position
 from host.apps import EnginePlayer, Game, Out, Player, cecp_run, lines_in, uci_run
 from host.engine import Info, Limits, best_move, level
-from host.link import BoardError, BridgeTimeout, LinkError
+from host.link import BoardError, BridgeTimeout, LinkError, VirtualBoardError
 from host.record import Archive, ArchiveError
-from host.commands.play import PlayError, Session
+from host.session import Home, PlayError, Session
 
 POLL_S = 0.05
 
@@ -39,8 +39,8 @@ class BoardPlayer(Player):
         self.told = ""  # the side last told to the board as the program's (`computer`)
 
     def _state(self) -> tuple[str, str, int, str]:
-        st = self.bridge.request("state").split(" ", 4)
-        return st[1], st[2], int(st[3]), st[4]
+        st = self.bridge.state()
+        return st.game, st.state, st.ply, st.fen
 
     def _hands_setup(self) -> None:
         if self.session.sim:
@@ -135,8 +135,6 @@ class CliError(Exception):
 
 
 def run(args: argparse.Namespace) -> int:
-    from host.commands.resume import leave_pico_home, own_board, pico_home
-
     try:
         lvl = int(args.level)
         level(lvl)
@@ -146,30 +144,14 @@ def run(args: argparse.Namespace) -> int:
         archive = Archive(args.archive)
     except ArchiveError as e:
         raise CliError(str(e)) from None
-    vb = None
-    hands = None
-    home = None  # the emulated Pico's folder and lock (pico_home)
-    sim = bool(args.sim or args.pico)
     try:
-        if args.pico:
-            from host.link import PicoError, SimCommands, emulated_board
-
-            home = pico_home(archive)  # the archive's emulated Pico, as `play --pico`'s
-            try:
-                vb = emulated_board(home[0], None)
-            except PicoError as e:
-                raise CliError(f"emulated Pico: {e}") from None
-            port = vb.port
-
-            def hands(request):  # type: ignore[no-untyped-def]
-                return SimCommands(vb, request, hold=False)
-        elif args.sim:
-            vb = own_board(archive, realtime=True)
-            port = vb.start()
-        else:
-            port = args.port
+        home = Home(archive, args.port, args.sim, args.pico)  # the archive's own virtual board or Pico, as play's
+    except VirtualBoardError as e:
+        raise CliError(str(e)) from None
+    with home:
+        assert home.port is not None
         try:
-            session = Session(port, archive, sim, sys.stderr, False, hands, timeout_s=60 if args.pico else 5.0)
+            session = Session(home.port, archive, home.sim, sys.stderr, False, home.hands, timeout_s=home.timeout_s)
         except PlayError as e:
             raise CliError(str(e)) from None
         player = BoardPlayer(session, lvl)
@@ -179,12 +161,6 @@ def run(args: argparse.Namespace) -> int:
         if gid is not None:
             archive.adjourn(gid)
         return rc
-    finally:
-        archive.close()
-        if vb is not None:
-            vb.stop()
-        if home is not None:
-            leave_pico_home(*home)
 
 
 __all__ = ["BoardPlayer", "CliError", "EnginePlayer", "run"]

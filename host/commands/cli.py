@@ -27,7 +27,7 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -74,7 +74,7 @@ def _fen_or_start(args: argparse.Namespace) -> str | None:
 
 def _start(game: str | None, fen: str | None) -> None:
     """Check a game and FEN given on the command line before any board hears of them."""
-    from host.commands.start import check
+    from host.session import check
 
     if game is None:
         return
@@ -84,11 +84,25 @@ def _start(game: str | None, fen: str | None) -> None:
         raise CliError(str(e)) from None
 
 
+def _options_moves(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help="game id: " + ", ".join(GAMES))
+    p.add_argument("--fen", help="position (default: the start position)")
+    p.add_argument("--start", metavar="N", help=START_HELP)
+
+
 def cmd_moves(args: argparse.Namespace) -> int:
     pos = _position(args.game, _fen_or_start(args))
     out = [pos.move_str(m) for m in pos.legal_moves()]
     sys.stdout.write("".join(s + "\n" for s in out))
     return 0
+
+
+def _options_perft(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help=GAME_HELP)
+    p.add_argument("depth", help="plies deep: 0 to 99 (0: the position itself, 1)")
+    p.add_argument("--fen", help=FEN_HELP)
+    p.add_argument("--start", metavar="N", help=START_HELP)
+    p.add_argument("--divide", action="store_true", help="also print the count below each move")
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
@@ -117,6 +131,17 @@ def _whole(text: str, what: str, low: int) -> int:
     if n < low:
         raise CliError(f"bad {what} {n}: a whole number from {low} up")
     return n
+
+
+def _options_bestmove(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help="game id: " + ", ".join(GAMES))
+    p.add_argument("--fen", help="position (default: the start position)")
+    p.add_argument("--movetime", metavar="MS", help="think this many milliseconds (default: 1000)")
+    p.add_argument("--depth", metavar="N", help="search this many plies deep instead")
+    p.add_argument("--engine", default="ours",
+                   help="ours (default), uci (Stockfish or Fairy-Stockfish on PATH) or uci:PATH; "
+                        "without a UCI engine for the game ours plays and says so")
+    p.add_argument("--level", metavar="N", help="1 (beginner: errs on purpose) to 8 (ten seconds a move)")
 
 
 def cmd_bestmove(args: argparse.Namespace) -> int:
@@ -151,6 +176,13 @@ def cmd_bestmove(args: argparse.Namespace) -> int:
     return 0
 
 
+def _options_umpire(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help="chess, courier, gardner or lippo")
+    p.add_argument("--fen", help="the true position (default: the start position)")
+    p.add_argument("--rules", choices=("seed", "icc"), default="seed",
+                   help="seed (default) or icc: ICC wild 16's announcements; icc prints the first turn's pawn tries first")
+
+
 def cmd_umpire(args: argparse.Namespace) -> int:
     import json
 
@@ -170,6 +202,25 @@ def cmd_umpire(args: argparse.Namespace) -> int:
         out = ump.ask() if token == "ask" else ump.attempt(token)
         print(json.dumps(out, ensure_ascii=False), flush=True)
     return 0
+
+
+def _options_kriegspiel(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--white", help="White's board's port")
+    p.add_argument("--black", help="Black's board's port")
+    p.add_argument("--sim", action="store_true", help="two virtual boards; typed moves are made by virtual hands")
+    p.add_argument("--game", help="chess (default), courier, gardner or lippo")
+    p.add_argument("--fen", help="the true start position (default: chess's screened battle setup; another game's start)")
+    p.add_argument("--standard", action="store_true", help="start from the usual array, castling allowed (ICC's rule)")
+    p.add_argument("--seed", type=int, default=0, help="--sim: the virtual hands' random arrays")
+    p.add_argument("--archive", help=ARCHIVE_HELP)
+    p.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng, Russian)")
+    p.add_argument("--white-view", metavar="PATH",
+                   help="where White's own lines go (attempts, refusals): a file, or White's own terminal (/dev/pts/N)")
+    p.add_argument("--black-view", metavar="PATH", help="the same for Black")
+    p.add_argument("--new", action="store_true", help="abandon an unfinished game on these boards and start another")
+    p.add_argument("--json", action="store_true", help="print the umpire's record at the end as JSON (default: a scoresheet)")
+    p.add_argument("--resume", metavar="ID", help="--sim: go on with an adjourned Kriegspiel game of the archive")
+    web_arguments(p)
 
 
 def cmd_kriegspiel(args: argparse.Namespace) -> int:
@@ -215,6 +266,13 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
 
 
+def _options_sim(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", help="start this game, its pieces set up")
+    p.add_argument("--fen", help="--game: " + FEN_HELP)
+    p.add_argument("--dir", help="the virtual board's flash (default: a new temporary folder)")
+    p.add_argument("--fresh", action="store_true", help="run what is on the board's flash, not the source tree")
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     import time
 
@@ -258,10 +316,18 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _options_replay_sensors(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="one event a line: lift SQ, place SQ, wait MS, # comment")
+    p.add_argument("--game", required=True, help=GAME_HELP)
+    p.add_argument("--fen", help=FEN_HELP)
+    p.add_argument("--pico", action="store_true", help="on an emulated Pico (boards/emu) instead of the virtual board")
+    p.add_argument("--uf2", help="--pico: a MicroPython image with the firmware in it (default: stock + flash.sh)")
+
+
 def cmd_replay_sensors(args: argparse.Namespace) -> int:
     import tempfile
 
-    from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
+    from host.link import BoardError, BoardLink, BridgeTimeout, LinkError, Move, Undo, WordsError, read_event, read_state
     from host.link import VirtualBoardError
 
     _check_uf2(args)
@@ -287,11 +353,14 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
         else:
             raise CliError(f"{args.file}:{i}: not a sensor event: {raw.strip()!r} (lift SQ, place SQ, wait MS)")
     def on_event(seq: int, text: str) -> None:
-        words = text.split()
-        if words[:1] == ["move"] and len(words) >= 3:
-            print(words[2], flush=True)
-        elif words[:1] == ["undo"] and len(words) >= 3:
-            print("undo " + words[2], flush=True)
+        try:
+            said = read_event(text)
+        except WordsError:
+            return
+        if isinstance(said, Move):
+            print(said.move, flush=True)
+        elif isinstance(said, Undo):
+            print("undo " + said.move, flush=True)
 
     with tempfile.TemporaryDirectory(prefix="eboard-replay-") as tmp:
         try:
@@ -314,12 +383,12 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
                     except BoardError as e:  # the board's words, not its code (a man not there)
                         raise CliError(f"{args.file}:{i}: {step[4:]}: {(e.detail or e.code).split(': ')[-1]}") from None
                 request("sim wait 5000")  # let a last move settle
-                state = request("state").split(" ", 4)
-                print("fen " + state[4])
-                if state[2] != "idle":  # e.g. correcting: the men stand otherwise than the position
-                    print(f"the board ends {state[2]}, not idle: the men do not stand as this position says"
+                state = read_state(request("state"))
+                print("fen " + state.fen)
+                if state.state != "idle":  # e.g. correcting: the men stand otherwise than the position
+                    print(f"the board ends {state.state}, not idle: the men do not stand as this position says"
                           " (events with no wait between them fall in the same scan)", file=sys.stderr)
-        except (LinkError, BridgeTimeout) as e:
+        except (LinkError, BridgeTimeout, WordsError) as e:
             raise CliError(f"virtual board: {e}") from None
         finally:
             vb.stop()
@@ -377,10 +446,34 @@ def _hands(args: argparse.Namespace, board, request):
     return SimCommands(board, request)
 
 
+def _options_play(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", help="the board's serial port")
+    p.add_argument("--sim", action="store_true", help="start a virtual board and play on it")
+    p.add_argument("--pico", action="store_true", help="start an emulated Pico (boards/emu) and play on it")
+    p.add_argument("--start", metavar="N", help=START_HELP)
+    p.add_argument("--uf2", help="--pico: a MicroPython image with the firmware in it (default: stock + flash.sh)")
+    p.add_argument("--game", help="start this game (default: go on with the board's game; lippo on --sim)")
+    p.add_argument("--fen", help="--game: " + FEN_HELP)
+    p.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (docs/rules/battle-setup.md)")
+    p.add_argument("--archive", help=ARCHIVE_HELP)
+    p.add_argument("--resume", metavar="ID", help="go on with an adjourned game of the archive (a game id, or last)")
+    p.add_argument("--engine", nargs="?", const="ours", metavar="LEVEL|ours|uci|uci:PATH",
+                   help="play against the computer: our engine (a level 1-8), or a UCI engine for chess, courier, gardner")
+    p.add_argument("--side", choices=("white", "black"), help="--engine: the side you play (default white)")
+    p.add_argument("--level", help="--engine: the level, 1 (beginner) to 8")
+    p.add_argument("--engine-time", metavar="S", help="--engine: seconds a move for the computer (default: its level's, else 1); on a --clock, a share "
+                        "of its time left plus the increment, never more")
+    p.add_argument("--clock", metavar="MIN+INC", help="a clock for both players: minutes each, seconds added a move (5+3)")
+    for tag in TAG_OPTIONS:
+        p.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")
+    web_arguments(p)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from host.commands import play
+    from host.session import PlayError
     from host.record import ArchiveError
     from host.link import BoardError, BridgeTimeout, LinkError
     from host.link import VirtualBoardError
@@ -415,7 +508,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle,
                             tags=tags, web=server is not None, pico=pico, resume=args.resume,
                             opponent=opponent, control=control)
-    except (play.PlayError, LinkError, BridgeTimeout, BoardError, ArchiveError, VirtualBoardError) as e:
+    except (PlayError, LinkError, BridgeTimeout, BoardError, ArchiveError, VirtualBoardError) as e:
         raise CliError(f"board: {e}" if isinstance(e, (BridgeTimeout, BoardError)) else str(e)) from None
 
 
@@ -423,7 +516,7 @@ def _opponent(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """play's --engine, --side, --level, --engine-time and --clock, checked: (Opponent or
     None, the clock's control or None); CliError in words."""
     from host.record import Clock, ClockError
-    from host.commands.opponent import Opponent, OpponentError
+    from host.session import Opponent, OpponentError
 
     if args.engine is None and (args.side or args.level is not None or args.engine_time is not None):
         raise CliError("--side, --level and --engine-time go with --engine (play against the computer)")
@@ -462,6 +555,10 @@ def _archive(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         raise CliError(str(e)) from None
 
 
+def _options_games(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--archive", help=ARCHIVE_HELP)
+
+
 def cmd_games(args: argparse.Namespace) -> int:
     from host.record import result_text
 
@@ -498,18 +595,30 @@ def _unsealed(a, g) -> None:  # type: ignore[no-untyped-def]
                        "its moves are sealed until it ends")
 
 
+def _options_show(p: argparse.ArgumentParser) -> None:
+    p.add_argument("id", help="a game id, or last")
+    p.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--final", action="store_true", help="only the final position")
+    which.add_argument("--ply", metavar="N", help="only the position after ply N (0: the start)")
+    p.add_argument("--archive", help=ARCHIVE_HELP)
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     import time
 
     from firmware.rules import MoveError, new_position
-    from host.record import plies, result_text, san_list
-    from host.commands.view import Snapshot, render
+    from host.record import plies, result_text, san_list, unreadable
+    from host.session import Snapshot, render
 
     if not 0 <= args.delay <= 3600:
         raise CliError(f"bad delay {args.delay}: seconds, from 0 to 3600")
     a, g = _get_game(args)
     _unsealed(a, g)
     moves = a.moves(g.id)
+    why = unreadable(g)
+    if why is not None:
+        raise CliError(why)
     last = len(moves)
     if args.ply is not None:
         if not (args.ply.isascii() and args.ply.isdigit()) or int(args.ply) > last:
@@ -578,10 +687,21 @@ def _chosen(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return a, chosen
 
 
+def _options_export(p: argparse.ArgumentParser) -> None:
+    p.add_argument("ids", nargs="*", metavar="ID", help="game ids, or last")
+    p.add_argument("--event", metavar="NAME", help="every game of this Event (set with eboard tag ID Event NAME)")
+    p.add_argument("--all", action="store_true", help="every game of the archive")
+    p.add_argument("--pgn", action="store_true", help="as PGN (the default; kept for older scripts)")
+    p.add_argument("--sheet", choices=("white", "black"), help="a Kriegspiel player's own scoresheet, as text")
+    p.add_argument("-o", "--output", help="a file (default: standard output)")
+    p.add_argument("--archive", help=ARCHIVE_HELP)
+
+
 def cmd_export(args: argparse.Namespace) -> int:
-    from host.record import export, scoresheet
+    from host.record import export, scoresheet, unreadable
 
     a, games = _chosen(args)
+    left_out = 0
     if args.sheet:
         if len(games) != 1:
             raise CliError("--sheet writes one game's scoresheet: give one game id")
@@ -594,7 +714,16 @@ def cmd_export(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise CliError(f"game {g.id}: {e}") from None
     else:  # PGN, the games one after the other as in a PGN database
-        text = "".join(export(g, a.moves(g.id), a.kriegspiel_record(g.id), a.clocks(g.id)) for g in games)
+        parts = []
+        for g in games:  # a game no rules core reads is named, and the others are exported
+            moves = a.moves(g.id)
+            why = unreadable(g, moves)
+            if why is not None:
+                print(f"{why}: left out", file=sys.stderr)
+                left_out += 1
+                continue
+            parts.append(export(g, moves, a.kriegspiel_record(g.id), a.clocks(g.id)))
+        text = "".join(parts)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
@@ -603,7 +732,14 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise CliError(f"cannot write {args.output}: {e.strerror}") from None
     else:
         sys.stdout.write(text)
-    return 0
+    return 1 if left_out else 0
+
+
+def _options_tag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("id", help="a game id, or last")
+    p.add_argument("name", help="White, Black, Event, Site or Date (YYYY.MM.DD)")
+    p.add_argument("value", help="the new value (quoted if it has spaces)")
+    p.add_argument("--archive", help=ARCHIVE_HELP)
 
 
 def cmd_tag(args: argparse.Namespace) -> int:
@@ -617,6 +753,11 @@ def cmd_tag(args: argparse.Namespace) -> int:
     return 0
 
 
+def _options_delete(p: argparse.ArgumentParser) -> None:
+    p.add_argument("id", help="a game id, or last")
+    p.add_argument("--archive", help=ARCHIVE_HELP)
+
+
 def cmd_delete(args: argparse.Namespace) -> int:
     from host.record import ArchiveError
 
@@ -627,6 +768,15 @@ def cmd_delete(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     print(f"game {g.id} ({g.game}, {g.started[:16].replace('T', ' ')}) deleted")
     return 0
+
+
+def _options_serve(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", action="append", help="a board's port (repeat for more)")
+    p.add_argument("--sim", type=int, metavar="N", help="also N virtual boards whose hands play random games")
+    p.add_argument("--seed", type=int, default=0, help="--sim: the random games' seed")
+    p.add_argument("--archive", help=ARCHIVE_HELP)
+    p.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
+    web_arguments(p)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -687,6 +837,14 @@ def _web(args: argparse.Namespace) -> Iterator[Any]:
         server.stop()
 
 
+def _options_web(p: argparse.ArgumentParser) -> None:
+    p.add_argument("listen", nargs="?", type=web_port, default=8080, metavar="PORT", help="default 8080 (0: any free port)")
+    p.add_argument("--host", dest="web_host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)")
+    p.add_argument("--archive", help=ARCHIVE_HELP)
+    p.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
+
+
 def cmd_web(args: argparse.Namespace) -> int:
     import time
 
@@ -713,6 +871,17 @@ def cmd_xboard(args: argparse.Namespace) -> int:
     return cecp_run(lines_in(sys.stdin), Out(sys.stdout))
 
 
+def _options_board_engine(p: argparse.ArgumentParser) -> None:
+    be_where = p.add_mutually_exclusive_group(required=True)
+    be_where.add_argument("--port", help="the board's serial port")
+    be_where.add_argument("--sim", action="store_true",
+                          help="a virtual board whose hands make the lit moves and play the person's side (our engine)")
+    be_where.add_argument("--pico", action="store_true", help="an emulated Pico (boards/emu), its hands as --sim's")
+    p.add_argument("--xboard", action="store_true", help="speak CECP (XBoard) instead of UCI")
+    p.add_argument("--level", default="2", help="--sim/--pico: the level (1-8) of the virtual person's moves (default 2)")
+    p.add_argument("--archive", help="the SQLite archive (default: ~/.local/share/eboard/games.sqlite)")
+
+
 def cmd_board_engine(args: argparse.Namespace) -> int:
     from host.commands import boardengine
 
@@ -737,6 +906,10 @@ GAME_HELP = "game id: " + ", ".join(GAMES)
 START_HELP = "chess960: start position number N, 0-959 (518: the usual one), instead of --fen"
 
 
+def _options_help(p: argparse.ArgumentParser) -> None:
+    p.add_argument("topic", nargs="?", metavar="COMMAND", help="a command")
+
+
 def cmd_help(args: argparse.Namespace) -> int:
     """eboard help [COMMAND]: the list of commands, or one command's options."""
     p = build_parser()
@@ -755,156 +928,41 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(message)
 
 
+# eboard's commands, in the order `eboard --help` lists them: (name, help, the function that
+# adds its options (beside its handler, above), its handler).
+COMMANDS: list[tuple[str, str, Callable[[argparse.ArgumentParser], None] | None, Callable[[argparse.Namespace], int]]] = [
+    ("moves", "list the legal moves of a position", _options_moves, cmd_moves),
+    ("perft", "count the leaf nodes of the move tree", _options_perft, cmd_perft),
+    ("bestmove", "the engine's move in a position (info lines on stderr)", _options_bestmove, cmd_bestmove),
+    ("umpire", "Kriegspiel umpire: attempts on stdin, one JSON line of announcements each", _options_umpire, cmd_umpire),
+    ("kriegspiel", "Kriegspiel on two boards, the host as umpire", _options_kriegspiel, cmd_kriegspiel),
+    ("sim", "run a virtual board; prints its port, runs until interrupted", _options_sim, cmd_sim),
+    ("replay-sensors", "feed a sensor script to a virtual board; print its moves", _options_replay_sensors, cmd_replay_sensors),
+    ("play", "play a game with the live view (on a board, or --sim)", _options_play, cmd_play),
+    ("games", "list the archived games", _options_games, cmd_games),
+    ("show", "replay an archived game in the terminal", _options_show, cmd_show),
+    ("export", "write archived games out as PGN (several: one PGN file)", _options_export, cmd_export),
+    ("tag", "set an archived game's White, Black, Event, Site or Date (its PGN tags)", _options_tag, cmd_tag),
+    ("delete", "remove an archived game", _options_delete, cmd_delete),
+    ("serve", "follow several boards at once and archive their games", _options_serve, cmd_serve),
+    ("uci", "our engine as a UCI engine on stdin/stdout, for chess programs (Arena, Cute Chess, En Croissant; every game by UCI_Variant)", None, cmd_uci),
+    ("xboard", "our engine as a CECP (XBoard/WinBoard) engine on stdin/stdout, every game", None, cmd_xboard),
+    ("board-engine", "the board as a UCI (or --xboard: CECP) engine: the program's moves are lit on the board, the moves made on it go back", _options_board_engine, cmd_board_engine),
+    ("web", "the browser view: the archive, and whatever this process follows", _options_web, cmd_web),
+    ("help", "this list, or one command's options (eboard help play)", _options_help, cmd_help),
+]
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="eboard", description="Electronic 12 x 12 game board: rules and host tools.")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
     p.add_argument("--version", action="version", version="eboard " + _version())
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    m = sub.add_parser("moves", help="list the legal moves of a position")
-    m.add_argument("game", help="game id: " + ", ".join(GAMES))
-    m.add_argument("--fen", help="position (default: the start position)")
-    m.add_argument("--start", metavar="N", help=START_HELP)
-    m.set_defaults(func=cmd_moves)
-    q = sub.add_parser("perft", help="count the leaf nodes of the move tree")
-    q.add_argument("game", help=GAME_HELP)
-    q.add_argument("depth", help="plies deep: 0 to 99 (0: the position itself, 1)")
-    q.add_argument("--fen", help=FEN_HELP)
-    q.add_argument("--start", metavar="N", help=START_HELP)
-    q.add_argument("--divide", action="store_true", help="also print the count below each move")
-    q.set_defaults(func=cmd_perft)
-    b = sub.add_parser("bestmove", help="the engine's move in a position (info lines on stderr)")
-    b.add_argument("game", help="game id: " + ", ".join(GAMES))
-    b.add_argument("--fen", help="position (default: the start position)")
-    b.add_argument("--movetime", metavar="MS", help="think this many milliseconds (default: 1000)")
-    b.add_argument("--depth", metavar="N", help="search this many plies deep instead")
-    b.add_argument("--engine", default="ours",
-                   help="ours (default), uci (Stockfish or Fairy-Stockfish on PATH) or uci:PATH; "
-                        "without a UCI engine for the game ours plays and says so")
-    b.add_argument("--level", metavar="N", help="1 (beginner: errs on purpose) to 8 (ten seconds a move)")
-    b.set_defaults(func=cmd_bestmove)
-    u = sub.add_parser("umpire", help="Kriegspiel umpire: attempts on stdin, one JSON line of announcements each")
-    u.add_argument("game", help="chess, courier, gardner or lippo")
-    u.add_argument("--fen", help="the true position (default: the start position)")
-    u.add_argument("--rules", choices=("seed", "icc"), default="seed",
-                   help="seed (default) or icc: ICC wild 16's announcements; icc prints the first turn's pawn tries first")
-    u.set_defaults(func=cmd_umpire)
-    k = sub.add_parser("kriegspiel", help="Kriegspiel on two boards, the host as umpire")
-    k.add_argument("--white", help="White's board's port")
-    k.add_argument("--black", help="Black's board's port")
-    k.add_argument("--sim", action="store_true", help="two virtual boards; typed moves are made by virtual hands")
-    k.add_argument("--game", help="chess (default), courier, gardner or lippo")
-    k.add_argument("--fen", help="the true start position (default: chess's screened battle setup; another game's start)")
-    k.add_argument("--standard", action="store_true", help="start from the usual array, castling allowed (ICC's rule)")
-    k.add_argument("--seed", type=int, default=0, help="--sim: the virtual hands' random arrays")
-    k.add_argument("--archive", help=ARCHIVE_HELP)
-    k.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng, Russian)")
-    k.add_argument("--white-view", metavar="PATH",
-                   help="where White's own lines go (attempts, refusals): a file, or White's own terminal (/dev/pts/N)")
-    k.add_argument("--black-view", metavar="PATH", help="the same for Black")
-    k.add_argument("--new", action="store_true", help="abandon an unfinished game on these boards and start another")
-    k.add_argument("--json", action="store_true", help="print the umpire's record at the end as JSON (default: a scoresheet)")
-    k.add_argument("--resume", metavar="ID", help="--sim: go on with an adjourned Kriegspiel game of the archive")
-    web_arguments(k)
-    k.set_defaults(func=cmd_kriegspiel)
-    v = sub.add_parser("sim", help="run a virtual board; prints its port, runs until interrupted")
-    v.add_argument("--game", help="start this game, its pieces set up")
-    v.add_argument("--fen", help="--game: " + FEN_HELP)
-    v.add_argument("--dir", help="the virtual board's flash (default: a new temporary folder)")
-    v.add_argument("--fresh", action="store_true", help="run what is on the board's flash, not the source tree")
-    v.set_defaults(func=cmd_sim)
-    r = sub.add_parser("replay-sensors", help="feed a sensor script to a virtual board; print its moves")
-    r.add_argument("file", help="one event a line: lift SQ, place SQ, wait MS, # comment")
-    r.add_argument("--game", required=True, help=GAME_HELP)
-    r.add_argument("--fen", help=FEN_HELP)
-    r.add_argument("--pico", action="store_true", help="on an emulated Pico (boards/emu) instead of the virtual board")
-    r.add_argument("--uf2", help="--pico: a MicroPython image with the firmware in it (default: stock + flash.sh)")
-    r.set_defaults(func=cmd_replay_sensors)
-    g = sub.add_parser("play", help="play a game with the live view (on a board, or --sim)")
-    g.add_argument("--port", help="the board's serial port")
-    g.add_argument("--sim", action="store_true", help="start a virtual board and play on it")
-    g.add_argument("--pico", action="store_true", help="start an emulated Pico (boards/emu) and play on it")
-    g.add_argument("--start", metavar="N", help=START_HELP)
-    g.add_argument("--uf2", help="--pico: a MicroPython image with the firmware in it (default: stock + flash.sh)")
-    g.add_argument("--game", help="start this game (default: go on with the board's game; lippo on --sim)")
-    g.add_argument("--fen", help="--game: " + FEN_HELP)
-    g.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (docs/rules/battle-setup.md)")
-    g.add_argument("--archive", help=ARCHIVE_HELP)
-    g.add_argument("--resume", metavar="ID", help="go on with an adjourned game of the archive (a game id, or last)")
-    g.add_argument("--engine", nargs="?", const="ours", metavar="LEVEL|ours|uci|uci:PATH",
-                   help="play against the computer: our engine (a level 1-8), or a UCI engine for chess, courier, gardner")
-    g.add_argument("--side", choices=("white", "black"), help="--engine: the side you play (default white)")
-    g.add_argument("--level", help="--engine: the level, 1 (beginner) to 8")
-    g.add_argument("--engine-time", metavar="S", help="--engine: seconds a move for the computer (default: its level's, else 1); on a --clock, a share "
-                        "of its time left plus the increment, never more")
-    g.add_argument("--clock", metavar="MIN+INC", help="a clock for both players: minutes each, seconds added a move (5+3)")
-    for tag in TAG_OPTIONS:
-        g.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")
-    web_arguments(g)
-    g.set_defaults(func=cmd_play)
-    ls = sub.add_parser("games", help="list the archived games")
-    ls.add_argument("--archive", help=ARCHIVE_HELP)
-    ls.set_defaults(func=cmd_games)
-    sh = sub.add_parser("show", help="replay an archived game in the terminal")
-    sh.add_argument("id", help="a game id, or last")
-    sh.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
-    which = sh.add_mutually_exclusive_group()
-    which.add_argument("--final", action="store_true", help="only the final position")
-    which.add_argument("--ply", metavar="N", help="only the position after ply N (0: the start)")
-    sh.add_argument("--archive", help=ARCHIVE_HELP)
-    sh.set_defaults(func=cmd_show)
-    ex = sub.add_parser("export", help="write archived games out as PGN (several: one PGN file)")
-    ex.add_argument("ids", nargs="*", metavar="ID", help="game ids, or last")
-    ex.add_argument("--event", metavar="NAME", help="every game of this Event (set with eboard tag ID Event NAME)")
-    ex.add_argument("--all", action="store_true", help="every game of the archive")
-    ex.add_argument("--pgn", action="store_true", help="as PGN (the default; kept for older scripts)")
-    ex.add_argument("--sheet", choices=("white", "black"), help="a Kriegspiel player's own scoresheet, as text")
-    ex.add_argument("-o", "--output", help="a file (default: standard output)")
-    ex.add_argument("--archive", help=ARCHIVE_HELP)
-    ex.set_defaults(func=cmd_export)
-    tg = sub.add_parser("tag", help="set an archived game's White, Black, Event, Site or Date (its PGN tags)")
-    tg.add_argument("id", help="a game id, or last")
-    tg.add_argument("name", help="White, Black, Event, Site or Date (YYYY.MM.DD)")
-    tg.add_argument("value", help="the new value (quoted if it has spaces)")
-    tg.add_argument("--archive", help=ARCHIVE_HELP)
-    tg.set_defaults(func=cmd_tag)
-    de = sub.add_parser("delete", help="remove an archived game")
-    de.add_argument("id", help="a game id, or last")
-    de.add_argument("--archive", help=ARCHIVE_HELP)
-    de.set_defaults(func=cmd_delete)
-    sv = sub.add_parser("serve", help="follow several boards at once and archive their games")
-    sv.add_argument("--port", action="append", help="a board's port (repeat for more)")
-    sv.add_argument("--sim", type=int, metavar="N", help="also N virtual boards whose hands play random games")
-    sv.add_argument("--seed", type=int, default=0, help="--sim: the random games' seed")
-    sv.add_argument("--archive", help=ARCHIVE_HELP)
-    sv.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
-    web_arguments(sv)
-    sv.set_defaults(func=cmd_serve)
-    ue = sub.add_parser("uci", help="our engine as a UCI engine on stdin/stdout, for chess programs "
-                        "(Arena, Cute Chess, En Croissant; every game by UCI_Variant)")
-    ue.set_defaults(func=cmd_uci)
-    xe = sub.add_parser("xboard", help="our engine as a CECP (XBoard/WinBoard) engine on stdin/stdout, every game")
-    xe.set_defaults(func=cmd_xboard)
-    be = sub.add_parser("board-engine", help="the board as a UCI (or --xboard: CECP) engine: the program's moves "
-                        "are lit on the board, the moves made on it go back")
-    be_where = be.add_mutually_exclusive_group(required=True)
-    be_where.add_argument("--port", help="the board's serial port")
-    be_where.add_argument("--sim", action="store_true",
-                          help="a virtual board whose hands make the lit moves and play the person's side (our engine)")
-    be_where.add_argument("--pico", action="store_true", help="an emulated Pico (boards/emu), its hands as --sim's")
-    be.add_argument("--xboard", action="store_true", help="speak CECP (XBoard) instead of UCI")
-    be.add_argument("--level", default="2", help="--sim/--pico: the level (1-8) of the virtual person's moves (default 2)")
-    be.add_argument("--archive", help="the SQLite archive (default: ~/.local/share/eboard/games.sqlite)")
-    be.set_defaults(func=cmd_board_engine)
-    w = sub.add_parser("web", help="the browser view: the archive, and whatever this process follows")
-    w.add_argument("listen", nargs="?", type=web_port, default=8080, metavar="PORT", help="default 8080 (0: any free port)")
-    w.add_argument("--host", dest="web_host", default="127.0.0.1",
-                   help="the address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)")
-    w.add_argument("--archive", help=ARCHIVE_HELP)
-    w.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
-    w.set_defaults(func=cmd_web)
-    hp = sub.add_parser("help", help="this list, or one command's options (eboard help play)")
-    hp.add_argument("topic", nargs="?", metavar="COMMAND", help="a command")
-    hp.set_defaults(func=cmd_help)
+    for name, text, options, handler in COMMANDS:
+        cp = sub.add_parser(name, help=text)
+        if options is not None:
+            options(cp)
+        cp.set_defaults(func=handler)
     return p
 
 

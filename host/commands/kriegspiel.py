@@ -21,8 +21,12 @@ from typing import Any, Protocol, TextIO
 
 from firmware.rules.board import BLACK, WHITE
 from firmware.rules.kriegspiel import SIDES, Umpire
-from host.link import BoardError, BoardLink, BridgeTimeout, LinkError, printable
+from host.link import (
+    BoardError, BoardLink, BridgeTimeout, Hello, LinkError, Said, WordsError, printable, read_event, read_state,
+    read_version,
+)
 from host.record import words
+from host.session import ArmyHands
 
 OTHER = {WHITE: BLACK, BLACK: WHITE}
 
@@ -157,7 +161,7 @@ class Match:
             reopen = getattr(end, "reopen", None)
             if reopen is not None:
                 reopen()
-            fen = end.request("state").split(" ", 4)[-1]
+            fen = read_state(end.request("state")).fen
             try:
                 if fen.split()[0] == want.split()[0] and fen != want:
                     end.request("verdict legal " + want)  # its attempt, which the umpire played
@@ -165,13 +169,13 @@ class Match:
                     end.request("verdict impossible")  # an attempt the umpire never played
             except BoardError:
                 pass  # no attempt waits (no-attempt), or not a Kriegspiel board (below)
-            fen = end.request("state").split(" ", 4)[-1]
+            fen = read_state(end.request("state")).fen
             if fen != want:
                 try:
                     end.request("view " + want)
                 except BoardError:  # a board that lost its Kriegspiel game: it is given again
                     end.request(f"krieg {self.gid} {SIDES[side]} {want}")
-        except (BoardError, BridgeTimeout, LinkError, OSError) as e:
+        except (BoardError, BridgeTimeout, LinkError, OSError, WordsError) as e:
             self.stale[side] = str(e)
             return False
         return True
@@ -195,14 +199,17 @@ class Match:
         return busy
 
     def on_event(self, side: int, text: str) -> None:
-        w = text.split()
+        try:
+            said = read_event(text)
+        except WordsError:
+            return  # no board says it: it changes nothing
         ump = self.ump
         mine = side == ump.pos.us and not ump.over
-        if w[:1] == ["attempt"] and len(w) == 2 and mine:
-            self.attempt(side, w[1], on_board=True)
-        elif w[:1] == ["ask"] and mine:
+        if isinstance(said, Said) and said.word == "attempt" and mine:
+            self.attempt(side, said.args[0], on_board=True)
+        elif said.word == "ask" and mine:
             self.ask(side)
-        elif w[:1] == ["hello"]:  # the board was reset: whatever it waited for is gone
+        elif isinstance(said, Hello):  # the board was reset: whatever it waited for is gone
             self._fault(side, "it restarted")
 
     def _drop_early(self, side: int) -> None:
@@ -211,7 +218,7 @@ class Match:
         # put such an attempt back).
         take = getattr(self.ends[side], "take_queued", None)
         for text in take() if take is not None else []:
-            if text.split()[:1] not in (["attempt"], ["ask"]):
+            if text.partition(" ")[0] not in ("attempt", "ask"):
                 self.on_event(side, text)
 
     def attempt(self, side: int, move: str, on_board: bool = False) -> list[dict[str, object]]:
@@ -326,21 +333,26 @@ def screened_setup(ends: dict[int, End], say: Callable[[int, str], None],
                     continue
                 for text in texts:
                     busy = True
-                    w = text.split()
-                    if w[:1] == ["arrange"] and len(w) == 3 and hands is not None:
-                        hands(side, w[2])
-                    elif w[:1] == ["hello"]:  # the board restarted: its setup begins again
+                    bad: list[str] = []
+                    try:
+                        said = read_event(text)
+                    except WordsError as e:  # no board says it; an array's is answered (below)
+                        said = Said(text, text.partition(" ")[0], ())
+                        bad = [f"a malformed array line ({e})"]
+                    if isinstance(said, Said) and said.word == "arrange" and hands is not None:
+                        hands(side, said.args[1])
+                    elif isinstance(said, Hello):  # the board restarted: its setup begins again
                         ask(side)
-                    elif w[:1] == ["array"]:
+                    elif isinstance(said, Said) and said.word == "array":
                         try:
-                            bad = battle.errors(w[2], side) if len(w) == 3 else ["a malformed array line"]
+                            bad = bad or battle.errors(said.args[1], side)
                         except ValueError as e:
                             bad = [f"a malformed array ({e})"]
                         if bad:  # a board that lets a bad array through: its owner is told
                             say(side, "Your array breaks " + ", ".join(bad) + ": set it up again.")
                             ask(side)
                         else:
-                            arrays[side] = w[2]
+                            arrays[side] = said.args[1]
                             say(side, "Your army stands.")
                             say(OTHER[side], "The other army stands.")
             if not busy and wait is not None:
@@ -350,53 +362,6 @@ def screened_setup(ends: dict[int, End], say: Callable[[int, str], None],
         except battle.SetupConflict:
             for side in ends:
                 say(side, words({"type": "setup_conflict"}))
-
-
-def random_array(colour: int, seed: int) -> str:
-    """A random valid array of one side (for virtual hands)."""
-    import random
-
-    from firmware.rules import battle
-
-    rnd = random.Random(seed)
-    placed: list[tuple[str, int, int]] = []
-    for letter in battle.ARMY:
-        f, r = rnd.choice(battle.allowed(letter, colour, placed))
-        placed.append((letter, f, r))
-    return battle.field([(p if colour == WHITE else p.lower(), f, r) for p, f, r in placed])
-
-
-class ArmyHands:
-    """Virtual hands for a screened setup: each side's random array (seed, seed + 1),
-    placed man by man as a board asks for them, through request(line)."""
-
-    def __init__(self, seed: int) -> None:
-        from firmware.rules.battle import men
-
-        self.todo = {side: men(random_array(side, seed + (side == BLACK)), side) for side in (WHITE, BLACK)}
-
-    @staticmethod
-    def clear(request: Callable[[str], str]) -> None:
-        """Lift every piece off a virtual board."""
-        occ = request("sim occupancy").split()[-1]
-        for p, ch in enumerate(occ):
-            if ch == "1":
-                request(f"sim lift @{p}")
-
-    def place(self, request: Callable[[str], str], side: int, letter: str, wait_ms: int = 100) -> None:
-        """Put down side's next man of the letter the board asked for."""
-        todo = self.todo[side]
-        i = next(i for i, m in enumerate(todo) if m[0].upper() == letter)
-        _, f, r = todo.pop(i)
-        request(f"sim place {'abcdefgh'[f]}{r + 1}")
-        request(f"sim wait {wait_ms}")
-
-    def left(self, side: int) -> int:
-        return len(self.todo[side])
-
-    def has(self, side: int, letter: str) -> bool:
-        """Whether a man of the letter is still to be put down for side."""
-        return any(m[0].upper() == letter for m in self.todo[side])
 
 
 def espeak() -> Callable[[str], None] | None:
@@ -430,14 +395,14 @@ class LinkEnd:
             return
         link = BoardLink(self.port, on_event=lambda seq, text: self.queue.append(text))
         try:
-            words = link.hello().split()
+            version = read_version(link.hello())
         except BaseException:
             link.close()
             raise
         self.link = link
         self.queue.clear()  # said before we listened (its hello): resync reads its state instead
-        if len(words) > 4:
-            self.board_id = words[4]
+        if version.board_id:
+            self.board_id = version.board_id
 
     def request(self, line: str) -> str:
         from host.link import LinkError
@@ -710,7 +675,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             for c in places:
                 end.request(f"sim place {geo.name(geo.phys(c))}")
             end.request("sim wait 100")
-            if end.request("state").split()[2] == "promoting":
+            if read_state(end.request("state")).state == "promoting":
                 letter = cmd[-1]
                 end.request("promote " + (letter if letter.isalpha() else "-"))
             end.request("sim wait 1000")

@@ -8,7 +8,8 @@ from typing import Any, TextIO
 
 from firmware.rules import new_position
 from firmware.squares import Geometry
-from host.commands.view import LED_NAMES
+from host.session import LED_NAMES
+from host.link import read_leds
 from host.record import ANSWER_LEDS
 
 
@@ -84,7 +85,7 @@ def kview_shower(match: Any, ends: dict[int, Any], game: str, heard: dict[int, l
     last: dict[int, str] = {}
 
     def show(side: int, force: bool = False) -> None:
-        leds = ends[side].request("leds").split()[-1]
+        leds = read_leds(ends[side].request("leds"))
         text = own_board(game, match.ump.view_fen(side), leds, SIDES[side], heard[side], match.ump.over)
         if force or last.get(side) != text:
             last[side] = text

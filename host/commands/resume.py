@@ -1,76 +1,12 @@
-"""Games that outlive a session: the virtual board that `play --sim` keeps (a stable id and
-flash, beside the archive), a game adjourned by `quit`, and `eboard play --resume ID`."""
+"""Games that outlive a session: a game adjourned by `quit`, and `eboard play --resume ID`
+(the boards kept beside the archive are host.session's)."""
 
 from __future__ import annotations
 
-import fcntl
-import os
-import shutil
-import tempfile
-from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
 from host.record import Archive, ArchiveError, plies
-from host.link import TemporaryBoard, VirtualBoard
-
-
-class HomeBoard(VirtualBoard):
-    """The virtual board of an archive: its folder (flash, id, journal) is `sim-board`
-    beside the archive file, so the board keeps its id from one `play --sim` to the next.
-    One process at a time holds it (a lock file)."""
-
-    def __init__(self, folder: Path, lock: int, **kw: Any) -> None:
-        super().__init__(folder, **kw)
-        self.lock = lock
-
-    def stop(self) -> None:
-        super().stop()
-        if self.lock >= 0:
-            os.close(self.lock)  # the lock goes with it
-            self.lock = -1
-
-
-def _home(archive: Archive, name: str) -> tuple[Path, int] | None:
-    """The folder `name` beside the archive file, locked for this process (its lock's file
-    descriptor), or None while another process holds it (or it cannot be made)."""
-    folder = Path(archive.path).parent / name
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(folder / "lock", os.O_CREAT | os.O_RDWR, 0o644)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return folder, fd
-
-
-def own_board(archive: Archive, **kw: Any) -> VirtualBoard:
-    """The archive's home board, or, while another process uses it, a board in a
-    temporary folder that stop() removes."""
-    home = _home(archive, "sim-board")
-    if home is None:
-        return TemporaryBoard(prefix="eboard-play-", **kw)
-    return HomeBoard(*home, **kw)
-
-
-def pico_home(archive: Archive) -> tuple[Path, int]:
-    """The folder of the archive's emulated Pico (`pico-board` beside the archive file:
-    its flash, id and log, kept from one `--pico` session to the next, as `sim-board` is
-    for --sim) and its lock (a file descriptor; close it when done); while another process
-    uses it, a temporary folder (remove it when done) and -1."""
-    return _home(archive, "pico-board") or (Path(tempfile.mkdtemp(prefix="eboard-pico-")), -1)
-
-
-def leave_pico_home(folder: Path, lock: int) -> None:
-    """pico_home's folder given back: the home board's lock released, a temporary one removed."""
-    if lock >= 0:
-        os.close(lock)
-    else:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def resume_game(bridge: Any, archive: Archive, ref: str, hand: Callable[[str], str] | None = None) -> str:
@@ -88,7 +24,7 @@ def resume_game(bridge: Any, archive: Archive, ref: str, hand: Callable[[str], s
                            f"eboard kriegspiel --sim --resume {g.id} goes on with it")
     moves = archive.moves(g.id)
     board = bridge.key
-    if g.uid == bridge.uid and g.board == board and bridge.request("history").split()[1:] == moves:
+    if g.uid == bridge.uid and g.board == board and list(bridge.history().moves) == moves:
         archive.resumed(g.id, board, g.uid)
         return f"game {g.id} resumed: the board still holds it ({plies(len(moves))})"
     bridge.request(f"new {g.game}" + (f" {g.fen}" if g.fen else ""))

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from host.record import Archive, ArchiveError
 from host.record import Bridge
-from host.link import printable
+from host.link import Event, printable
 from host.web import board_feed
 
 RETRY_S = 1.0
@@ -65,10 +65,9 @@ def _follow(port: str, room: Room, web: bool = False) -> None:
     if archive is None:
         return
 
-    def said(seq: int, text: str) -> None:
-        word = text.split()[0]
-        if word in ("move", "undo", "end", "newgame", "start", "alert"):
-            room.say(port, text)
+    def said(seq: int, event: Event) -> None:
+        if event.word in ("move", "undo", "end", "newgame", "start", "alert"):
+            room.say(port, event.text)
 
     bridge = Bridge(port, archive, on_change=said)
     bridge.on_warning = lambda text: room.say(port, text, err=True)

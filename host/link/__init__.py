@@ -8,6 +8,8 @@ on USB, so one BoardLink (pyserial, docs/protocol.md) talks to each.
   wire.py     BoardLink: the protocol's framing, requests and replies, events, `hello`
   virtual.py  VirtualBoard, TemporaryBoard: the firmware behind a pty (eboard sim, play --sim)
   pico.py     EmulatedPico: the emulated RP2040 behind a pty, its hands and its flash
+  words.py    the board's words: every reply and event read once into checked values
+              (State, Game, History, Move, End, ...); WordsError where a line is not a board's
   repl.py     the `repl` request, the way into a board's REPL: `python -m host.link.repl PORT`
               (flash.sh); not imported here, so that it runs as a module
 
@@ -21,9 +23,16 @@ from host.link.pico import board as emulated_board
 from host.link.pico import missing as pico_missing
 from host.link.virtual import ROOT, TemporaryBoard, VirtualBoard, VirtualBoardError
 from host.link.wire import PROTOCOL, BoardError, BoardLink, BridgeTimeout, LinkError, printable
+from host.link.words import (
+    Alert, End, Event, Game, Hello, History, Move, NewGame, NewPosition, Ready, Said, Square, State, Undo, Version,
+    WordsError, read_event, read_fen, read_game, read_history, read_leds, read_moves, read_occupancy, read_state, read_version,
+)
 
 __all__ = [
     "PROTOCOL", "ROOT", "BoardError", "BoardLink", "BridgeTimeout", "EmulatedPico", "Hands", "LinkError", "PicoError",
     "SimCommands", "TemporaryBoard", "VirtualBoard", "VirtualBoardError", "emulated_board", "firmware_key",
     "frame_colours", "make_flash", "pico_missing", "printable", "wait_firmware",
+    "Alert", "End", "Event", "Game", "Hello", "History", "Move", "NewGame", "NewPosition", "Ready", "Said", "Square",
+    "State", "Undo", "Version", "WordsError", "read_event", "read_fen", "read_game", "read_history", "read_leds",
+    "read_moves", "read_occupancy", "read_state", "read_version",
 ]

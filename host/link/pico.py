@@ -24,6 +24,7 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
+from host.link.words import read_state
 from host.link.virtual import _die_with_parent, close_quietly, end_process
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -370,14 +371,14 @@ class SimCommands:
             return self.board(line)
         if words[1:2] == ["setup"]:
             self.flush()
-            st = self.board("state").split(" ", 4)
-            self.hands.setup(st[1], st[4])
+            st = read_state(self.board("state"))
+            self.hands.setup(st.game, st.fen)
         elif words[1:] == ["occupancy"]:  # which switches are closed: as the virtual board says it
             self.flush()
-            return "ok sim occupancy " + self.hands.pico.control("occupancy")[0].split()[-1]
+            return "sim occupancy " + self.hands.pico.control("occupancy")[0].split()[-1]
         else:
             if self.hands.geo is None:
-                self.hands.geo = geometry(self.board("state").split()[1])
+                self.hands.geo = geometry(read_state(self.board("state")).game)
             step = " ".join(words[1:])
             self.hands.requests(step)  # a bad step is refused now
             self.held.append(step)

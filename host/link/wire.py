@@ -20,6 +20,7 @@ MAX_LINE = 512  # docs/protocol.md: a board's line has at most 512 bytes
 SEQ_MAX = 1 << 30  # the largest number a board says (and `since` takes)
 BURST = 512  # lines handled by one poll: a board that floods cannot hold the host
 MAX_PIECES = 512  # continuation lines before one reply (docs/protocol.md, Long replies)
+PIECE = 200  # a continuation line holds the words that fit in 200 bytes, and no fewer
 
 # Bytes a board says are shown as text: control characters (an ANSI escape could fake a
 # line on the terminal) become \xNN; the protocol allows printable ASCII only.
@@ -29,6 +30,20 @@ _ESCAPES = {c: "\\x%02x" % c for c in [*range(32), 127]}
 def printable(text: str) -> str:
     """text with every control character and every non-ASCII one escaped (\\xNN, \\uNNNN)."""
     return text.encode("ascii", "backslashreplace").decode("ascii").translate(_ESCAPES)
+
+
+def _stray_piece(pieces: list[str], rest: str) -> str | None:
+    """The first continuation line that is not a board's, or None.  A board fills each
+    piece with the words that fit in PIECE bytes and starts another only when the next
+    word would not fit, and its reply's own line carries the last words (docs/protocol.md,
+    Long replies): a piece with room left for the word after it, or pieces before a reply
+    with no words of its own, came from somewhere else (another program on the port)."""
+    after = [*pieces[1:], rest]
+    for piece, then in zip(pieces, after):
+        word = then.partition(" ")[0]
+        if not piece or not word or len(piece) + 1 + len(word) <= PIECE:
+            return "+ " + piece
+    return None
 
 
 class BoardError(Exception):
@@ -174,6 +189,10 @@ class BoardLink:
             if self.on_noise:
                 self.on_noise(f"(a reply of over {MAX_PIECES} continuation lines, dropped)")
             return f"error too-long the board's reply 'ok {cmd}' ran over {MAX_PIECES} lines: dropped"
+        stray = _stray_piece(pieces, rest)
+        if stray is not None:  # (the reply's error says it: the caller asks again)
+            return (f"error bad-reply the reply 'ok {cmd}' came after a continuation line the board did not send "
+                    f"({stray[:60]}): refused")
         return " ".join(["ok", cmd, *pieces, rest]).rstrip(" ")
 
     def _next(self, deadline: float) -> tuple[int, str] | None:

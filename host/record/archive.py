@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from firmware.common import HOST_ENDS
+from host.link import End, Event, Move, Undo
 
 SCHEMA_VERSION = 5
 # Every message a board said, once: (board, game uid, seq) is its identity.
@@ -124,26 +125,7 @@ MIGRATE_ADD = (
 TAGS = {"white": "White", "black": "Black", "event": "Event", "site": "Site", "date": "Date"}  # column -> PGN tag
 
 
-PLY_MAX = 100_000  # more plies than any game has: a larger number is not a board's
 SEQ_MAX = 1 << 30  # the largest message number a board says (docs/protocol.md)
-RESULTS = ("1-0", "0-1", "1/2-1/2")
-
-
-def malformed(text: str) -> str | None:
-    """Why a board message that changes the record (move, undo, end) cannot be used, or
-    None.  Such a message is kept among the board's messages but changes no game."""
-    w = text.split()
-    if not w or w[0] not in ("move", "undo", "end"):
-        return None
-    if w[0] in ("move", "undo"):
-        if len(w) < 3 or not w[1].isdigit() or len(w[1]) > 6 or not 1 <= int(w[1]) <= PLY_MAX:
-            return f"{w[0]} needs a ply from 1 to {PLY_MAX} and a move"
-        return None
-    if len(w) not in (3, 5) or w[2] not in RESULTS:
-        return "end needs a reason, a result (1-0, 0-1, 1/2-1/2) and maybe two points"
-    if len(w) == 5 and not all(x.lstrip("-").isdigit() and len(x) <= 9 for x in w[3:]):
-        return "end's points are two whole numbers"
-    return None
 
 
 def pgn_date(text: str) -> bool:
@@ -406,7 +388,8 @@ class Archive:
         row = self._run("SELECT * FROM games WHERE board=? AND uid=? ORDER BY id DESC LIMIT 1", (board, uid)).fetchone()
         return GameRow(*row) if row else None
 
-    def record(self, board: str, seq: int, text: str, game_id: int | None, uid: str = "", trusted: bool = True) -> bool:
+    def record(self, board: str, seq: int, said: Event, game_id: int | None, uid: str = "",
+               trusted: bool = True) -> bool:
         """Store one board message of game uid; False if it was stored before (a message
         sent again).  A move that disagrees with the stored one forks the game: the new
         archive game is then in self.forks[game_id].  An `end` not trusted (a host's end
@@ -415,33 +398,29 @@ class Archive:
         with self._transaction():
             cur = self.db.execute(
                 "INSERT OR IGNORE INTO events(board, uid, seq, at, game_id, text) VALUES(?,?,?,?,?,?)",
-                (board, uid, seq, _now(), game_id, text),
+                (board, uid, seq, _now(), game_id, said.text),
             )
             fresh = cur.rowcount == 1
             if fresh and game_id is not None:
-                filed = self._apply(game_id, seq, text, trusted)
+                filed = self._apply(game_id, seq, said, trusted)
                 if filed != game_id:
                     self.db.execute("UPDATE events SET game_id=? WHERE board=? AND uid=? AND seq=?", (filed, board, uid, seq))
         return fresh
 
-    def _apply(self, game_id: int, seq: int, text: str, trusted: bool = True) -> int:
+    def _apply(self, game_id: int, seq: int, said: Event, trusted: bool = True) -> int:
         """Apply a message to its game; returns the game it was filed in (a fork's)."""
-        words = text.split()
-        if malformed(text):
-            return game_id
-        if words[0] == "move" and len(words) >= 3 and words[1].isdigit():
-            ply = int(words[1])
-            old = self.db.execute("SELECT move FROM moves WHERE game_id=? AND ply=?", (game_id, ply)).fetchone()
-            if old is not None and old[0] != words[2]:
-                game_id = self._fork(game_id, ply)
+        if isinstance(said, Move):
+            old = self.db.execute("SELECT move FROM moves WHERE game_id=? AND ply=?", (game_id, said.ply)).fetchone()
+            if old is not None and old[0] != said.move:
+                game_id = self._fork(game_id, said.ply)
             self.db.execute(
                 "INSERT OR IGNORE INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,?,?)",
-                (game_id, ply, words[2], seq, _now()),
+                (game_id, said.ply, said.move, seq, _now()),
             )
             # An adjourned game played on (its board followed again): no longer adjourned.
             self.db.execute("UPDATE games SET reason=NULL WHERE id=? AND ended IS NULL AND reason='adjourned'", (game_id,))
-        elif words[0] == "undo" and len(words) >= 2 and words[1].isdigit():
-            self.db.execute("DELETE FROM moves WHERE game_id=? AND ply>=?", (game_id, int(words[1])))
+        elif isinstance(said, Undo):
+            self.db.execute("DELETE FROM moves WHERE game_id=? AND ply>=?", (game_id, said.ply))
             # A takeback after the rules' end (the board allows it) reopens the game: the result
             # of a position no longer on the board is no longer the game's. A host's end (a
             # fallen flag) stands: the board stays over.
@@ -449,15 +428,14 @@ class Archive:
             self.db.execute("UPDATE games SET ended=NULL, reason=NULL, result='*', white_points=NULL, "
                             f"black_points=NULL WHERE id=? AND ended IS NOT NULL AND COALESCE(reason, '') NOT IN "
                             f"({', '.join('?' * len(kept))})", (game_id, *kept))
-        elif words[0] == "end" and len(words) >= 3 and not trusted:
+        elif isinstance(said, End) and not trusted:
             self.db.execute("UPDATE games SET reason=? WHERE id=? AND ended IS NULL",
-                            (f"unconfirmed {words[1]} {words[2]}", game_id))
-        elif words[0] == "end" and len(words) >= 3:
-            w = int(words[3]) if len(words) > 4 else None
-            b = int(words[4]) if len(words) > 4 else None
+                            (f"unconfirmed {said.what}", game_id))
+        elif isinstance(said, End):
+            w, b = said.points if said.points is not None else (None, None)
             self.db.execute(
                 "UPDATE games SET ended=?, reason=?, result=?, white_points=?, black_points=? WHERE id=?",
-                (_now(), words[1], words[2], w, b, game_id),
+                (_now(), said.reason, said.result, w, b, game_id),
             )
         return game_id
 

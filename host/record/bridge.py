@@ -18,9 +18,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from host.record.archive import Archive, ArchiveError, malformed
 from firmware.common import HOST_ENDS
-from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
+from firmware.rules import FenError, MoveError, new_position
+from firmware.rules.kriegspiel import new_view
+from host.link import (
+    BoardError, BoardLink, BridgeTimeout, End, Event, Hello, LinkError, Move, NewGame, NewPosition, WordsError, read_event,
+    read_fen, read_game, read_history, read_leds, read_state, read_version, History, State,
+)
+from host.record.archive import Archive, ArchiveError
 
 RECONNECT_S = 0.3
 HOLD_MAX = 20_000  # messages held in memory while the archive refuses them; then the board waits
@@ -34,7 +39,7 @@ class Bridge:
         port: str,
         archive: Archive,
         key: str | None = None,
-        on_change: Callable[[int, str], None] | None = None,
+        on_change: Callable[[int, Event], None] | None = None,
         timeout_s: float = 5.0,
         on_note: Callable[[str], None] | None = None,
     ) -> None:
@@ -51,8 +56,9 @@ class Bridge:
         self.reconnects = 0
         self._rehello = False  # the board said hello: catch up again
         self._next_try = 0.0
-        self._held: list[tuple[int, str]] | None = None  # events that came during catch-up
-        self.unsaved: list[tuple[int, str]] = []  # messages the archive has not taken yet, in order
+        self._held: list[tuple[int, Event]] | None = None  # events that came during catch-up
+        self.unsaved: list[tuple[int, Event]] = []  # messages the archive has not taken yet, in order
+        self._played: tuple[int, int, object] | None = None  # (archive game, plies, its position): moves checked
         self.trouble: str | None = None  # why the archive refuses them (a full disk ...)
         self.last_error: str | None = None  # why the board cannot be reached, while it cannot
         self.on_warning: Callable[[str], None] | None = None  # a board line skipped, and why
@@ -73,13 +79,17 @@ class Bridge:
             # the port's name as a game of their own.
             self._held = []
         try:
-            version = link.hello().split()
+            version = read_version(link.hello())
             if self.key is None:
                 # Messages are filed under the board's own id: a port name is reused.
-                self.key = version[4] if len(version) > 4 else self.port
-            self.boot = int(version[5]) if len(version) > 5 and version[5].isdigit() else None
+                self.key = version.board_id or self.port
+            self.boot = version.boot
             self.link = link
             self._catch_up()
+        except WordsError as e:
+            link.close()
+            self.link = None
+            raise BoardError("bad-reply", str(e)) from None
         except (LinkError, BridgeTimeout, BoardError):
             link.close()
             self.link = None
@@ -93,13 +103,10 @@ class Bridge:
         early = self._held or []
         self._held = []
         try:
-            words = self.link.request("game").split(" ", 3)
+            now = read_game(self.link.request("game"))
         finally:
             held, self._held = early + self._held, None
-        if len(words) < 4:
-            raise BoardError("bad-reply", "game: " + " ".join(words))
-        game, uid, start = words[1], words[2], words[3]
-        self._switch(game, uid, None if start == "-" else start)
+        self._switch(now.game, now.uid, now.fen)
         self.unsaved.extend(held)
         self.flush()
         # Everything said since the last message stored for this game, in order (a
@@ -108,7 +115,7 @@ class Bridge:
         assert self.game_id is not None
         self.link.request("since %d" % self.archive.game_last_seq(self.game_id))
         # ... and the board's own record of its game, which must extend the archived one.
-        history = self.link.request("history").split()[1:]
+        history = list(read_history(self.link.request("history"), now).moves)
         stored = self.archive.moves(self.game_id)
         if len(history) < len(stored) and stored[: len(history)] == history:
             # The board lacks the game's last moves: they were made while its flash was full
@@ -130,6 +137,7 @@ class Bridge:
                 f"{_first_difference(history, stored) + 1}): filed as a new archive game {self.game_id}"
             )
         self.archive.add_moves(self.game_id, history)
+        self._played = None
 
     def _switch(self, game: str, uid: str, fen: str | None) -> None:
         """File what follows under the board's game uid: its archived game, or a new one."""
@@ -192,8 +200,12 @@ class Bridge:
                 self._catch_up()
         except (LinkError, OSError):
             self._lost()
-        except (BridgeTimeout, BoardError):
-            self._lost()  # a board that reset again in the middle: start over
+        except (BridgeTimeout, BoardError, WordsError) as e:
+            # A board that reset again in the middle, or a reply that is not the board's
+            # (another program's lines on the port): start over.
+            if isinstance(e, WordsError) and self.on_warning is not None:
+                self.on_warning(f"a reply refused, asked again: {e}")
+            self._lost()
 
     def flush(self) -> bool:
         """Store the messages held in memory, in order; False while the archive refuses
@@ -222,8 +234,8 @@ class Bridge:
                 # Under the uid of the game the board plays now (asked: the newgame of a
                 # game just begun may not be filed yet, under load).
                 try:
-                    uid = self.link.request("game").split()[2]
-                except (LinkError, OSError, BridgeTimeout, BoardError, IndexError):
+                    uid = read_game(self.link.request("game")).uid
+                except (LinkError, OSError, BridgeTimeout, BoardError, WordsError):
                     uid = self.uid
                 self.vouched.add((uid, line[4:]))
                 try:
@@ -239,9 +251,33 @@ class Bridge:
             except (LinkError, OSError, BridgeTimeout) as e:
                 self.last_error = str(e)
                 self._lost()
+            except WordsError as e:  # the catch-up's replies were not the board's: asked again
+                self.last_error = str(e)
+                self._lost()
         if self.trouble is not None:  # the archive, not the board: it holds what it was told
             raise LinkError(f"the archive takes nothing now ({self.trouble}); the board keeps its moves")
         raise LinkError(f"{self.port}: the board does not answer ({self.last_error})")
+
+    def state(self) -> State:
+        """The board's `state` (BoardError bad-reply for a reply that is not a board's)."""
+        try:
+            return read_state(self.request("state"))
+        except WordsError as e:
+            raise BoardError("bad-reply", str(e)) from None
+
+    def history(self) -> History:
+        """The board's history of its game, each move legal in turn (BoardError bad-reply as state)."""
+        try:
+            return read_history(self.request("history"), read_game(self.request("game")))
+        except WordsError as e:
+            raise BoardError("bad-reply", str(e)) from None
+
+    def leds(self) -> str:
+        """The board's LED frame: 144 letters (BoardError bad-reply as state)."""
+        try:
+            return read_leds(self.request("leds"))
+        except WordsError as e:
+            raise BoardError("bad-reply", str(e)) from None
 
     def _on_noise(self, text: str) -> None:
         # A line that is not a message (a diagnostic, or what no board says): logged.
@@ -249,60 +285,100 @@ class Bridge:
             self.on_warning("not a message: " + text[:120])
 
     def _on_event(self, seq: int, text: str) -> None:
-        words = text.split()
-        if words and words[0] == "hello":
+        try:
+            said = read_event(text)
+        except WordsError as e:  # no board says it: logged and skipped, it changes no game
+            if self.on_warning is not None:
+                self.on_warning(f"a malformed line, skipped: {e}")
+            return
+        if isinstance(said, Hello):
             # The board was reset: what it says from now on may be another game's; it is
             # held until poll (or request) has asked which game it plays.
             self._rehello = True
-            if len(words) > 5 and words[5].isdigit():
-                self.boot = int(words[5])
+            if said.boot is not None:
+                self.boot = said.boot
             if self._held is None:
                 self._held = []
         if self._held is not None:
-            self._held.append((seq, text))
+            self._held.append((seq, said))
             return
-        self.unsaved.append((seq, text))
+        self.unsaved.append((seq, said))
         self.flush()
 
-    def _file(self, seq: int, text: str) -> None:
+    def _file(self, seq: int, said: Event) -> None:
         """Store one message under the game it belongs to (switching games on a start);
         ArchiveError if the archive cannot take it."""
-        bad = malformed(text)
-        if bad is not None:  # no board says it: logged and skipped, it changes no game
-            if self.on_warning is not None:
-                self.on_warning(f"a malformed line, skipped: {text[:60]!r}: {bad}")
-            return
-        words = text.split()
-        if not words:
-            return
         uid = self.uid
-        if words[0] == "newgame" and len(words) >= 4:
-            uid = words[2]
-        elif words[0] == "position" and len(words) >= 3:
-            uid = words[1]
+        if isinstance(said, (NewGame, NewPosition)):
+            uid = said.uid
         if self.archive.has_event(self._board(), seq, uid):
             if uid != self.uid:  # a replayed start of a game we have: file what follows there
-                self._switch(words[1] if words[0] == "newgame" else self._game_kind(), uid, None)
+                self._switch(said.game if isinstance(said, NewGame) else self._game_kind(), uid, None)
             return  # said before: a reconnect's replay
-        if words[0] == "newgame" and len(words) >= 4:
-            self._switch(words[1], uid, None if words[3] == "-" else " ".join(words[3:]))
-        elif words[0] == "position" and len(words) >= 3:
-            self._switch(self._game_kind(), uid, " ".join(words[2:]))
+        if isinstance(said, NewGame):
+            self._switch(said.game, uid, said.fen)
+        elif isinstance(said, NewPosition):
+            try:
+                read_fen(self._game_kind(), said.fen)
+            except WordsError as e:
+                if self.on_warning is not None:
+                    self.on_warning(f"a malformed line, skipped: {e}")
+                return
+            self._switch(self._game_kind(), uid, said.fen)
+        elif isinstance(said, Move) and not self._legal(said):
+            if self.on_warning is not None:
+                self.on_warning(f"a malformed line, skipped: {said.text!r}: not a legal move in the game it extends")
+            return
         trusted = True
-        if words[0] == "end" and len(words) >= 3 and words[1] in HOST_ENDS:
-            what = " ".join(words[1:3])
-            trusted = (self.uid, what) in self.vouched or self.archive.vouched(self._board(), self.uid, what)
+        if isinstance(said, End) and said.reason in HOST_ENDS:
+            trusted = (self.uid, said.what) in self.vouched or self.archive.vouched(self._board(), self.uid, said.what)
             if not trusted:
-                self._note(f"board {self.key}: the board says '{text}', an end this host did not ask for "
+                self._note(f"board {self.key}: the board says '{said.text}', an end this host did not ask for "
                            "(another program on its port?): archived as unconfirmed, not as a result")
-        self.archive.record(self._board(), seq, text, self.game_id, self.uid, trusted=trusted)
+        self.archive.record(self._board(), seq, said, self.game_id, self.uid, trusted=trusted)
         if self.game_id is not None and self.game_id in self.archive.forks:
             old = self.game_id
             self.game_id = self.archive.forks.pop(old)
-            self._note(f"board {self.key}: move {words[1]} disagrees with archive game {old}: "
+            self._played = None
+            assert isinstance(said, Move)
+            self._note(f"board {self.key}: move {said.ply} disagrees with archive game {old}: "
                        f"filed as a new archive game {self.game_id}")
+        if not isinstance(said, Move):
+            self._played = None  # (a takeback, a new game: the position is made again when needed)
         if self.on_change is not None:
-            self.on_change(seq, text)
+            self.on_change(seq, said)
+
+    def _legal(self, said: Move) -> bool:
+        """Is the move legal after the archived moves before its ply?  True where they are
+        not all known (a game whose start this host missed) or the game is not one of the
+        rules core's (an old archive row): nothing to check it against."""
+        gid = self.game_id
+        if gid is None:
+            return True
+        played = self._played
+        if played is None or played[0] != gid or played[1] != said.ply - 1:
+            before = self.archive.moves(gid)[: said.ply - 1]
+            if len(before) < said.ply - 1:
+                return True
+            row = self.archive.game(str(gid))
+            try:
+                try:
+                    pos = new_position(row.game, row.fen)
+                except FenError:
+                    pos = new_view(row.game, row.fen)
+                for m in before:
+                    pos.push(pos.parse_move(m))
+            except (ValueError, MoveError):
+                return True
+            played = (gid, len(before), pos)
+        pos = played[2]
+        try:
+            pos.push(pos.parse_move(said.move))  # type: ignore[attr-defined]
+        except MoveError:
+            self._played = played
+            return False
+        self._played = (gid, said.ply, pos)
+        return True
 
     def _game_kind(self) -> str:
         return self.archive.game(str(self.game_id)).game if self.game_id is not None else "chess"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from firmware.rules import MoveError, new_position
+from firmware.rules import GAMES, FenError, MoveError, new_position
 from firmware.rules.board import WHITE
 from host.record.archive import GameRow
 from host.record.clock import pgn_clk
@@ -38,6 +38,25 @@ def _tag(name: str, value: str) -> str:
 
 def _comment(text: str) -> str:
     return "{" + text.replace("}", ")").replace("{", "(") + "}"
+
+
+def unreadable(g: GameRow, moves: list[str] | None = None) -> str | None:
+    """Why an archived game cannot be shown or exported, in words ('game 7: its game 'junk'
+    is not one this eboard knows ...'), or None.  An archive may hold such a row from an
+    older eboard (one that filed what another program said on a board's port); every
+    exporter names it and goes on with the other games.  moves: also check that they replay."""
+    if g.game not in GAMES:
+        return f"game {g.id}: its game {g.game!r} is not one this eboard knows ({', '.join(GAMES)})"
+    try:
+        pos = new_position(g.game, g.fen)
+    except FenError as e:
+        return f"game {g.id}: its start is not a {g.game} position ({e})"
+    for n, m in enumerate(moves or [], 1):
+        try:
+            pos.push_str(m)
+        except MoveError as e:
+            return f"game {g.id}: its move {n}, {m}, does not replay ({e})"
+    return None
 
 
 def termination(g: GameRow) -> str:

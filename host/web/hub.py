@@ -117,12 +117,12 @@ class BoardFeed:
         self.notation = Notation()
         inner = bridge.on_change
 
-        def changed(seq: int, text: str) -> None:
+        def changed(seq: int, said: Any) -> None:
             self.dirty = True
             self.seq = seq
             self.heard_at = time.time()
             if inner is not None:
-                inner(seq, text)
+                inner(seq, said)
 
         bridge.on_change = changed
         self.flush()
@@ -147,24 +147,22 @@ class BoardFeed:
         """Publish the board if it changed since the last flush (and is connected)."""
         if not self.dirty or self.bridge.link is None:
             return
-        from host.link import BoardError, BridgeTimeout, LinkError
+        from host.link import BoardError, BridgeTimeout, LinkError, WordsError, read_leds, read_state
 
         try:
-            st = self.bridge.request("state").split(" ", 4)
-            leds = self.bridge.request("leds").split()
-        except (BoardError, BridgeTimeout, LinkError, OSError):
-            return  # the bridge reconnects; the next flush tries again
-        if len(st) < 5 or st[0] != "state" or len(leds) != 2 or leds[0] != "leds":
-            return  # not the replies asked for: try again at the next flush
+            st = read_state(self.bridge.request("state"))
+            leds = read_leds(self.bridge.request("leds"))
+        except (BoardError, BridgeTimeout, LinkError, OSError, WordsError):
+            return  # the bridge reconnects (or the replies were not the board's); the next flush tries again
         self.dirty = False
         gid = self.bridge.game_id
         snap: dict[str, Any] = {
             "key": self.bridge.key or self.bridge.port,
             "port": self.bridge.port,
-            "game": st[1],
-            "state": st[2],
-            "fen": st[4],
-            "leds": leds[1],
+            "game": st.game,
+            "state": st.state,
+            "fen": st.fen,
+            "leds": leds,
             "moves": [],
             "game_id": gid,
             "result": None,
@@ -253,13 +251,12 @@ class KriegFeed:
         self._publish_public(end)
 
     def _leds(self, side: str) -> str:
-        from host.link import BoardError, BridgeTimeout, LinkError
+        from host.link import BoardError, BridgeTimeout, LinkError, WordsError, read_leds
 
         try:
-            words = self.ends[side].request("leds").split()
-        except (BoardError, BridgeTimeout, LinkError, OSError):
+            return read_leds(self.ends[side].request("leds"))
+        except (BoardError, BridgeTimeout, LinkError, OSError, WordsError):
             return ""
-        return words[1] if len(words) == 2 and words[0] == "leds" else ""
 
     def _publish(self, side: str, end: dict[str, Any] | None = None) -> None:
         fen = self.views.get(side, "")

@@ -28,7 +28,7 @@ from typing import Any
 
 from aiohttp import web
 
-from host.record import Archive, ArchiveError, result_text, san_list
+from host.record import Archive, ArchiveError, result_text, san_list, unreadable
 from host.web import render
 from host.web.hub import HUB, Hub
 
@@ -424,7 +424,8 @@ class WebServer:
     # ---- the archive ---------------------------------------------------------------------
 
     def _visible(self, gid: int):  # type: ignore[no-untyped-def]
-        """The archived game, unless there is none or it is a Kriegspiel game not yet over."""
+        """The archived game, unless there is none or it is a Kriegspiel game not yet over;
+        web.HTTPUnprocessableEntity naming a game no rules core reads (an old archive row)."""
         assert self.archive is not None
         try:
             g = self.archive.game(str(gid))
@@ -432,6 +433,9 @@ class WebServer:
             return None
         if self.archive.sealed(g):
             return None
+        why = unreadable(g)
+        if why is not None:
+            raise web.HTTPUnprocessableEntity(reason=why)
         return g
 
     async def archive_list(self, request: web.Request) -> web.Response:

@@ -1,0 +1,132 @@
+"""The board's home: what a command that follows one board sets up and tears down.
+
+The archive, and the board: a port given (a board on USB), the archive's own virtual board
+(`sim-board` beside the archive file: the same id and flash from one `play --sim` to the
+next) or its emulated Pico (`pico-board`: its flash, id and log), with the hands that make
+moves on those two (`sim` requests).  play and board-engine open one Home and close it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from host.link import EmulatedPico, PicoError, SimCommands, TemporaryBoard, VirtualBoard, VirtualBoardError, emulated_board
+from host.record import Archive
+
+EMULATED_TIMEOUT_S = 60.0  # an emulated chip runs at a third of a real one's speed: its replies take longer
+TIMEOUT_S = 5.0
+
+
+class HomeBoard(VirtualBoard):
+    """The virtual board of an archive: its folder (flash, id, journal) is `sim-board`
+    beside the archive file, so the board keeps its id from one `play --sim` to the next.
+    One process at a time holds it (a lock file)."""
+
+    def __init__(self, folder: Path, lock: int, **kw: Any) -> None:
+        super().__init__(folder, **kw)
+        self.lock = lock
+
+    def stop(self) -> None:
+        super().stop()
+        if self.lock >= 0:
+            os.close(self.lock)  # the lock goes with it
+            self.lock = -1
+
+
+def _home(archive: Archive, name: str) -> tuple[Path, int] | None:
+    """The folder `name` beside the archive file, locked for this process (its lock's file
+    descriptor), or None while another process holds it (or it cannot be made)."""
+    folder = Path(archive.path).parent / name
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder / "lock", os.O_CREAT | os.O_RDWR, 0o644)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return folder, fd
+
+
+def own_board(archive: Archive, **kw: Any) -> VirtualBoard:
+    """The archive's home board, or, while another process uses it, a board in a
+    temporary folder that stop() removes."""
+    home = _home(archive, "sim-board")
+    if home is None:
+        return TemporaryBoard(prefix="eboard-play-", **kw)
+    return HomeBoard(*home, **kw)
+
+
+def pico_home(archive: Archive) -> tuple[Path, int]:
+    """The folder of the archive's emulated Pico (`pico-board` beside the archive file:
+    its flash, id and log, kept from one `--pico` session to the next, as `sim-board` is
+    for --sim) and its lock (a file descriptor; close it when done); while another process
+    uses it, a temporary folder (remove it when done) and -1."""
+    return _home(archive, "pico-board") or (Path(tempfile.mkdtemp(prefix="eboard-pico-")), -1)
+
+
+def leave_pico_home(folder: Path, lock: int) -> None:
+    """pico_home's folder given back: the home board's lock released, a temporary one removed."""
+    if lock >= 0:
+        os.close(lock)
+    else:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class Home:
+    """One command's archive and board, set up together and closed together (close(), or
+    a with block).  port: a board on USB; sim: the archive's own virtual board; pico: its
+    emulated Pico (True: stock MicroPython with the firmware copied on; a Path: a UF2 with
+    the firmware in it).  VirtualBoardError in words if the board cannot run."""
+
+    def __init__(self, archive: Archive, port: str | None = None, sim: bool = False,
+                 pico: bool | Path | None = None) -> None:
+        self.archive = archive
+        self.port = port
+        self.sim = sim or bool(pico)
+        self.pico = bool(pico)
+        self.timeout_s = EMULATED_TIMEOUT_S if pico else TIMEOUT_S
+        self.board: VirtualBoard | EmulatedPico | None = None
+        self.hands: Callable[[Callable[[str], str]], Any] | None = None  # the Pico's hands over a request
+        self._pico_home: tuple[Path, int] | None = None
+        if pico:
+            self._pico_home = pico_home(archive)  # the same emulated Pico (its id, its flash) every time
+            try:
+                chip = emulated_board(self._pico_home[0], None if pico is True else pico)
+            except PicoError as e:
+                self.close()
+                raise VirtualBoardError(f"emulated Pico: {e}") from None
+            self.board, self.port = chip, chip.port
+
+            def hands(request: Callable[[str], str]) -> Any:
+                return SimCommands(chip, request, hold=False)  # the board's clock runs on
+
+            self.hands = hands
+        elif sim:
+            board = own_board(archive, realtime=True)  # the same virtual board (its id) every time
+            self.board = board
+            self.port = board.start()
+
+    def close(self) -> None:
+        """The archive closed, the board stopped, the Pico's home given back."""
+        self.archive.close()
+        if self.board is not None:
+            self.board.stop()
+            self.board = None
+        if self._pico_home is not None:
+            leave_pico_home(*self._pico_home)
+            self._pico_home = None
+
+    def __enter__(self) -> Home:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
