@@ -44,16 +44,8 @@ def kind_of(m):
     return m >> _KIND & 15
 
 
-def from_sq(m):
-    return m & _SQ
-
-
 def to_sq(m):
     return m >> 9 & _SQ
-
-
-def arg_of(m):
-    return m >> _ARG & 31
 
 
 def is_capture(m):
