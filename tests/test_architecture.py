@@ -193,11 +193,19 @@ def owned_names(tree: ast.Module) -> set[str]:
     return {n for n in out if private(n)}
 
 
+def is_getattr(node: ast.AST) -> bool:
+    """getattr(x, "_y"), hasattr, setattr or delattr with a private name written out."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+        and node.func.id in ("getattr", "hasattr", "setattr", "delattr") and len(node.args) >= 2 \
+        and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) and private(node.args[1].value)
+
+
 def private_crossings(sources: dict[str, str]) -> list[str]:
     """`module: what` for each private name one room takes from another: `from M import
-    _x` with M in another room, and `x._y` where _y is defined by other rooms only.  (An
-    object's class is not known here: a private name that the reading room defines too is
-    taken for its own.)  sources: module -> its text, a package's module as `pkg.__init__`."""
+    _x` with M in another room, and `x._y` (or getattr(x, "_y")) where _y is defined by
+    other rooms only.  (An object's class is not known here: a private name that the
+    reading room defines too is taken for its own.)  sources: module -> its text, a
+    package's module as `pkg.__init__`."""
     trees = {name: ast.parse(text, name) for name, text in sources.items()}
     owners: dict[str, set[str | None]] = {}
     for name, tree in trees.items():
@@ -215,8 +223,9 @@ def private_crossings(sources: dict[str, str]) -> list[str]:
                 for a in node.names:
                     if private(a.name) and room_of(base) not in (mine, None):
                         out.append(f"{name.removesuffix('.__init__')}: from {base} import {a.name}")
-            elif isinstance(node, ast.Attribute) and private(node.attr):
-                rooms = owners.get(node.attr, set())
+            elif (isinstance(node, ast.Attribute) and private(node.attr)) or is_getattr(node):
+                attr = node.attr if isinstance(node, ast.Attribute) else node.args[1].value  # type: ignore[attr-defined]
+                rooms = owners.get(attr, set())
                 if rooms and mine not in rooms:
                     out.append(f"{name.removesuffix('.__init__')}: {ast.unparse(node)}")
     return sorted(set(out))
@@ -231,6 +240,7 @@ def test_the_private_name_checker_sees_a_crossing():
         "host.engine.search": "from firmware.rules.position import _K\ndef f(pos): pos._gen()\n"
                               "class S:\n    def g(self): self._h = 1; return self._h\n",
         "host.web.hub": "def f(s): return s._h\n",
+        "host.web.server": "def f(pos): return getattr(pos, '_gen', None)\n",
         "tests.test_x": "def f(pos): pos._gen()\n",
     }
     assert private_crossings(sources) == [
@@ -238,6 +248,7 @@ def test_the_private_name_checker_sees_a_crossing():
         "host.engine.search: from firmware.rules.position import _K",
         "host.engine.search: pos._gen",
         "host.web.hub: s._h",
+        "host.web.server: getattr(pos, '_gen', None)",
     ]
 
 
