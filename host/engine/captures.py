@@ -47,7 +47,7 @@ class _Reach:
         bent, at = g.bent, g.bent_at
         self.targets: list[list[frozenset[int]]] = []
         # att[t][sq]: the squares a piece of type t on sq attacks without sliding (its
-        # targets and its blasts), as the core's attack tables say (game._attack_tables).
+        # targets and its blasts), as the core's attack tables say (game.py: att_jumps, att_bent).
         self.att: list[list[frozenset[int]]] = []
         self.all = frozenset(g.layout.squares)
         self.rays = [bool(g.slides[t] or g.blasts[t]) for t in range(len(g.letter))]  # slides or blasts

@@ -579,11 +579,9 @@ class Searcher:
         return fast_moves(pos, False, self.t.occ)
 
     def _null_search(self, depth: int, beta: int, ply: int, key: int) -> int:
-        # Null-move pruning: if passing still holds beta, a real move will.  The rules core
-        # has no pass, so the side to move and the en-passant square are swapped here and
-        # put back; nothing else of the position changes.
-        # Lippo's end, cached by the core for the side that passes, is not the other side's:
-        # unknown for the null move's node, and put back after (search_hooks.pass_turn).
+        # Null-move pruning: if passing still holds beta, a real move will.  The rules have
+        # no pass: search_hooks.pass_turn hands the move over (no en-passant square, and
+        # Lippo's end, cached for the side that passes, unknown) and pass_back puts it back.
         pos = self.pos
         passed = pass_turn(pos)
         self.path.append(key)
