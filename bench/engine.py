@@ -23,17 +23,15 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from firmware.rules import GAMES, new_position
+from firmware.app import start_position
+from firmware.rules import GAMES
 from firmware.rules.board import BLACK, WHITE
 from host.engine import Limits, best_move
 from host.engine.tables import Tracked
 
-START = {"courier": "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1"}
-
-
 def speed(gid: str, seconds: float) -> tuple[int, int, int]:
     """(depth, nodes, nodes per second) of a search of `seconds` from the start."""
-    reply = best_move(new_position(gid, START.get(gid)), Limits(movetime_ms=int(seconds * 1000)))
+    reply = best_move(start_position(gid), Limits(movetime_ms=int(seconds * 1000)))
     last = reply.infos[-1]  # the deepest finished iteration; nodes count from the start
     return last.depth, last.nodes, last.nodes * 1000 // max(1, last.time_ms)
 
@@ -72,7 +70,7 @@ def adjudicate(pos) -> int | None:  # type: ignore[no-untyped-def]
 def play_game(gid: str, engine_white: bool, opponent, movetime_ms: int, max_plies: int,  # type: ignore[no-untyped-def]
               rng: random.Random) -> float:
     """The engine's score in one game: 1, 1/2 or 0."""
-    pos = new_position(gid, START.get(gid))
+    pos = start_position(gid)
     ours = WHITE if engine_white else BLACK
     winner = None
     for _ in range(max_plies):

@@ -6,7 +6,7 @@ virtual board) main.py also advances it with the wall clock.
 """
 
 from firmware.common import Refused, check_args, whole
-from firmware.journal import Journal, _record
+from firmware.journal import Journal, record
 
 N = 12
 USAGE = "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES, sim fault ..., sim seen"
@@ -322,5 +322,5 @@ class CuttableJournal(Journal):
             return Journal.append(self, text)
         self.cut_after = None
         with open(self.path, "ab") as f:
-            f.write(_record(text)[:n])
+            f.write(record(text)[:n])
         raise SystemExit(0)  # the power is gone: nothing after this runs

@@ -27,9 +27,6 @@ class _Machine:
     def reset(self):
         _exit(EXIT_REBOOT)
 
-    def soft_reset(self):
-        _exit(EXIT_REBOOT)
-
     def idle(self):
         pass
 

@@ -17,20 +17,18 @@ from firmware.outbox import Outbox
 import gc
 
 from firmware.rules import FenError, MoveError, GAMES, fen_shape_ok, forget_games, new_position
+from firmware.rules.game import AFTER_OPENING
 from firmware.debounce import ticks_diff
 from firmware.tracker import Tracker, CORRECTING, IDLE, OVER, SETUP, STATES, pos_last
 
 LED_LETTERS = leds.CODES.encode()
-AFTER_OPENING = {
-    "courier": "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1",
-}
 PIECE = 200  # bytes of a long reply's words on one line (the line's cap is 512: docs/protocol.md)
 
 
 def start_position(gid, fen=None):
     """The position a new game of gid starts from on the board: fen's, else the game's
     start, after the opening the board plays itself (Courier's).  The one source of it:
-    the club room's virtual hands (host/commands/club.py) plan their moves from it too."""
+    the club room's virtual hands (host/commands/club.py) and bench/engine.py start from it too."""
     return new_position(gid, fen or AFTER_OPENING.get(gid))
 
 

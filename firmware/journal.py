@@ -184,7 +184,7 @@ class Journal:
 
     def append(self, text):
         """Add one record; JournalFull if the flash is full (the file is left as it was)."""
-        rec = _record(text)
+        rec = record(text)
         try:
             with open(self.path, "ab") as f:
                 f.write(rec)
@@ -241,7 +241,7 @@ class Journal:
         try:
             with open(tmp, "wb") as f:
                 for t in texts:
-                    rec = _record(t)
+                    rec = record(t)
                     f.write(rec)
                     size += len(rec)
         except OSError as e:
@@ -256,6 +256,7 @@ class Journal:
         self.size = size
 
 
-def _record(text):
+def record(text):
+    """One record's bytes: the 2-byte length, the text, its CRC-32 (the file's and the ring's)."""
     body = text.encode()
     return struct.pack("<H", len(body)) + body + struct.pack("<I", crc32(body) & 0xFFFFFFFF)

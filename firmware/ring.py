@@ -26,7 +26,7 @@ and the board sets the journal aside (a copy in a file) and begins anew.
 
 import struct
 
-from firmware.journal import MAX_RECORD, Journal, JournalFull, _record, crc32
+from firmware.journal import MAX_RECORD, Journal, JournalFull, crc32, record
 
 SECTOR = 4096
 PAGE = 256
@@ -196,7 +196,7 @@ class RingJournal(Journal):
 
     def append(self, text):
         """Add one record; JournalFull if the ring has no room for it."""
-        rec = _record(text)
+        rec = record(text)
         spare = self.reserve
         for _ in range(2):
             if not self.sectors:
@@ -233,7 +233,7 @@ class RingJournal(Journal):
         new = []
         tail = 0
         for t in texts:
-            rec = _record(t)
+            rec = record(t)
             for _ in range(2):
                 if not new or tail + len(rec) > SECTOR:
                     s = self._next(len(new), start, 0)

@@ -13,6 +13,8 @@ from conftest import ROOT
 
 from firmware.rules import GAMES, new_position
 from firmware.rules.board import BLACK, WHITE
+from firmware.rules.position import Position
+from firmware.rules.search_hooks import TRAITS, legal_moves_from, pass_back, pass_turn, pseudo_moves_from, types_apart
 from host.engine import LEVELS, Limits, best_move, choose, level, uci
 from host.engine.captures import (FAST_GAMES, attacked, captures, captures_to, evasions, evasions_served, fast_moves,
                                   recaptures)
@@ -398,6 +400,32 @@ def test_keeps_to_its_movetime(monkeypatch):
         reply = best_move(new_position(gid), Limits(movetime_ms=300))
         assert reply.move in new_position(gid).legal_moves()
         assert 300 <= looks[0] <= 310, (gid, looks[0])  # ran to its time, and no further
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_the_search_hooks_give_the_cores_own_moves(gid):
+    """firmware/rules/search_hooks, the core's side of the search: every game has its
+    traits; the pseudo-moves from every square are pseudo_moves() in its order (where the
+    game makes them a piece at a time), those to one square the same filtered; the legal
+    moves from every square legal_moves(); a pass undone leaves the position as it was."""
+    assert gid in TRAITS
+    rng = random.Random("hooks " + gid)
+    for plies in (0, 12, 30):
+        pos = _random_position(gid, rng, plies)
+        squares = pos.game.layout.squares
+        fen = pos.fen()
+        if types_apart(pos) is not None:
+            ms = pseudo_moves_from(pos, squares, [])
+            assert ms == pos.pseudo_moves(), fen
+            for sq in squares[::7]:
+                assert pseudo_moves_from(pos, squares, [], (sq,)) == [m for m in ms if m >> 9 & 511 == sq], fen
+        if pos.game.check_rules and type(pos).legal_moves is Position.legal_moves:
+            assert legal_moves_from(pos, squares, []) == pos.legal_moves(), fen
+        us = pos.us
+        done = pass_turn(pos)
+        assert pos.us != us and pos.ep == 0
+        pass_back(pos, done)
+        assert pos.fen() == fen
 
 
 def test_a_null_move_asks_lippos_end_afresh_for_the_side_it_hands_the_move(monkeypatch):

@@ -19,6 +19,10 @@ from array import array
 
 from .board import Layout, delta, images
 
+# Where a game begins on the board after an opening the board plays itself, by game id
+# (courier.md §4: Courier's four traditional moves a side; Fairy-Stockfish's start).
+AFTER_OPENING = {"courier": "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1"}
+
 
 # Move descriptions used by the game modules.  Vectors are (files, ranks).
 def leap(vectors):

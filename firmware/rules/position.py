@@ -29,6 +29,7 @@ _SQ = const(511)
 _UNITS = (1, -1, STRIDE, -STRIDE, STRIDE + 1, STRIDE - 1, -STRIDE + 1, -STRIDE - 1)
 _KIND = const(19)
 _ARG = const(23)
+KIND_SHIFT = const(_KIND)  # public: the host's search makes moves of its own (host/engine/captures.py)
 
 
 class FenError(ValueError):
@@ -43,16 +44,8 @@ def kind_of(m):
     return m >> _KIND & 15
 
 
-def from_sq(m):
-    return m & _SQ
-
-
 def to_sq(m):
     return m >> 9 & _SQ
-
-
-def arg_of(m):
-    return m >> _ARG & 31
 
 
 def is_capture(m):

@@ -1,11 +1,12 @@
 """The captures of a position alone, for the quiescence search (issue 24).
 
 Kept here, not in the rules core: the board never asks for them, and the core's code is
-loaded into the Pico's heap.  Generated from the pieces' powers as the core's
-`Position._gen_piece` generates them, in its order; a pawn's captures are its
-diagonals (promotions by the core's `_pawn_to`), Lippo's President (its bonus Soldier) has
-its pseudo-moves filtered, and a game with a generator of its own (checkers, chess-T1,
-hundred, Grosschess, Kriegspiel's) gets `pseudo_moves()` filtered.  tests/test_engine.py
+loaded into the Pico's heap.  Generated from the pieces' powers as the core's generator
+makes them, in its order; a pawn's captures are its diagonals (promotions by the core's:
+`search_hooks.pawn_capture`), Lippo's President (its bonus Soldier) has its pseudo-moves
+filtered, and a game with a generator of its own (checkers, chess-T1, hundred, Grosschess,
+Kriegspiel's) gets `pseudo_moves()` filtered.  The core's side of it is
+firmware/rules/search_hooks.py (the board never loads it).  tests/test_engine.py
 checks that `captures(pos)` is the filtered pseudo-moves along random games of every game.
 
 Lippo's pieces leap far (an Aeroplane has 48 leaps, a Gas 40 bent routes): there the
@@ -23,22 +24,18 @@ search's recaptures (`recaptures`), those of the pieces attacking the square.
 from __future__ import annotations
 
 from firmware.rules.board import BLACK, EMPTY, OFF, STRIDE, WHITE
-from firmware.rules.position import _KIND, BLAST, CAPTURE, EP, Position
+from firmware.rules.position import BLAST, CAPTURE, EP, KIND_SHIFT, Position
+from firmware.rules.search_hooks import (check_squares, checks_by_squares, core_generator, legal_moves_from,
+                                         pawn_capture, pawn_moves, pseudo_moves_from, types_apart)
 
-_ALL = None  # the whole generator filtered
 _FULL: dict[type, frozenset[int] | None] = {}  # class -> piece types filtered (None: all of them)
 
 
 def _filtered_types(pos: Position) -> frozenset[int] | None:
-    cls = type(pos)
-    g = pos.game
-    if cls.pseudo_moves is not Position.pseudo_moves:
-        return _ALL
-    if cls._gen_piece is Position._gen_piece:
-        return frozenset()
-    if g.id == "lippo":  # its _gen_piece adds the President's bonus moves, else the core's
-        return frozenset((g.royal,))
-    return _ALL
+    # The types whose pseudo-moves are made and filtered (the game's own generator's);
+    # None: pseudo_moves() filtered.
+    types = types_apart(pos)
+    return None if types is None else frozenset(types)
 
 
 class _Reach:
@@ -50,7 +47,7 @@ class _Reach:
         bent, at = g.bent, g.bent_at
         self.targets: list[list[frozenset[int]]] = []
         # att[t][sq]: the squares a piece of type t on sq attacks without sliding (its
-        # targets and its blasts), as the core's attack tables say (game._attack_tables).
+        # targets and its blasts), as the core's attack tables say (game.py: att_jumps, att_bent).
         self.att: list[list[frozenset[int]]] = []
         self.all = frozenset(g.layout.squares)
         self.rays = [bool(g.slides[t] or g.blasts[t]) for t in range(len(g.letter))]  # slides or blasts
@@ -182,7 +179,7 @@ def fast_moves(pos: Position, caps_only: bool = False, occ: list[set[int]] | Non
     pawn, royal = g.pawn, g.royal
     fwd = STRIDE if them == BLACK else -STRIDE
     ep = pos.ep if g.ep else -1
-    ep_move = CAPTURE | EP << _KIND
+    ep_move = CAPTURE | EP << KIND_SHIFT
     ms: list[int] = []
     for frm in own:
         t = cells[frm] & 31
@@ -190,19 +187,17 @@ def fast_moves(pos: Position, caps_only: bool = False, occ: list[set[int]] | Non
             if caps_only:
                 for to in (frm + fwd - 1, frm + fwd + 1):
                     if cells[to] & them:
-                        pos._pawn_to(frm, to, CAPTURE, ms)
+                        pawn_capture(pos, frm, to, ms)
                     elif to == ep:
                         ms.append(frm | to << 9 | ep_move)
             else:
-                pos._pawn_moves(frm, ms, them)
+                pawn_moves(pos, frm, ms)
             continue
         if t == royal:
             if caps_only:
-                own_ms: list[int] = []
-                pos._gen_piece(frm, t, own_ms)
-                ms += [m for m in own_ms if m & CAPTURE]
+                ms += [m for m in pseudo_moves_from(pos, (frm,), []) if m & CAPTURE]
             else:
-                pos._gen_piece(frm, t, ms)
+                pseudo_moves_from(pos, (frm,), ms)
             continue
         r = targets[t][frm]
         if r:
@@ -231,7 +226,7 @@ def _rays(cells: bytearray, frm: int, slides: tuple[int, ...], blasts: tuple[int
             ms.append(frm | to << 9 | CAPTURE)
     for d in blasts:
         if cells[frm + d] & them:
-            ms.append(frm | (frm + d) << 9 | CAPTURE | BLAST << _KIND)
+            ms.append(frm | (frm + d) << 9 | CAPTURE | BLAST << KIND_SHIFT)
 
 
 def captures_to(pos: Position, squares: tuple[int, ...], pieces: list[set[int]]) -> list[int]:
@@ -259,17 +254,15 @@ def captures_to(pos: Position, squares: tuple[int, ...], pieces: list[set[int]])
             t = code & 31
             for frm in rev[to].intersection(ps):
                 if t == royal:
-                    own: list[int] = []
-                    pos._gen_piece(frm, t, own)
-                    ms += [m for m in own if m & CAPTURE and m >> 9 & 511 == to]
+                    ms += [m for m in pseudo_moves_from(pos, (frm,), [], (to,)) if m & CAPTURE]
                     continue
                 if to in targets[t][frm]:
                     ms.append(frm | to << 9 | CAPTURE)
                 if to - frm in blasts[t]:
-                    ms.append(frm | to << 9 | CAPTURE | BLAST << _KIND)
+                    ms.append(frm | to << 9 | CAPTURE | BLAST << KIND_SHIFT)
         for frm in (to - fwd - 1, to - fwd + 1):
             if cells[frm] == pawn:
-                pos._pawn_to(frm, to, CAPTURE, ms)
+                pawn_capture(pos, frm, to, ms)
         for code, dirs in r.sliders[side]:
             for frm in pieces[code]:
                 if _slides_to(cells, lines[frm].get(to), dirs):
@@ -299,7 +292,7 @@ def captures(pos: Position, occ: list[set[int]] | None = None) -> list[int]:
     pawn = g.pawn
     fwd = STRIDE if them == BLACK else -STRIDE
     ep = pos.ep if g.ep else -1
-    ep_move = CAPTURE | EP << _KIND
+    ep_move = CAPTURE | EP << KIND_SHIFT
     ms: list[int] = []
     for frm in g.layout.squares:
         c = cells[frm]
@@ -307,18 +300,16 @@ def captures(pos: Position, occ: list[set[int]] | None = None) -> list[int]:
             continue
         t = c & 31
         if t == pawn:
-            # _pawn_moves' captures, in its order: the two diagonals, each a promotion's
-            # moves where it reaches the last rank (_pawn_to), or en passant
+            # a pawn's captures in the core's order: the two diagonals, each a promotion's
+            # moves where it reaches the last rank, or en passant
             for to in (frm + fwd - 1, frm + fwd + 1):
                 if cells[to] & them:
-                    pos._pawn_to(frm, to, cap, ms)
+                    pawn_capture(pos, frm, to, ms)
                 elif to == ep:
                     ms.append(frm | to << 9 | ep_move)
             continue
         if t in full:
-            own: list[int] = []
-            pos._gen_piece(frm, t, own)
-            for m in own:
+            for m in pseudo_moves_from(pos, (frm,), []):
                 if takes(m):
                     ms.append(m)
             continue
@@ -336,27 +327,22 @@ def captures(pos: Position, occ: list[set[int]] | None = None) -> list[int]:
 
 def evasions_served(pos: Position) -> bool:
     """Whether evasions() serves pos's game: the core answers a check there by the squares a
-    move must end on (Position._check_state's list: the base generator, light moves)."""
-    cls = type(pos)
-    return (pos.game.check_rules and bool(pos.LIGHT_KINDS) and cls.legal_moves is Position.legal_moves
-            and cls.push is Position.push and cls._gen_piece is Position._gen_piece
-            and cls._legal_from is Position._legal_from and cls.attacked is Position.attacked)
+    move must end on (search_hooks.check_squares: the base generator, light moves)."""
+    return checks_by_squares(pos)
 
 
 def evasions(pos: Position) -> list[int]:
     """pos.legal_moves() of a position of evasions_served() whose side to move is in check,
-    in the same order, found faster: the core's own moves (`_legal_from`) of the royal piece
+    in the same order, found faster: the core's own legal moves (legal_moves_from) of the royal piece
     and of the pieces that may answer the check alone, those whose leaps, bent routes or
     slides reach the checker or a square between (the core's attacked(), asked for them
     all), and the pawns that may step there.  tests/test_engine.py checks it against the core."""
     us = pos.us
-    them = us ^ (WHITE | BLACK)
     k = pos.kings[us >> 6]
-    in_check = pos._check_state(k, them)
+    in_check = check_squares(pos)
     if in_check is False or in_check is True:
         return pos.legal_moves()
     g = pos.game
-    cells = pos.cells
     asked = {k}
     if in_check[0]:  # (0,): two pieces check, the royal piece alone may move
         fwd = STRIDE if us == WHITE else -STRIDE
@@ -369,21 +355,14 @@ def evasions(pos: Position) -> list[int]:
     if pos.ep and g.ep:  # an en-passant capture (it may answer even two checks: the core tries it)
         fwd = STRIDE if us == WHITE else -STRIDE
         asked.update((pos.ep - fwd - 1, pos.ep - fwd + 1))
-    ms: list[int] = []
-    for sq in sorted(asked):
-        c = cells[sq]
-        if c & us:
-            pos._legal_from(sq, c & 31, ms, k, None, them, in_check)
-    return ms
+    return legal_moves_from(pos, sorted(asked), [], in_check)
 
 
 def recaptures(pos: Position, sq: int) -> list[int]:
     """The moves of captures(pos) that land on sq, in their order: where the core's own
     generator makes every piece's moves (chess and its kin), those of the pieces that attack
     sq (the core's attacked(), asked for them all); elsewhere captures(pos) filtered."""
-    cls = type(pos)
-    if pos.game.id in FAST_GAMES or cls.pseudo_moves is not Position.pseudo_moves \
-            or cls._gen_piece is not Position._gen_piece or cls.attacked is not Position.attacked:
+    if pos.game.id in FAST_GAMES or not core_generator(pos):
         return [m for m in captures(pos) if pos.move_to(m) == sq]
     cells = pos.cells
     us = pos.us
@@ -391,9 +370,4 @@ def recaptures(pos: Position, sq: int) -> list[int]:
         return [m for m in captures(pos) if pos.move_to(m) == sq] if sq == pos.ep else []  # (en passant)
     found: list[int] = []
     pos.attacked(sq, us, found)
-    ms: list[int] = []
-    for frm in sorted(set(found)):
-        own: list[int] = []
-        pos._gen_piece(frm, cells[frm] & 31, own)
-        ms += [m for m in own if m & CAPTURE and m >> 9 & 511 == sq]
-    return ms
+    return [m for m in pseudo_moves_from(pos, sorted(set(found)), [], (sq,)) if m & CAPTURE]

@@ -22,8 +22,9 @@ import time
 from collections.abc import Callable, Iterator
 
 from firmware.rules.board import BLACK, EMPTY, SIZE, STRIDE, WHITE, file_of, rank_of
-from firmware.rules.position import _KIND, CAPTURE, PROMO
+from firmware.rules.position import CAPTURE, KIND_SHIFT, PROMO
 from firmware.rules.position import Position
+from firmware.rules.search_hooks import pass_back, pass_turn, patt, pseudo_moves_from, search_traits
 
 from .captures import FAST_GAMES, attacked, captures, captures_to, evasions, evasions_served, fast_moves, recaptures
 from .evaluate import PHASE
@@ -192,7 +193,8 @@ class Searcher:
                 if t == pos.game.royal:
                     self.points[code] = 10_000  # where it can be taken, taking it ends the game
         self.check_rules = pos.game.check_rules
-        self.forced_captures = pos.game.id == "checkers12"
+        traits = search_traits(g)  # what the game's rules let a search assume
+        self.forced_captures = traits.captures_forced
         # Moves are the core's from/to/CAPTURE ints (Position's takes, move_to, move_from)
         # in every game but checkers12 (paths).
         P = Position
@@ -203,11 +205,10 @@ class Searcher:
         # cheaper than the full legal generation where that adds the check rule (hundred,
         # Grosschess: one push per move) or the end tests (Lippo's surrender and patt,
         # nine attack tests a node).  Checkers and chess-T1 generate their moves in one go.
-        self.quick = pos.game.id not in ("checkers12", "chess-t1")
+        self.quick = traits.captures_alone
         self.royal_taken_ends = not self.check_rules and pos.game.royal != 0  # lippo (quick)
-        # Null moves where zugzwang is rare; not in checkers, chess-T1 (a blocked side
-        # loses) or gardner's 5 x 5.
-        self.null_ok = pos.game.id in ("chess", "courier", "hundred", "grosschess", "lippo") and "null" not in off
+        # Null moves where zugzwang is rare (not in checkers, chess-T1 or gardner's 5 x 5).
+        self.null_ok = traits.null_move and "null" not in off
         self.piece_types = [t for t in range(1, len(pos.game.letter)) if t not in (pos.game.pawn, pos.game.royal)]
         # Quiet checks at the quiescence search's first ply (the check-rule games whose
         # captures are generated alone): a mate's last move is found a ply sooner.
@@ -217,7 +218,7 @@ class Searcher:
         # set-based generator (captures.fast_moves), the same moves as legal_moves() but
         # where a §6 demand limits them.
         self.fast = pos.game.id in FAST_GAMES and hasattr(pos, "end_reason")
-        self.prune_captures = pos.game.id != "checkers12"  # attacked() is the core's, by the pieces' powers
+        self.prune_captures = traits.attacks_by_powers  # a defended piece may be taken back
         # Lippo's attacked President (no check rule, but 4 a's surrender is its mate) is
         # searched as a check is: no null move, pruning or reduction there, extended where
         # it leaves EXTEND_REPLIES moves or fewer, a move attacking the other President
@@ -578,27 +579,17 @@ class Searcher:
         return fast_moves(pos, False, self.t.occ)
 
     def _null_search(self, depth: int, beta: int, ply: int, key: int) -> int:
-        # Null-move pruning: if passing still holds beta, a real move will.  The rules core
-        # has no pass, so the side to move and the en-passant square are swapped here and
-        # put back; nothing else of the position changes.
-        # Lippo's end, cached by the core for the side that passes, is not the other side's:
-        # unknown for the null move's node, and put back after.
+        # Null-move pruning: if passing still holds beta, a real move will.  The rules have
+        # no pass: search_hooks.pass_turn hands the move over (no en-passant square, and
+        # Lippo's end, cached for the side that passes, unknown) and pass_back puts it back.
         pos = self.pos
-        saved_ep = pos.ep
-        saved_end = pos._end if self.fast else 0  # type: ignore[attr-defined]
-        pos.us ^= WHITE | BLACK
-        pos.ep = 0
-        if self.fast:
-            pos._end = 0  # type: ignore[attr-defined]
+        passed = pass_turn(pos)
         self.path.append(key)
         try:
             return -self._search(depth - 1 - self.null_r, -beta, -beta + 1, ply + 1)
         finally:
             self.path.pop()
-            pos.us ^= WHITE | BLACK
-            pos.ep = saved_ep
-            if self.fast:
-                pos._end = saved_end  # type: ignore[attr-defined]
+            pass_back(pos, passed)
 
     def _may_check(self, m: int) -> bool:
         # Whether move m's piece may check the other royal piece from where it lands: its
@@ -610,7 +601,7 @@ class Searcher:
         frm = pos.move_from(m)
         to = pos.move_to(m)
         typ = cells[frm] & 31
-        if m >> _KIND & 15 == PROMO or typ in self.bent_types:
+        if m >> KIND_SHIFT & 15 == PROMO or typ in self.bent_types:
             return True
         diff = pos.kings[(pos.us >> 6) ^ 1] - to
         if typ == pos.game.pawn:
@@ -752,7 +743,7 @@ class Searcher:
                     continue
                 if evading and self.guard and pos.kings[pos.us >> 6] and self._attacked(pos.kings[mover >> 6], pos.us):
                     continue  # the President left attacked (a move taking theirs goes on)
-                if quiet and m >> _KIND & 15 != PROMO and not self._checked():
+                if quiet and m >> KIND_SHIFT & 15 != PROMO and not self._checked():
                     continue
                 if quiet and pos.attacked(to, pos.us) and not pos.attacked(to, mover):
                     continue  # a quiet check whose piece is lost for nothing (a mate is the full search's)
@@ -774,10 +765,7 @@ class Searcher:
         return self._of_cells(self.closed_cache, self._closed_now)
 
     def _closed_now(self) -> bool:
-        pos = self.pos
-        us = pos.us
-        p = pos.kings[us >> 6]
-        return bool(p) and pos._closed(p, us, us ^ (WHITE | BLACK), self._attacked)  # type: ignore[attr-defined]
+        return patt(self.pos, self._attacked)
 
     def _evasions(self) -> list[int]:
         # The moves of a Lippo position whose President is attacked, for the quiescence
@@ -810,21 +798,21 @@ class Searcher:
         royal, pawn = g.royal, g.pawn
         kr = k // STRIDE
         last = g.layout.ranks - 2 if us == WHITE else 1  # a pawn's rank before it promotes
-        gen = pos._gen_piece
-        own = type(pos).pseudo_moves is not Position.pseudo_moves  # a game's own generator: all of it
-        if own:
+        if type(pos).pseudo_moves is not Position.pseudo_moves:  # a game's own generator: all of it
             ms = pos.pseudo_moves()
-        for sq in () if own else g.layout.squares:
-            c = cells[sq]
-            if c & us:
-                t = c & 31
-                if t == royal or (t == pawn and abs(sq // STRIDE - kr) > 3 and rank_of(sq) != last):
-                    continue
-                gen(sq, t, ms)
+        else:
+            movers = []
+            for sq in g.layout.squares:
+                c = cells[sq]
+                if c & us:
+                    t = c & 31
+                    if not (t == royal or (t == pawn and abs(sq // STRIDE - kr) > 3 and rank_of(sq) != last)):
+                        movers.append(sq)
+            pseudo_moves_from(pos, movers, ms)
         for m in ms:
             if m & CAPTURE:
                 continue
-            if m >> _KIND & 15 == PROMO:
+            if m >> KIND_SHIFT & 15 == PROMO:
                 out.append(m)  # a quiet promotion: searched whether it checks or not
                 continue
             frm = pos.move_from(m)

@@ -14,12 +14,10 @@ from __future__ import annotations
 import random
 
 from firmware.rules.board import BLACK, EMPTY, SIZE, WHITE, rank_of
-from firmware.rules.position import BONUS, Position
+from firmware.rules.position import BONUS, KIND_SHIFT, Position
 
 from .captures import FAST_GAMES
 from .evaluate import PROFILES, SHELTER_RANKS, Profile, value_tables
-
-_KIND = 19
 
 
 class Tables:
@@ -195,7 +193,7 @@ class Tracked:
         if self.tables.lippo:
             changes = pos.xstack[-1][1]  # type: ignore[attr-defined]
             if changes:
-                later = [(sq, old, cells[sq]) for sq, old in changes[1 if m >> _KIND & 15 == BONUS else 0:]]
+                later = [(sq, old, cells[sq]) for sq, old in changes[1 if m >> KIND_SHIFT & 15 == BONUS else 0:]]
                 if occ is not None:
                     moved += later
                 h, s = _rekeyed(later, zob, val, h, s)

@@ -10,6 +10,8 @@ as it arrives, so a host killed at any point keeps everything received before.
 Schema 2 (from 1: games.uid added; events keyed by (board, uid, seq), old rows uid '').
 Schema 3: games.date.  Schema 4: games.time_control (PGN's TimeControl, '300+3') and
 moves.clock_ms (the mover's time left after the move, on a clock game); older rows NULL.
+Schema 5: kriegspiel_adjourned (an adjourned Kriegspiel game's umpire actions, to resume
+it) and host_ends (the ends a host asked a board for, noted before they are sent).
 """
 
 from __future__ import annotations
@@ -621,12 +623,6 @@ class Archive:
         row = self._run("SELECT MAX(seq) FROM events WHERE game_id=? AND seq<=?", (game_id, SEQ_MAX)).fetchone()
         return int(row[0]) if row and row[0] is not None else 0
 
-    def is_empty(self, game_id: int) -> bool:
-        """No move and no message recorded for the game yet."""
-        moves = self._run("SELECT 1 FROM moves WHERE game_id=? LIMIT 1", (game_id,)).fetchone()
-        events = self._run("SELECT 1 FROM events WHERE game_id=? LIMIT 1", (game_id,)).fetchone()
-        return moves is None and events is None
-
     def set_tag(self, game_id: int, name: str, value: str) -> None:
         """Set a game's White, Black, Event, Site or Date (any case; a Date as PGN writes it,
         YYYY.MM.DD with ?? for what is not known); ArchiveError for another name, a malformed
@@ -660,9 +656,6 @@ class Archive:
 
     def moves(self, game_id: int) -> list[str]:
         return [r[0] for r in self._run("SELECT move FROM moves WHERE game_id=? ORDER BY ply", (game_id,))]
-
-    def move_rows(self, game_id: int) -> list[tuple[int, str, int | None, str]]:
-        return list(self._run("SELECT ply, move, seq, at FROM moves WHERE game_id=? ORDER BY ply", (game_id,)))
 
     def events(self, board: str) -> list[tuple[int, str]]:
         return list(self._run("SELECT seq, text FROM events WHERE board=? ORDER BY seq", (board,)))

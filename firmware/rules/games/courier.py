@@ -11,12 +11,12 @@ begins (courier.md §4): play starts from AFTER_OPENING, Fairy-Stockfish's start
 """
 
 from ..board import ALL8, DIAG, ORTHO, WHITE, BLACK
-from ..game import PAWN, leap, leap_images, slide
+from ..game import AFTER_OPENING as OPENINGS, PAWN, leap, leap_images, slide
 from ..position import Outcome
 from .chess import ChessPosition, make_game
 
 START = "rnebmkfwbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBMKFWBENR w - - 0 1"
-AFTER_OPENING = "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1"
+AFTER_OPENING = OPENINGS["courier"]
 
 
 def pieces(schleich="man"):
