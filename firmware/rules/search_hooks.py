@@ -39,6 +39,7 @@ class SearchTraits:
 _PLAIN = SearchTraits()
 TRAITS = {
     "chess": _PLAIN,
+    "chess960": _PLAIN,
     "courier": _PLAIN,
     "hundred": _PLAIN,
     "grosschess": _PLAIN,

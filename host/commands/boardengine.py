@@ -72,7 +72,7 @@ class BoardPlayer(Player):
                 self._tell(mover)
                 self.bridge.request("move " + game.moves[-1])
                 if self.session.sim:
-                    self.session._move(before, before.parse_move(game.moves[-1]))
+                    self.session.make_move(before, before.parse_move(game.moves[-1]))
                 return None
         # Another game or position: the board starts it (a new game of the record).
         self.bridge.request(f"new {game.game} {target}")
@@ -105,7 +105,7 @@ class BoardPlayer(Player):
         if self.session.sim:
             lvl = level(self.person_level) if self.person_level else None
             reply = best_move(pos, Limits(movetime_ms=200), lvl)
-            self.session._move(type(pos)(pos.game, start), reply.move)
+            self.session.make_move(type(pos)(pos.game, start), reply.move)
         asked = 0.0
         while not self.stopped:
             self.bridge.poll(POLL_S)

@@ -55,7 +55,7 @@ def run(
         session.show()
         feed = board_feed(session.bridge, archive) if web else None  # the web room's live board
         session.feed = feed
-        session._publish()
+        session.publish()
         interactive = inp.isatty()
         if interactive:
             out.write("type a move (e2e4), lift/place SQ, help, quit\n> ")

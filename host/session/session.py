@@ -130,7 +130,7 @@ class Session:
         self.control = control
         self.clock = Clock.parse(control) if control else None
         self.thought = ""
-        self._publish()
+        self.publish()
 
     def _tell_board(self) -> None:
         """The board told which side the host plays (`computer`), once a game is on: its
@@ -146,7 +146,7 @@ class Session:
     def _turn(self) -> str:
         return "white" if self.snap.fen.split()[1:2] == ["w"] else "black"
 
-    def _publish(self) -> None:
+    def publish(self) -> None:
         """The clocks and the computer's state to the web page (BoardFeed.annotate)."""
         if self.feed is None:
             return
@@ -187,7 +187,7 @@ class Session:
         if c is not None and not over and c.fallen is None:
             if c.running is None and self.snap.state in PLAYING:
                 c.run(self._turn(), now)  # the game is on: the side to move's time runs
-                self._publish()
+                self.publish()
             flagged = c.flagged(now)
             if flagged is not None:
                 result = flag_result(self.snap.game, self.snap.fen, flagged)
@@ -196,7 +196,7 @@ class Session:
                 self.job = None  # a search under way is forgotten
                 self.bridge.request(f"end time {result}")
                 self.dirty = True
-                self._publish()
+                self.publish()
                 return
         job = self.job
         if job is not None and job.done():
@@ -221,7 +221,7 @@ class Session:
         self.job = opp.think("move", self.snap.game, fen, opp.limits(self.clock, now))
         self.snap.notes.append(f"the computer is thinking ({opp.describe()})")
         self.dirty = True
-        self._publish()
+        self.publish()
 
     def _finished(self, job: Job) -> None:
         if self.heard:  # the board said something while the engine thought
@@ -245,7 +245,7 @@ class Session:
         self.bridge.request("move " + reply.move_str)
         self.snap.notes.append(f"the computer plays {text} ({reply.move_str}): make it on the board"
                                + (" (or type make)" if self.sim else ""))
-        self._publish()
+        self.publish()
 
     def serve(self, wait_s: float) -> None:
         """The link served for up to wait_s (less once the engine is done), then tick()."""
@@ -293,21 +293,21 @@ class Session:
             left = c.moved(self.now())
             if left is not None and self.bridge.game_id is not None:
                 self.archive.set_clock(self.bridge.game_id, said.ply, left)
-            self._publish()
+            self.publish()
         elif isinstance(said, (NewGame, NewPosition)):
             self.clock = Clock.parse(self.control) if self.control else None
             self.shown = None
             self.thought = ""
-            self._publish()
+            self.publish()
         elif isinstance(said, Undo):  # a position searched before may come again: it is searched again
             self.shown = None
             self.thought = ""
         elif isinstance(said, End) and c is not None:
             c.run(None, self.now())
-            self._publish()
+            self.publish()
         if word == "synced":
             self.shown = None
-            self._publish()
+            self.publish()
         if isinstance(said, Undo):  # said in words by refresh (host/session/takeback.py)
             self.undone.append(said.move)
             if self.snap.state == "over":
@@ -481,7 +481,7 @@ class Session:
         if self.shown is None:
             raise PlayError("make: no move of the computer's waits to be made")
         pos = new_position(self.snap.game, self.shown[0])
-        self._move(pos, pos.parse_move(self.shown[1]))
+        self.make_move(pos, pos.parse_move(self.shown[1]))
         return True
 
     def _battle(self, words: list[str]) -> bool:
@@ -668,7 +668,7 @@ class Session:
             except MoveError:
                 typed = []
             if [before.move_str(m) for m in typed] == [self.shown[1]]:
-                self._move(before, typed[0])  # the computer's move, made by the hands
+                self.make_move(before, typed[0])  # the computer's move, made by the hands
                 return
             raise PlayError(f"the board waits for the computer's move {self.shown[1]} to be made first (make)")
         try:
@@ -683,10 +683,12 @@ class Session:
         if self.computer is not None and len(moves) > 1:
             raise PlayError("one move at a time against the computer")
         for m in moves:
-            self._move(pos, m)
+            self.make_move(pos, m)
             pos.push(m)
 
-    def _move(self, pos, m: int) -> None:  # type: ignore[no-untyped-def]
+    def make_move(self, pos, m: int) -> None:  # type: ignore[no-untyped-def]
+        """Make move m of pos on the board: the virtual hands lift and place its men (--sim),
+        else the host's `move` request lights it for the player."""
         if not self.sim:
             self.bridge.request(f"move {pos.move_str(m)}")
             return
