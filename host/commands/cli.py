@@ -16,6 +16,9 @@
     eboard delete ID                       remove a game from the archive
     eboard serve (--port PORT ... | --sim N)
                                            follow boards (or N virtual ones) and archive
+    eboard emulate chesslink (--port PORT | --sim | --pico)
+                                           the board as a Millennium ChessLink board on a
+                                           pseudo-terminal (its path the first line)
 
 Errors (unknown game, malformed FEN, bad depth) are one line on stderr and exit 2;
 --debug shows the traceback instead.
@@ -703,6 +706,15 @@ def cmd_board_engine(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
 
 
+def cmd_emulate(args: argparse.Namespace) -> int:
+    from host.commands import emulate
+
+    try:
+        return emulate.run(args)
+    except emulate.CliError as e:
+        raise CliError(str(e)) from None
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -872,6 +884,15 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("--level", default="2", help="--sim/--pico: the level (1-8) of the virtual person's moves (default 2)")
     be.add_argument("--archive", help="the SQLite archive (default: ~/.local/share/eboard/games.sqlite)")
     be.set_defaults(func=cmd_board_engine)
+    em = sub.add_parser("emulate", help="the board as another board for chess programs: chesslink (Millennium) "
+                        "on a pseudo-terminal, its path the first line printed")
+    em.add_argument("protocol", choices=["chesslink"], help="the board protocol to speak")
+    em_where = em.add_mutually_exclusive_group(required=True)
+    em_where.add_argument("--port", help="the board's serial port")
+    em_where.add_argument("--sim", action="store_true", help="a virtual board (its hands: lines in its folder's `hands`)")
+    em_where.add_argument("--pico", action="store_true", help="an emulated Pico (boards/emu)")
+    em.add_argument("--archive", help=ARCHIVE_HELP)
+    em.set_defaults(func=cmd_emulate)
     w = sub.add_parser("web", help="the browser view: the archive, and whatever this process follows")
     w.add_argument("listen", nargs="?", type=web_port, default=8080, metavar="PORT", help="default 8080 (0: any free port)")
     w.add_argument("--host", dest="web_host", default="127.0.0.1",
