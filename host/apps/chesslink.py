@@ -270,7 +270,8 @@ class ChessLink:
         return self._reply("s" + self.status)
 
 
-__all__ = ["BAUD", "ChessLink", "Pieces", "check", "corners", "encode", "lit_squares", "parity", "square_index", "status_of"]
+__all__ = ["BAUD", "ChessLink", "Pieces", "check", "corners", "encode", "lit_squares", "parity", "square_index",
+           "status_of"]
 
 
 class Pieces:
