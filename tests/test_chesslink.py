@@ -10,6 +10,7 @@ oracle of the positions the status reports must show."""
 
 from __future__ import annotations
 
+import io
 import os
 import select
 import tty
@@ -141,12 +142,15 @@ def test_bad_checks_parity_errors_and_junk_are_not_answered():
     # a lone L waits for its 166 bytes; a command sent after it is answered once it is stale
     assert cl.feed(b"L" + message("V"), 10) == b""
     assert replies(cl.tick(10 + STALE_MS)) == ["v0100"]
+    # ... and at once when the command comes after the half-sent one went stale
+    assert cl.feed(b"L", 11 + STALE_MS) == b""
+    assert replies(cl.feed(message("V"), 11 + 2 * STALE_MS)) == ["v0100"]
     # 7-bit bytes (a program that set 7O1 on the pty: no parity bit comes through)
-    assert replies(cl.feed(message("V", parity=False), 20 + STALE_MS)) == ["v0100"]
+    assert replies(cl.feed(message("V", parity=False), 20 + 2 * STALE_MS)) == ["v0100"]
     # a command split across reads
     data = message("R01")
-    assert cl.feed(data[:2], 30 + STALE_MS) == b""
-    assert replies(cl.feed(data[2:], 31 + STALE_MS)) == ["r0114"]
+    assert cl.feed(data[:2], 30 + 2 * STALE_MS) == b""
+    assert replies(cl.feed(data[2:], 31 + 2 * STALE_MS)) == ["r0114"]
 
 
 def test_automatic_status_reports_follow_e2rom_address_2():
@@ -277,8 +281,9 @@ def test_a_chesslink_program_plays_a_whole_game_on_the_virtual_board(tmp_path):
         bridge = Bridge(vb.port, archive)
         bridge.connect()
         bridge.request("new lippo")  # another game: the emulation starts a chess game
-        emu = Emulator(bridge, out=open(os.devnull, "w"))
-        assert bridge.request("state").split()[1] == "chess"
+        said = io.StringIO()
+        emu = Emulator(bridge, out=said)
+        assert bridge.request("state").split()[1] == "chess" and "the board played lippo" in said.getvalue()
         prog = Program(emu.path)
         got: list[str] = []
 
@@ -329,6 +334,7 @@ def test_a_chesslink_program_plays_a_whole_game_on_the_virtual_board(tmp_path):
         assert archive.moves(bridge.game_id) == SCHOLAR  # every move archived
         # an LED pattern that is not one move is said, not shown; a reset puts the LEDs out
         assert "l" in exchange("L20" + leds_for("a1", "h8", "d4"))
+        assert "the program lit h8 d4 a1: not one legal move" in said.getvalue()
         assert exchange("T", "S")[-1] == "s" + status_from(board)
     finally:
         if prog is not None:

@@ -149,13 +149,15 @@ class ChessLink:
 
     def feed(self, data: bytes, now_ms: float) -> bytes:
         """The program's bytes in; the board's answers out (with any report then due)."""
+        out = bytearray()
+        if self.buf and now_ms - self.heard_ms >= STALE_MS:
+            self._parse(now_ms, out)  # a half-sent message left too long goes before new bytes come
         for b in data:
             if b & 0x80 and bin(b).count("1") % 2 == 0:
                 b = 0  # a parity error: NUL starts no command and is no hex digit
             self.buf.append(b & 0x7F)
         if data:
             self.heard_ms = now_ms
-        out = bytearray()
         self._parse(now_ms, out)
         out += self.tick(now_ms)
         return bytes(out)
