@@ -16,6 +16,8 @@ import select
 import tty
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import micropython_cmd
 from host.apps import ChessLink, Pieces, lit_squares, status_of
@@ -151,6 +153,21 @@ def test_bad_checks_parity_errors_and_junk_are_not_answered():
     data = message("R01")
     assert cl.feed(data[:2], 30 + 2 * STALE_MS) == b""
     assert replies(cl.feed(data[2:], 31 + 2 * STALE_MS)) == ["r0114"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.binary(max_size=200), max_size=6))
+def test_any_bytes_are_safe(chunks):
+    """Whatever comes (split anyhow), the board never fails, every byte it sends has odd
+    parity, and once the junk has gone stale it still answers V."""
+    cl = quiet()
+    now = 0
+    for chunk in chunks:
+        now += 7
+        for b in cl.feed(chunk, now) + cl.tick(now):
+            assert bin(b).count("1") % 2 == 1
+    if cl.checked:  # (junk that happened to be a good `W0001...` turned the checks off)
+        assert "v0100" in replies(cl.feed(message("V"), now + STALE_MS))
 
 
 def test_automatic_status_reports_follow_e2rom_address_2():
