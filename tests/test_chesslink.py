@@ -16,10 +16,10 @@ import select
 import tty
 
 import pytest
+from conftest import micropython_cmd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import micropython_cmd
 from host.apps import ChessLink, Pieces, lit_squares, status_of
 from host.apps.chesslink import STALE_MS
 

@@ -112,7 +112,7 @@ def lit_squares(leds: bytes | bytearray) -> list[str]:
         if leds[a] & leds[b] & leds[c] & leds[d]:
             lit.append(sq)
     for sq in list(lit):
-        others = set()
+        others: set[int] = set()
         for o in lit:
             if o != sq:
                 others.update(corners(o))

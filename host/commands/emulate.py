@@ -18,7 +18,7 @@ import select
 import sys
 import time
 import tty
-from typing import TextIO
+from typing import Any, TextIO
 
 from firmware.rules import MoveError, new_position
 from host.apps import ChessLink, Pieces, lit_squares
@@ -97,7 +97,7 @@ class Emulator:
                     (self.pieces.lift if kind == "lift" else self.pieces.place)(words[1])
                     self.hinted = ""  # the board's hint ends at a lift or a place
             elif kind == "move" and len(words) == 3 and not self.stale:
-                pos = new_position("chess", self.fen)
+                pos = new_position("chess", self.fen)  # type: ignore[no-untyped-call]
                 pos.push_str(words[2])
                 self.fen = pos.fen()
                 self.pieces.reset(self.fen)
@@ -118,7 +118,7 @@ class Emulator:
             if self.hinted:
                 self._hint("-")
             return
-        pos = new_position("chess", self.fen)
+        pos = new_position("chess", self.fen)  # type: ignore[no-untyped-call]
         found = sorted({pos.move_str(m)[:4] for m in pos.legal_moves()
                         if pos.move_str(m)[:2] in lit and pos.move_str(m)[2:4] in lit})
         if len(found) == 1:
@@ -189,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
         archive = Archive(args.archive)
     except ArchiveError as e:
         raise CliError(str(e)) from None
-    vb = None
+    vb: Any = None  # the virtual board or the emulated Pico
     home = None
     emu = None
     try:
