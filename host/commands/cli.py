@@ -16,6 +16,9 @@
     eboard delete ID                       remove a game from the archive
     eboard serve (--port PORT ... | --sim N)
                                            follow boards (or N virtual ones) and archive
+    eboard emulate chesslink (--port PORT | --sim | --pico)
+                                           the board as a Millennium ChessLink board on a
+                                           pseudo-terminal (its path the first line)
 
 Errors (unknown game, malformed FEN, bad depth) are one line on stderr and exit 2;
 --debug shows the traceback instead.
@@ -891,6 +894,24 @@ def cmd_board_engine(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
 
 
+def _options_emulate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("protocol", choices=["chesslink"], help="the board protocol to speak")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--port", help="the board's serial port")
+    where.add_argument("--sim", action="store_true", help="a virtual board (its hands: lines in its folder's `hands`)")
+    where.add_argument("--pico", action="store_true", help="an emulated Pico (boards/emu)")
+    p.add_argument("--archive", help=ARCHIVE_HELP)
+
+
+def cmd_emulate(args: argparse.Namespace) -> int:
+    from host.commands import emulate
+
+    try:
+        return emulate.run(args)
+    except emulate.CliError as e:
+        raise CliError(str(e)) from None
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -948,6 +969,7 @@ COMMANDS: list[tuple[str, str, Callable[[argparse.ArgumentParser], None] | None,
     ("uci", "our engine as a UCI engine on stdin/stdout, for chess programs (Arena, Cute Chess, En Croissant; every game by UCI_Variant)", None, cmd_uci),
     ("xboard", "our engine as a CECP (XBoard/WinBoard) engine on stdin/stdout, every game", None, cmd_xboard),
     ("board-engine", "the board as a UCI (or --xboard: CECP) engine: the program's moves are lit on the board, the moves made on it go back", _options_board_engine, cmd_board_engine),
+    ("emulate", "the board as another board for chess programs: chesslink (Millennium) on a pseudo-terminal, its path the first line printed", _options_emulate, cmd_emulate),
     ("web", "the browser view: the archive, and whatever this process follows", _options_web, cmd_web),
     ("help", "this list, or one command's options (eboard help play)", _options_help, cmd_help),
 ]
