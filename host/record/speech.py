@@ -25,6 +25,7 @@ never waits for the voice), or printed one a line (--words: for a screen reader)
 
 from __future__ import annotations
 
+import atexit
 import queue
 import re
 import shutil
@@ -270,13 +271,23 @@ def put_back_words(pos: Any, m: int, lang: str = "en") -> str:
     return _sentence(", ".join(said))
 
 
-def takeback_words(game: str, fen: str, move_str: str, lang: str = "en") -> str:
-    """A takeback as a board reports it (fen: the position it returns to) in words."""
+def takeback_words(game: str, fen: str, moves: list[str], lang: str = "en") -> str:
+    """A takeback as a board reports it in words: moves, as they were taken back (the last
+    move first), fen the position they return to."""
+    ru = _lang(lang) == "ru"
     try:
         pos = new_position(game, fen)
-        return put_back_words(pos, pos.parse_move(move_str), lang)
+        made = []
+        for text in reversed(moves):
+            made.append(pos.parse_move(text))
+            pos.push(made[-1])
+        said = []
+        for m in reversed(made):
+            pos.pop()
+            said.append(put_back_words(pos, m, lang))
+        return " ".join(said)
     except ValueError:
-        return _sentence("верните фигуры, как показывает доска" if lang == "ru" else "set the men as the board shows")
+        return _sentence("верните фигуры, как показывает доска" if ru else "set the men as the board shows")
 
 
 def winner_words(result: str, lang: str = "en") -> str:
@@ -295,7 +306,7 @@ END_EN = {
     "fifty-moves": "fifty moves without a capture or a pawn move", "fivefold-repetition": "the position came five times",
     "threefold-repetition": "the position came three times", "president-captured": "the President is taken",
     "surrender": "surrender", "patt": "patt", "no-moves": "no move left", "claim": "a claim",
-    "agreement": "agreement",
+    "agreement": "agreement", "time": "a flag fell, and the other side cannot mate",
 }
 END_RU = {
     "checkmate": "мат", "stalemate": "пат", "insufficient-material": "мат невозможен",
@@ -303,6 +314,7 @@ END_RU = {
     "fifty-moves": "пятьдесят ходов без взятий и ходов пешками", "fivefold-repetition": "позиция повторилась пять раз",
     "threefold-repetition": "позиция повторилась три раза", "president-captured": "Президент взят",
     "surrender": "сдача", "patt": "пат", "no-moves": "ходов нет", "claim": "по заявлению", "agreement": "по соглашению",
+    "time": "упал флажок, а у другой стороны нет мата",
 }
 
 
@@ -369,6 +381,7 @@ class Speaker:
         if self._thread is None:
             self._thread = threading.Thread(target=self._voice, name="speaker", daemon=True)
             self._thread.start()
+            atexit.register(self.close)  # the last words (the result) said before the program ends
         self._queue.put(text)
 
     __call__ = say
