@@ -185,6 +185,7 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
         with _web(args) as server:
             feed = None if server is None else partial(kriegspiel_feed, server)
             rc = run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game,
+                     lang=args.lang or "ru", print_words=args.words,
                      white_view=args.white_view, black_view=args.black_view, new=args.new, web=feed,
                      json_record=args.json, resume=args.resume)
             if server is not None:  # the record stays readable on the pages until the end of input
@@ -395,9 +396,33 @@ def cmd_play(args: argparse.Namespace) -> int:
         with _web(args) as server:
             return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle,
                             tags=tags, web=server is not None, pico=pico, resume=args.resume,
-                            opponent=opponent, control=control)
+                            opponent=opponent, control=control, speaker=_speaker(args, "en"))
     except (play.PlayError, LinkError, BridgeTimeout, BoardError, ArchiveError, VirtualBoardError) as e:
         raise CliError(f"board: {e}" if isinstance(e, (BridgeTimeout, BoardError)) else str(e)) from None
+
+
+def _speaker(args: argparse.Namespace, lang: str):  # type: ignore[no-untyped-def]
+    """--speak, --words and --lang (default lang): a host.record.Speaker, or None; CliError
+    in words where espeak-ng is missing."""
+    from host.record import Speaker
+
+    if args.lang is not None and not (args.speak or args.words):
+        raise CliError("--lang is the language of --speak or --words: give one of them")
+    if args.speak and args.words:
+        raise CliError("--speak says the moves aloud, --words prints them: give one")
+    if not (args.speak or args.words):
+        return None
+    try:
+        return Speaker(args.lang or lang, aloud=args.speak, out=sys.stdout)
+    except FileNotFoundError as e:
+        raise CliError(f"{e} (or --words prints the same sentences)") from None
+
+
+def speech_arguments(p: argparse.ArgumentParser, lang: str) -> None:
+    """--speak, --words, --lang of the commands that say the moves (issue #37)."""
+    p.add_argument("--words", action="store_true", help="print what --speak says, one sentence a line (for a "
+                   "screen reader)")
+    p.add_argument("--lang", choices=("en", "ru"), help=f"the language of --speak and --words (default {lang})")
 
 
 def _opponent(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -775,7 +800,8 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--standard", action="store_true", help="start from the usual array, castling allowed (ICC's rule)")
     k.add_argument("--seed", type=int, default=0, help="--sim: the virtual hands' random arrays")
     k.add_argument("--archive", help=ARCHIVE_HELP)
-    k.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng, Russian)")
+    k.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng; Russian unless --lang en)")
+    speech_arguments(k, "ru")
     k.add_argument("--white-view", metavar="PATH",
                    help="where White's own lines go (attempts, refusals): a file, or White's own terminal (/dev/pts/N)")
     k.add_argument("--black-view", metavar="PATH", help="the same for Black")
@@ -816,6 +842,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--clock", metavar="MIN+INC", help="a clock for both players: minutes each, seconds added a move (5+3)")
     for tag in TAG_OPTIONS:
         g.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")
+    g.add_argument("--speak", action="store_true", help="say every move aloud, the computer's too, and the end "
+                   "(espeak-ng)")
+    speech_arguments(g, "en")
     web_arguments(g)
     g.set_defaults(func=cmd_play)
     ls = sub.add_parser("games", help="list the archived games")

@@ -46,6 +46,7 @@ from host.record import Bridge
 from host.link import BoardError, BridgeTimeout, LinkError
 from host.record import Clock
 from host.record import WhichPiece, parse_line, san, san_list
+from host.record import computer_words, end_words, move_text_words, takeback_words
 from host.commands.opponent import Job, Opponent, OpponentError, flag_result
 from host.commands.start import check
 from host.commands.takeback import note as takeback_note
@@ -112,6 +113,7 @@ class Session:
         self.told: tuple[int | None, str] = (None, "-")  # (the board's boot, the side it was told: `computer`)
         self.now = lambda: time.monotonic() * 1000  # ms; tests give their own
         self.pico = False  # an emulated Pico (its games go on with --resume ID --pico)
+        self.speaker = None  # --speak, --words: a host.record.Speaker that says every move and end (issue #37)
         self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s, on_note=self._note)
         try:
             self.bridge.connect()
@@ -245,6 +247,7 @@ class Session:
         self.bridge.request("move " + reply.move_str)
         self.snap.notes.append(f"the computer plays {text} ({reply.move_str}): make it on the board"
                                + (" (or type make)" if self.sim else ""))
+        self._say(lambda lang: computer_words(pos, reply.move, lang))
         self._publish()
 
     def serve(self, wait_s: float) -> None:
@@ -264,6 +267,11 @@ class Session:
         return (opp is not None and self.snap.state in PLAYING and self._turn() == opp.side
                 and self.snap.fen != self.thought)
 
+    def _say(self, sentence) -> None:  # type: ignore[no-untyped-def]
+        """sentence(lang) said by the speaker, if there is one (--speak, --words)."""
+        if self.speaker is not None:
+            self.speaker.say(sentence(self.speaker.lang))
+
     def _note(self, text: str) -> None:
         # What the bridge says in words (an end no host here asked for, a fork): in the view.
         self.snap.notes.append(text)
@@ -278,6 +286,8 @@ class Session:
         mover = None  # the side whose move this is, from the position before it
         if word == "move" and len(words) == 3 and self.fen_now is not None:
             mover = "white" if self.fen_now.split()[1:2] == ["w"] else "black"
+            if self.shown != (self.fen_now, words[2]):  # (the computer's move is said as it is sent: _finished)
+                self._say(lambda lang, game=self.snap.game, fen=self.fen_now: move_text_words(game, fen, words[2], lang))
             try:  # the position the board now has, known without asking it
                 pos = new_position(self.snap.game, self.fen_now)
                 pos.push_str(words[2])
@@ -317,6 +327,8 @@ class Session:
             pass  # the board's question of a promotion typed with its piece: answered at once, not asked
         elif word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
             self.snap.notes.append(said(self.snap.game, text))
+        if word == "end" and len(words) >= 3:
+            self._say(lambda lang: end_words(words[1], words[2], lang))
         if word == "arrange":
             self.asked = text
 
@@ -330,6 +342,7 @@ class Session:
         self.fen_now = st[4] if st[2] in PLAYING else None
         if self.undone:
             self.snap.notes.append(takeback_note(st[1], st[4], self.undone))
+            self._say(lambda lang, undone=list(self.undone): takeback_words(st[1], st[4], undone, lang))
             self.undone = []
         self.snap.leds = leds[1]
         self.snap.game_id = self.bridge.game_id
@@ -767,9 +780,12 @@ def run(
     resume: str | None = None,
     opponent: Opponent | None = None,
     control: str | None = None,
+    speaker=None,
 ) -> int:
     """pico: an emulated Pico instead (True: stock MicroPython + flash.sh; or the Path
-    of a UF2 with the firmware in it), its hands doing what --sim's do."""
+    of a UF2 with the firmware in it), its hands doing what --sim's do.  speaker: a
+    host.record.Speaker that says every move and end (--speak; --words prints them, and
+    the view is then never cleared and drawn again, for a screen reader)."""
     from host.commands.console import LineInput
     from host.commands.resume import leave_pico_home, own_board, pico_home, resume_game
 
@@ -797,11 +813,13 @@ def run(
         port = vb.start()
     assert port is not None
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
+    colour = colour and not (speaker is not None and not speaker.aloud)  # --words: lines, never redrawn
     try:
         # an emulated chip runs at a third of a real one's speed: its replies take longer
         session = Session(port, archive, sim, out, colour, hands, timeout_s=60 if pico else 5.0)
         session.tags = tags or {}
         session.pico = bool(pico)
+        session.speaker = speaker
         if opponent is not None or control is not None:
             session.versus(opponent, control)
         if resume is not None:
