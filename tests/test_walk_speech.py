@@ -53,3 +53,16 @@ def test_kriegspiel_takes_lang_and_words(tmp_path):
     r = eboard(tmp_path, "kriegspiel", "--help")
     said = " ".join(r.stdout.split())
     assert "--lang {en,ru}" in said and "--words" in said and "Russian unless --lang en" in said
+
+
+def test_kriegspiel_words_say_the_umpire_in_russian_by_default(tmp_path):
+    from test_walk_kriegspiel import Krieg
+
+    k = Krieg(tmp_path, "--standard", "--words")
+    k.type("e4")
+    k.expect(r"Белые сделали ход\.\r?\n")  # the umpire's announcement, for a screen reader
+    k.quit()
+    k = Krieg(tmp_path, "--standard", "--words", "--lang", "en", "--new")
+    k.type("e4")
+    k.expect(r"\nWhite has moved\.\r?\n")
+    k.quit()
