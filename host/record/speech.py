@@ -133,7 +133,8 @@ def _phrase(pos: Any, m: int, lang: str, moves: list[int] | None = None) -> str:
     sq = lambda c: square_words(lay.name(c), lang)  # noqa: E731
     text = pos.move_str(m)
     extra = text.partition(",")[2]
-    mark = san(pos, m, moves)[-1:] if g.check_rules else ""
+    full = san(pos, m, moves)  # (one SAN: its rivals and its check mark are the costly part)
+    mark = full[-1:] if g.check_rules and full[-1:] in ("+", "#") else ""
     if kind_of(m) == BLAST:  # lippo's Fougasse: the victim goes, the Fougasse stays
         victim = piece_name(g, pos.cells[to] & 31, lang, 1)
         said = (f"{name} {sq(frm)} взрывает {victim} {sq(to)}" if ru
@@ -141,7 +142,7 @@ def _phrase(pos: Any, m: int, lang: str, moves: list[int] | None = None) -> str:
     elif kind_of(m) == CASTLE:
         said = _castle(pos, m, lang)
     else:
-        plain = san(pos, m, moves, marks=False)
+        plain = full.rstrip("+#")
         qual = re.match(r"[A-Z]?([a-m]?\d*)x?[a-m]\d+", plain)  # SAN's from file, rank or square
         where = f" с {sq(frm)}" if ru else f" from {sq(frm)}"
         said = name + (where if qual and qual.group(1) else "")
