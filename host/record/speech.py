@@ -158,12 +158,18 @@ def _phrase(pos: Any, m: int, lang: str, moves: list[int] | None = None) -> str:
         if extra and extra != "k" and g.royal and t != g.royal:  # grosschess's queen: a second victim
             said += f", затем {square_words(extra, lang)}" if ru else f", then {square_words(extra, lang)}"
     us = pos.us
+    buf = [0] * 64
+    touched = set(buf[0:2 * pos.effects(m, buf):2])  # the squares the move itself changes
+    before = bytes(pos.cells)
     pos.push(m)
     try:  # the mover, where it stands now: what it became (a promotion, automatic ones too)
         now = pos.cells[to]
         if kind_of(m) != BLAST and not now & us and extra[:1].isalpha() and extra != "k":
             now = pos.cells[lay.cell(extra)]  # grosschess's queen ends on her second victim's square
         after = now & 31 if now & us else t
+        # men the rules put on the board after the move (lippo's §11: Soldiers for Fougasses)
+        new_men = [(sq, pos.cells[sq]) for sq in lay.squares
+                   if sq not in touched and pos.cells[sq] != before[sq] and pos.cells[sq] != EMPTY]
     finally:
         pos.pop()
     if kind_of(m) != BLAST and after != t:
@@ -175,11 +181,28 @@ def _phrase(pos: Any, m: int, lang: str, moves: list[int] | None = None) -> str:
     elif extra and extra != "k" and t == g.royal:  # the throne visit brings a pawn onto the pawn rank
         pawn = piece_name(g, g.pawn, lang)
         said += f", {pawn} ставится на {square_words(extra, lang)}" if ru else f", a {pawn} comes onto {square_words(extra, lang)}"
+    said += _new_men(g, new_men, lang)
     if mark == "+":
         said += ", шах" if ru else ", check"
     elif mark == "#":
         said += ", мат" if ru else ", checkmate"
     return said
+
+
+def _new_men(g: Any, men: list[tuple[int, int]], lang: str) -> str:
+    """', White gets a Soldier on f2 and g2': men the rules put on the board after a move."""
+    out = ""
+    for side, colour in (("white", WHITE), ("black", BLACK)):
+        by_type: dict[int, list[str]] = {}
+        for sq, c in men:
+            if c & colour:
+                by_type.setdefault(c & 31, []).append(square_words(g.layout.name(sq), lang))
+        for t, sqs in by_type.items():
+            if lang == "ru":
+                out += f", у {_OF['ru'][side]} {piece_name(g, t, lang)} на {' и '.join(sqs)}"
+            else:
+                out += f", {SIDE['en'][side]} gets {_a(piece_name(g, t, lang))} on {' and '.join(sqs)}"
+    return out
 
 
 def _castle(pos: Any, m: int, lang: str) -> str:
