@@ -24,6 +24,14 @@ def test_a_move_typed_gets_its_sentence(tmp_path):
     assert "\x1b[2J" not in out  # --words: the view is printed as lines, never cleared and drawn again
 
 
+def test_a_mate_and_the_result_are_said(tmp_path):
+    p = play(tmp_path, "--game", "chess", "--words")
+    p.type("f3 e5 g4", until=r"Pawn to g4\.\r?\n")
+    p.type("Qh4", until=r"Queen to h4, checkmate\.\r?\n")
+    p.wait(r"Checkmate: Black wins\.\r?\n")
+    p.quit()
+
+
 def test_the_computers_move_is_said_before_it_is_made(tmp_path):
     p = play(tmp_path, "--game", "chess", "--words", "--engine", "1")
     p.type("e2e4", until=r"Pawn to e4\.\r?\n")
