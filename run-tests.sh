@@ -6,7 +6,8 @@ cd "$(dirname "$0")"
 . tools/venv.sh
 ensure_venv run-tests.sh test ", pytest, python-chess, pyffish, aiohttp, playwright, skidl"
 # Debian's packages the tests drive: chromium (tests/test_web.py), Stockfish and
-# Fairy-Stockfish (tests/test_engine.py), XBoard, Xvfb and imagemagick (tests/test_apps_cecp.py).
+# Fairy-Stockfish (tests/test_engine.py), XBoard, Xvfb and imagemagick (tests/test_apps_cecp.py),
+# espeak-ng and sox (tests/test_speech.py).
 # As root they are installed; otherwise those tests
 # skip, each naming what to install.
 need=()
@@ -17,6 +18,9 @@ command -v fairy-stockfish >/dev/null || [ -x /usr/games/fairy-stockfish ] || ne
 command -v xboard >/dev/null || [ -x /usr/games/xboard ] || need+=(xboard)
 command -v Xvfb >/dev/null || need+=(xvfb)
 command -v convert >/dev/null && command -v import >/dev/null || need+=(imagemagick)
+# espeak-ng says the moves into WAV files, sox measures them (tests/test_speech.py)
+command -v espeak-ng >/dev/null || need+=(espeak-ng)
+command -v sox >/dev/null || need+=(sox)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         echo "run-tests.sh: installing ${need[*]} with apt-get (once) ..." >&2

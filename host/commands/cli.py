@@ -216,7 +216,8 @@ def _options_kriegspiel(p: argparse.ArgumentParser) -> None:
     p.add_argument("--standard", action="store_true", help="start from the usual array, castling allowed (ICC's rule)")
     p.add_argument("--seed", type=int, default=0, help="--sim: the virtual hands' random arrays")
     p.add_argument("--archive", help=ARCHIVE_HELP)
-    p.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng, Russian)")
+    p.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng; Russian unless --lang en)")
+    speech_arguments(p, "ru")
     p.add_argument("--white-view", metavar="PATH",
                    help="where White's own lines go (attempts, refusals): a file, or White's own terminal (/dev/pts/N)")
     p.add_argument("--black-view", metavar="PATH", help="the same for Black")
@@ -256,6 +257,7 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
         with _web(args) as server:
             feed = None if server is None else partial(kriegspiel_feed, server)
             rc = run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game,
+                     lang=args.lang or "ru", print_words=args.words,
                      white_view=args.white_view, black_view=args.black_view, new=args.new, web=feed,
                      json_record=args.json, resume=args.resume)
             if server is not None:  # the record stays readable on the pages until the end of input
@@ -469,6 +471,9 @@ def _options_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--clock", metavar="MIN+INC", help="a clock for both players: minutes each, seconds added a move (5+3)")
     for tag in TAG_OPTIONS:
         p.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")
+    p.add_argument("--speak", action="store_true", help="say every move aloud, the computer's too, and the end "
+                   "(espeak-ng)")
+    speech_arguments(p, "en")
     web_arguments(p)
 
 
@@ -507,12 +512,37 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         tags = {t: getattr(args, t) for t in TAG_OPTIONS if getattr(args, t)}
         pico = (Path(args.uf2) if args.uf2 else True) if args.pico else None
+        speaker = _speaker(args, "en")
         with _web(args) as server:
             return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle,
                             tags=tags, web=server is not None, pico=pico, resume=args.resume,
-                            opponent=opponent, control=control)
+                            opponent=opponent, control=control, speaker=speaker)
     except (PlayError, LinkError, BridgeTimeout, BoardError, ArchiveError, VirtualBoardError) as e:
         raise CliError(f"board: {e}" if isinstance(e, (BridgeTimeout, BoardError)) else str(e)) from None
+
+
+def _speaker(args: argparse.Namespace, lang: str):  # type: ignore[no-untyped-def]
+    """--speak, --words and --lang (default lang): a host.record.Speaker, or None; CliError
+    in words where espeak-ng is missing."""
+    from host.record import Speaker
+
+    if args.lang is not None and not (args.speak or args.words):
+        raise CliError("--lang is the language of --speak or --words: give one of them")
+    if args.speak and args.words:
+        raise CliError("--speak says the moves aloud, --words prints them: give one")
+    if not (args.speak or args.words):
+        return None
+    try:
+        return Speaker(args.lang or lang, aloud=args.speak, out=sys.stdout)
+    except FileNotFoundError as e:
+        raise CliError(f"{e} (or --words prints the same sentences)") from None
+
+
+def speech_arguments(p: argparse.ArgumentParser, lang: str) -> None:
+    """--words and --lang of the commands that say the moves (issue #37; --speak beside them)."""
+    p.add_argument("--words", action="store_true", help="print what --speak says, one sentence a line (for a "
+                   "screen reader)")
+    p.add_argument("--lang", choices=("en", "ru"), help=f"the language of --speak and --words (default {lang})")
 
 
 def _opponent(args: argparse.Namespace):  # type: ignore[no-untyped-def]

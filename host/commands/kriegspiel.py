@@ -13,8 +13,6 @@ The umpire's full record is released when the game is over, printed and archived
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from typing import Any, Protocol, TextIO
@@ -25,7 +23,7 @@ from host.link import (
     BoardError, BoardLink, BridgeTimeout, Hello, LinkError, Said, WordsError, printable, read_event, read_state,
     read_version,
 )
-from host.record import words
+from host.record import Speaker, words
 from host.session import ArmyHands
 
 OTHER = {WHITE: BLACK, BLACK: WHITE}
@@ -71,7 +69,7 @@ class Match:
                  speak: Callable[[str], None] | None = None, min_delay_s: float = 0.0,
                  public: Callable[[str], None] | None = None,
                  keep: Callable[[list[str]], None] | None = None,
-                 notice: Callable[[str], None] | None = None) -> None:
+                 notice: Callable[[str], None] | None = None, lang: str = "ru") -> None:
         self.ump = umpire
         # L21: every attempt is answered after the same minimum delay, so the time to an
         # answer tells nothing of the hidden position.
@@ -79,6 +77,7 @@ class Match:
         self.ends = {WHITE: white, BLACK: black}
         self.say = say
         self.speak = speak
+        self.lang = lang  # the language speak says the announcements in
         self.public = public
         self.keep = keep
         self.notice = notice or (lambda text: None)
@@ -268,7 +267,7 @@ class Match:
                 if self.public is not None:
                     self.public(words(a))
                 if self.speak is not None:
-                    self.speak(words(a, "ru"))
+                    self.speak(words(a, self.lang))
 
     def result(self) -> tuple[str, str]:
         """('1-0' | '0-1' | '1/2-1/2', reason) of a finished game."""
@@ -364,16 +363,6 @@ def screened_setup(ends: dict[int, End], say: Callable[[int, str], None],
                 say(side, words({"type": "setup_conflict"}))
 
 
-def espeak() -> Callable[[str], None] | None:
-    """A speaker like a human umpire (espeak-ng, Russian), or None if it is not installed."""
-    exe = shutil.which("espeak-ng")
-    if exe is None:
-        return None
-
-    def say(text: str) -> None:
-        subprocess.run([exe, "-v", "ru", text], capture_output=True, check=False)
-
-    return say
 
 
 class LinkEnd:
@@ -474,7 +463,8 @@ def adjourned_game(arch: Any, ref: str) -> dict[str, Any]:
 def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | None, archive_path: str | None,
         speak: bool, seed: int = 0, game: str = "chess", inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
         white_view: str | None = None, black_view: str | None = None, new: bool = False, web=None,
-        json_record: bool = False, resume: str | None = None) -> int:  # type: ignore[no-untyped-def]
+        json_record: bool = False, resume: str | None = None, lang: str = "ru",
+        print_words: bool = False) -> int:  # type: ignore[no-untyped-def]
     """The command: start both boards, the screened setup (unless fen is given), then
     read commands (an attempt, ask, resign, quit) from inp for the side to move, and the
     boards' attempts, until the game is over.
@@ -571,9 +561,12 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             show("Screened setup: each player sets up their army on their own board.")
             fen = screened_setup(ends, say, hands, lambda: time.sleep(0.05), notice=show)  # type: ignore[arg-type]
 
-        speaker = espeak() if speak else None
-        if speak and speaker is None:
-            show("espeak-ng is not installed: the umpire stays silent (apt install espeak-ng)")
+        speaker = None
+        if speak or print_words:  # one speaker for every command (host.record.Speaker): aloud, or printed
+            try:
+                speaker = Speaker(lang, aloud=speak, out=out)
+            except FileNotFoundError:
+                show("espeak-ng is not installed: the umpire stays silent (apt install espeak-ng; --words prints it)")
         live_id: list[int] = [] if live is None else [int(live["id"])]
         unsaved = [False]
 
@@ -603,7 +596,7 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
 
         ump = Umpire(new_position(game, fen))
         match = Match(ump, ends[WHITE], ends[BLACK], say, speaker, min_delay_s=0.0 if sim else 0.3,
-                      public=public, keep=keep, notice=show)
+                      public=public, keep=keep, notice=show, lang=lang)
         if opening:
             ump.opening_played()
         if live is not None or sealed is not None:

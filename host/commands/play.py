@@ -28,9 +28,12 @@ def run(
     resume: str | None = None,
     opponent: Opponent | None = None,
     control: str | None = None,
+    speaker=None,
 ) -> int:
     """pico: an emulated Pico instead (True: stock MicroPython + flash.sh; or the Path
-    of a UF2 with the firmware in it), its hands doing what --sim's do."""
+    of a UF2 with the firmware in it), its hands doing what --sim's do.  speaker: a
+    host.record.Speaker that says every move and end (--speak; --words prints them, and
+    the view is then never cleared and drawn again, for a screen reader)."""
     from host.commands.console import LineInput
     from host.commands.resume import resume_game
 
@@ -38,12 +41,14 @@ def run(
     if resume is not None:
         archive.game(resume)  # no such game: said before any board starts
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
+    colour = colour and not (speaker is not None and not speaker.aloud)  # --words: lines, never redrawn
     with Home(archive, port, sim, pico) as home:
         assert home.port is not None
         sim = home.sim
         session = Session(home.port, archive, sim, out, colour, home.hands, timeout_s=home.timeout_s)
         session.tags = tags or {}
         session.pico = bool(pico)
+        session.speaker = speaker
         if opponent is not None or control is not None:
             session.versus(opponent, control)
         if resume is not None:

@@ -10,6 +10,7 @@ the forms people use.
   pgn.py       PGN export and import; a Kriegspiel player's scoresheet
   clock.py     Clock: base + increment, fed by timestamped events; PGN's [%clk]
   announce.py  a Kriegspiel announcement in words (English or the seed's Russian)
+  speech.py    every game's moves, ends and takebacks in words (English, Russian); the Speaker
 
 This package is the room's one door: the rooms above (engine, web, commands) import from
 `host.record`, never from its modules.  It imports the rules core and host.link only.
@@ -21,10 +22,17 @@ from host.record.bridge import Bridge
 from host.record.clock import Clock, ClockError, fmt, pgn_clk
 from host.record.notation import MoveError, WhichPiece, parse, parse_line, san, san_list
 from host.record.pgn import export, read_moves, scoresheet, unreadable
+from host.record.speech import (
+    LANGS, Speaker, computer_words, end_words, flag_words, move_text_words, move_words, piece_name, put_back_words,
+    resign_words, square_words, takeback_words, wav, winner_words,
+)
 
 __all__ = [
     "ANSWER_LEDS", "Archive", "ArchiveError", "Bridge", "Clock", "ClockError", "GameRow", "MoveError", "export", "fmt",
     "parse", "parse_line", "pgn_clk", "plies", "pgn_date", "read_moves", "result_text", "san", "san_list", "scoresheet", "tag_value_ok", "unreadable",
     "WhichPiece",
     "words",
+    # speech.py
+    "LANGS", "Speaker", "computer_words", "end_words", "flag_words", "move_text_words", "move_words", "piece_name",
+    "put_back_words", "resign_words", "square_words", "takeback_words", "wav", "winner_words",
 ]

@@ -46,6 +46,7 @@ from host.record import Bridge
 from host.link import Alert, BoardError, BridgeTimeout, End, Event, LinkError, Move, NewGame, NewPosition, Said, Undo, read_occupancy, read_version
 from host.record import Clock
 from host.record import WhichPiece, parse_line, san, san_list
+from host.record import computer_words, end_words, move_text_words, takeback_words
 from host.session.opponent import Job, Opponent, OpponentError, flag_result
 from host.session.start import check
 from host.session.takeback import note as takeback_note
@@ -112,6 +113,7 @@ class Session:
         self.told: tuple[int | None, str] = (None, "-")  # (the board's boot, the side it was told: `computer`)
         self.now = lambda: time.monotonic() * 1000  # ms; tests give their own
         self.pico = False  # an emulated Pico (its games go on with --resume ID --pico)
+        self.speaker = None  # --speak, --words: a host.record.Speaker that says every move and end (issue #37)
         self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s, on_note=self._note)
         try:
             self.bridge.connect()
@@ -245,6 +247,7 @@ class Session:
         self.bridge.request("move " + reply.move_str)
         self.snap.notes.append(f"the computer plays {text} ({reply.move_str}): make it on the board"
                                + (" (or type make)" if self.sim else ""))
+        self._say(lambda lang: computer_words(pos, reply.move, lang))
         self.publish()
 
     def serve(self, wait_s: float) -> None:
@@ -264,6 +267,11 @@ class Session:
         return (opp is not None and self.snap.state in PLAYING and self._turn() == opp.side
                 and self.snap.fen != self.thought)
 
+    def _say(self, sentence) -> None:  # type: ignore[no-untyped-def]
+        """sentence(lang) said by the speaker, if there is one (--speak, --words)."""
+        if self.speaker is not None:
+            self.speaker.say(sentence(self.speaker.lang))
+
     def _note(self, text: str) -> None:
         # What the bridge says in words (an end no host here asked for, a fork): in the view.
         self.snap.notes.append(text)
@@ -277,6 +285,9 @@ class Session:
         mover = None  # the side whose move this is, from the position before it
         if isinstance(said, Move) and self.fen_now is not None:
             mover = "white" if self.fen_now.split()[1:2] == ["w"] else "black"
+            if self.shown != (self.fen_now, said.move):  # (the computer's move is said as it is sent: _finished)
+                self._say(lambda lang, game=self.snap.game, fen=self.fen_now, m=said.move:
+                          move_text_words(game, fen, m, lang))
             try:  # the position the board now has, known without asking it
                 pos = new_position(self.snap.game, self.fen_now)
                 pos.push_str(said.move)
@@ -316,6 +327,8 @@ class Session:
             pass  # the board's question of a promotion typed with its piece: answered at once, not asked
         elif word in ("end", "start", "synced", "promote", "choice", "alert", "undo", "array"):
             self.snap.notes.append(said_in_words(self.snap.game, said))
+        if isinstance(said, End):
+            self._say(lambda lang: end_words(said.reason, said.result, lang))
         if isinstance(said, Said) and word == "arrange":
             self.asked = said
 
@@ -327,6 +340,7 @@ class Session:
         self.fen_now = st.fen if st.state in PLAYING else None
         if self.undone:
             self.snap.notes.append(takeback_note(st.game, st.fen, self.undone))
+            self._say(lambda lang, undone=list(self.undone): takeback_words(st.game, st.fen, undone, lang))
             self.undone = []
         self.snap.game_id = self.bridge.game_id
         self.snap.status = []
