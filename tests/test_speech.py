@@ -80,6 +80,8 @@ def test_files_past_h_are_said_as_words(gid):
 
 # A move of each kind in each game: (game, FEN or None, move string, English, Russian).
 KINDS = [
+    ("chess960", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1h1", "Castles king side.", "Короткая рокировка."),
+    ("chess960", "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1", "a1b3", "Knight to b3.", "Конь бэ 3."),
     ("chess", None, "g1f3", "Knight to f3.", "Конь эф 3."),
     ("chess", None, "e2e4", "Pawn to e4.", "Пешка е 4."),
     ("chess", "r1bqkbnr/ppp1pp1p/n7/3p2p1/8/N1P1P3/PP1P1PPP/R1BQKBNR w KQkq - 1 4", "f1a6",

@@ -53,6 +53,7 @@ _CHESS_RU = {
 _HUNDRED_RU = dict(_CHESS_RU, Z=("шут", "шута"), G=("генерал", "генерала"))
 RU = {
     "chess": _CHESS_RU,
+    "chess960": _CHESS_RU,
     "gardner": _CHESS_RU,
     "lippo": {
         "P": ("Президент", "Президента"), "D": ("Адъютант", "Адъютанта"), "G": ("Газ", "Газ"),
@@ -208,9 +209,9 @@ def _new_men(g: Any, men: list[tuple[int, int]], lang: str) -> str:
 def _castle(pos: Any, m: int, lang: str) -> str:
     ru = lang == "ru"
     g = pos.game
-    for c in g.castlings:
-        if c.king == pos.move_from(m) and c.king_to == pos.move_to(m):
-            if g.id == "chess":
+    for c in g.castlings:  # (chess960: the position's own Game, with its start's castlings)
+        if c.king == pos.move_from(m) and c.to == pos.move_to(m):
+            if g.id in ("chess", "chess960"):
                 short = c.letter in "Kk"
                 if ru:
                     return "короткая рокировка" if short else "длинная рокировка"
