@@ -6,18 +6,16 @@ and then answer(); what the board says goes out through the outbox.  Nothing her
 matrix, leds, clock and a directory for the journal.
 """
 
+import gc
 from array import array
 from os import urandom as _urandom
 
-from firmware import leds
-from firmware.common import DEFAULT_GAME, Refused, drop_module, new_uid
-from firmware.debounce import Debouncer, LIFT
+from firmware import drop_module, leds
+from firmware.debounce import Debouncer, LIFT, ticks_diff
 from firmware.journal import Journal, JournalFull
 from firmware.outbox import Outbox
-import gc
-
 from firmware.rules import FenError, MoveError, GAMES, fen_shape_ok, forget_games, new_position
-from firmware.debounce import ticks_diff
+from firmware.terms import DEFAULT_GAME, Refused, new_uid
 from firmware.tracker import Tracker, CORRECTING, IDLE, OVER, SETUP, STATES, pos_last
 
 LED_LETTERS = leds.CODES.encode()
@@ -328,9 +326,9 @@ class Board:
             if a.geo.name(p) != "off":
                 self._send(("lift " if kind == LIFT else "place ") + a.geo.name(p))
             if a.switch(kind == LIFT, p, self._send):
-                from firmware import modes
+                from firmware import arrange
 
-                modes.arranged(self, now_ms)
+                arrange.arranged(self, now_ms)
             self.tracker.dirty = True
             return
         k = self.krieg
@@ -620,13 +618,13 @@ class Board:
 
     def history(self):
         """The move strings of the game so far, read back from the journal (a list):
-        firmware/seldom.py's, loaded for it and dropped after."""
-        from firmware import seldom
+        firmware/readback.py's, loaded for it and dropped after."""
+        from firmware import readback
 
         try:
-            return list(seldom.played(self))
+            return list(readback.played(self))
         finally:
-            drop_module("firmware", "seldom")
+            drop_module("firmware", "readback")
 
     def long_reply(self, head, words):
         """head + words as one reply, however many the words: those that do not fit on

@@ -7,7 +7,7 @@ lit as a move to make, is firmware/shown.py's.)
   end time RESULT            a flag fell on the host's clock: the game ends
 """
 
-from firmware.common import HOST_ENDS, Refused, check_args as _args, host_end
+from firmware.terms import HOST_ENDS, Refused, check_args as _args, host_end
 from firmware.rules.board import WHITE, BLACK
 from firmware.rules.position import MoveError
 from firmware.tracker import OVER, SETUP

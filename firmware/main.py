@@ -40,7 +40,7 @@ else:
 
 from firmware.app import Board
 from firmware.tracker import warm
-from firmware.common import DETAIL, MAX_LINE
+from firmware.terms import DETAIL, MAX_LINE
 from firmware.debounce import ticks_diff
 from firmware.rules.compat import late
 

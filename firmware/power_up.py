@@ -4,7 +4,7 @@ Board._recover); and the checkpoint records a power-up reads (Board._checkpoint)
 Loaded for it and dropped after (firmware/app.py): on stock MicroPython a module's bytecode
 takes heap, and this runs once a power-up, or once in 50 plies and more."""
 
-from firmware.common import DEFAULT_GAME, PROTOCOL, claim, host_end, is_uid, new_uid, player, view
+from firmware.terms import DEFAULT_GAME, PROTOCOL, claim, host_end, is_uid, new_uid
 from firmware.journal import MAX_RECORD
 from firmware.rules import forget_games, new_position
 from firmware.tracker import STATES
@@ -165,8 +165,10 @@ def replay(board, start, collect=True, check=-1, at=0, jump=0):
         elif kind == "K":  # K seq uid game side view-FEN
             uid, gid, side, fen = words[2].split(" ", 3)
             pos = None
-            pos = board._build(gid, lambda: view(gid, fen))
-            board.game, board.uid, board.start_fen, board.krieg = gid, uid, fen, player(side)
+            from firmware import krieg
+
+            pos = board._build(gid, lambda: krieg.new_view(gid, fen))
+            board.game, board.uid, board.start_fen, board.krieg = gid, uid, fen, krieg.new_player(side)
             ply = 0
         elif kind == "M":
             pos.push(pos.replay_move(words[2]))
@@ -187,7 +189,9 @@ def replay(board, start, collect=True, check=-1, at=0, jump=0):
             claim(pos, words[2])
             board.claim_ply = ply
         elif kind == "V":
-            pos = view(board.game, words[2])
+            from firmware import krieg
+
+            pos = krieg.new_view(board.game, words[2])
             board._fresh = False
         elif kind == "B":
             board._fresh = False

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from firmware.common import HOST_ENDS
+from firmware.terms import HOST_ENDS
 
 SCHEMA_VERSION = 5
 # Every message a board said, once: (board, game uid, seq) is its identity.

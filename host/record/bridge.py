@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 
 from host.record.archive import Archive, ArchiveError, malformed
-from firmware.common import HOST_ENDS
+from firmware.terms import HOST_ENDS
 from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
 
 RECONNECT_S = 0.3
