@@ -30,11 +30,14 @@ def c_position(board, w, now):
     except FenError as e:
         raise Refused("bad-fen", str(e))
     board.uid = new_uid(board.urandom)
-    saved = board._journal("P %d %s %s" % (board.outbox.seq + 1, board.uid, fen))
-    board.ply = board.checkpoint_ply = board.claim_ply = board.unsaved_from = 0
-    if not saved and not board.journal_ok:  # the new game's record has not even begun
-        board.unsaved_from = 1
-        board.unsaved = bytearray()
+    log = board.logbook
+    saved = log.write("P %d %s %s" % (board.outbox.seq + 1, board.uid, fen))
+    board.ply = 0
+    log.begin()
+    if not saved and not log.ok:  # the new game's record has not even begun
+        log.ok = False
+        log.unsaved_from = 1
+        log.unsaved = bytearray()
     board.start_fen = fen
     board.ended = board.tracker.ended = None
     board._send("position %s %s" % (board.uid, fen))
@@ -53,8 +56,8 @@ def c_claim(board, w, now):
     except MoveError as e:
         raise Refused("bad-claim", str(e))
     # Made: journaled and followed.
-    board._journal("C %d %s" % (board.outbox.seq + 1, w[0]))
-    board.claim_ply = board.ply
+    board.logbook.write("C %d %s" % (board.outbox.seq + 1, w[0]))
+    board.logbook.claim_ply = board.ply
     board.tracker.resync(now)
     board._check_end()
     return "ok claim " + w[0]

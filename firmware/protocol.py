@@ -25,13 +25,14 @@ def handle(board, line, now_ms):
     (after any events it causes)."""
     if board.after_due:  # the rest of a move made on the board first (Board.settle)
         board.settle(now_ms)
-    due = board.checkpoint_due
+    log = board.logbook
+    due = log.checkpoint_due
     board.answer(reply_to(board, line, now_ms), now_ms)
-    if board.checkpoint_due and not due and not board.after_due:
+    if log.checkpoint_due and not due and not board.after_due:
         # A checkpoint this request made due (the host's move): after its reply, its
         # LEDs lit.  One due before waits for an idle second (Board.step): a host's next
         # line, its move, must not wait some 200 ms behind it.
-        board._checkpoint()
+        log.checkpoint()
 
 
 def reply_to(board, line, now_ms):

@@ -42,8 +42,9 @@ def played(board):
         elif kind == "U" and ply:
             ply -= 1
     plies = ply
-    if board.unsaved_from:
-        plies = min(plies, board.unsaved_from - 1)
+    log = board.logbook
+    if log.unsaved_from:
+        plies = min(plies, log.unsaved_from - 1)
     ply = 0
     for rec in board.journal.records():
         kind = rec[0]
@@ -57,8 +58,8 @@ def played(board):
                 ply += 1
             elif kind == "U" and ply:
                 ply -= 1
-    if board.unsaved_from:  # the moves that only RAM (and the host) hold
-        for word in board.unsaved.decode().split():
+    if log.unsaved_from:  # the moves that only RAM (and the host) hold
+        for word in log.unsaved.decode().split():
             yield word
 
 
