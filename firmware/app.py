@@ -42,6 +42,8 @@ QUIET_ROOM = 40 * 1024  # free heap below which a board left idle, or after the 
 # collection falls inside a lift or a move line (20-27 ms on stock MicroPython)
 QUIET_MS = 1000  # ... idle this long, no switch changed: not in the scan that made a move
 _mem_free = getattr(gc, "mem_free", None)  # MicroPython's; CPython has no heap of its own
+
+
 class Board:
     """One electronic board: feed it scans and host lines; it answers through the outbox."""
 
