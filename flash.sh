@@ -34,7 +34,7 @@ fresh() {  # fresh PROFILE: OUT, a new empty folder under build/, removed at exi
 build() {  # build PROFILE OUT: compile into the empty folder OUT
     local profile=$1 out=$2
     [ -f "boards/$profile.py" ] || die "no board profile boards/$profile.py"
-    local files=(firmware/*.py firmware/rules/*.py firmware/rules/games/*.py boards/__init__.py "boards/$profile.py")
+    local files=(firmware/*.py firmware/rules/*.py firmware/rules/games/*.py boards/__init__.py boards/main.py "boards/$profile.py")
     [ "$profile" = sim ] && files+=(boards/simrepl.py boards/simfaults.py)
     # On the Pico, stock MicroPython loads a module's bytecode into the heap: without the
     # source line numbers (-X no-source-lines: a traceback then names no line) the code
@@ -47,7 +47,7 @@ build() {  # build PROFILE OUT: compile into the empty folder OUT
     done
     # The board runs main.py at power-up: it only starts the firmware, the keyboard
     # interrupt off from its first line (a stray Ctrl-C must not stop the board).
-    printf 'import micropython\nmicropython.kbd_intr(-1)\nfrom firmware.main import run\nrun()\n' > "$out/main.py"
+    printf 'import micropython\nmicropython.kbd_intr(-1)\nfrom boards.main import run\nrun()\n' > "$out/main.py"
 }
 
 built() {  # built NAME DIR: say what DIR holds

@@ -71,11 +71,11 @@ def measure(gid, fens, times, tries=3, worst=None):
             if not n:
                 left += 1  # the game's first lift once more, untimed: what it loads first
             while left:
-                if board.outbox.seq + 4 >= board.seq_reserved:
+                if board.outbox.seq + 4 >= board.logbook.seq_reserved:
                     # The lift's message would reserve the next block of message numbers
                     # (a journal write, and every 64th a rewrite): on the board that
                     # comes after the frame is out, so it is made here, untimed.
-                    board._reserve()
+                    board.logbook.reserve()
                 hw.matrix.set(p, False)
                 if not MICRO:
                     gc.collect()

@@ -5,7 +5,7 @@ a sensor script plays the same way every time.  With realtime=True (the interact
 virtual board) main.py also advances it with the wall clock.
 """
 
-from firmware.common import Refused, check_args, whole
+from firmware.terms import Refused, check_args, whole
 from firmware.journal import Journal, record
 
 N = 12

@@ -1,24 +1,26 @@
 """The board: the rules position, the tracker, the journal and the numbered messages.
 
-The shell (main.py) calls step() after every scan with the matrix rows and the time,
-and hands every line from the host to protocol.handle(), which calls the board's methods
-and then answer(); what the board says goes out through the outbox.  Nothing here touches hardware: `hw` is a profile object from boards/ with a
-matrix, leds, clock and a directory for the journal.
+The loop (main.py) calls step() after every scan's beat with the time, and hands every
+line from the host to protocol.handle(), which calls the board's methods and then
+answer(); what the board says goes out through the outbox.  Nothing here touches
+hardware: `hw` is a profile object from boards/ with a matrix, leds, clock and a path for
+the journal.  The Board's parts: the tracker (firmware/tracker.py: which move?), the
+logbook (firmware/journal.py's Logbook: what is journaled, and when), the debouncer (firmware/debounce.py:
+lifts and places, and the stuck-switch watch); a Kriegspiel player (firmware/krieg.py), a screened setup
+(firmware/arrange.py) or the self-test (firmware/selftest.py) when the board has one.
 """
 
+import gc
 from array import array
 from os import urandom as _urandom
 
-from firmware import leds
-from firmware.common import DEFAULT_GAME, Refused, drop_module, new_uid
-from firmware.debounce import Debouncer, LIFT
-from firmware.journal import Journal, JournalFull
+from firmware import drop_module, leds
+from firmware.debounce import FIXING, Debouncer, LIFT, ticks_diff
+from firmware.journal import Journal, JournalFull, Logbook
 from firmware.outbox import Outbox
-import gc
-
 from firmware.rules import FenError, MoveError, GAMES, fen_shape_ok, forget_games, new_position
 from firmware.rules.game import AFTER_OPENING
-from firmware.debounce import ticks_diff
+from firmware.terms import DEFAULT_GAME, Refused, new_uid
 from firmware.tracker import Tracker, CORRECTING, IDLE, OVER, SETUP, STATES, pos_last
 
 LED_LETTERS = leds.CODES.encode()
@@ -32,23 +34,12 @@ def start_position(gid, fen=None):
     return new_position(gid, fen or AFTER_OPENING.get(gid))
 
 
-SEQ_BLOCK = 256  # sequence numbers reserved in the journal at a time
-SEQ_AHEAD = 64  # numbers left in the block when a board standing idle reserves the next one:
-# not in a move's scans (on stock MicroPython an S record's append erases a flash sector, 45 ms)
-COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
 END_TRIES = 3  # moves the rules' search for the game's end makes and unmakes a scan (settle)
-CHECKPOINT_EVERY = 50  # plies between two checkpoints (X records): a power-up replays fewer
-CHECKPOINT_MOVES = 40  # a checkpoint holds at most this many moves (the rules' look-back)
-CHECKPOINT_LATE = 25  # plies a due checkpoint waits for an idle second at most: then it is taken
-# in the scan after a move (a game with no idle second had none, and a power-up replayed it all)
-FULL_SEQ = 1 << 20  # message numbers a full flash's F record reserves (no S record fits after it)
 QUIET_ROOM = 40 * 1024  # free heap below which a board left idle, or after the host's move, collects:
-# a move's work and the host's requests until the next host's move fit in it (with 24 KB a
-# collection still fell inside a lift or a move line now and then on stock: 20-27 ms)
+# a move's work and the host's requests until the next host's move fit in it, so that no
+# collection falls inside a lift or a move line (20-27 ms on stock MicroPython)
 QUIET_MS = 1000  # ... idle this long, no switch changed: not in the scan that made a move
 _mem_free = getattr(gc, "mem_free", None)  # MicroPython's; CPython has no heap of its own
-STUCK_MS = 10000  # a lone square wrong this long is reported as a stuck switch
-FIXING = -2  # stuck_p while a takeback is put right
 
 
 class Board:
@@ -64,9 +55,9 @@ class Board:
         self.debouncer = Debouncer(self._on_switch)
         make = getattr(hw, "make_journal", None)
         self.journal = make(hw.journal_path) if make else Journal(hw.journal_path)
+        self.logbook = Logbook(self, self.journal)  # what goes into the journal, and when
         self.rows = array("H", bytes(24))
         self.frame = bytearray(144)
-        self.text_buf = bytearray(144)  # leds_text's letters, kept: no fresh list per call
         self.shown = bytearray(144)
         self.brightness = hw.default_brightness
         self.pos = None
@@ -75,19 +66,9 @@ class Board:
         self.uid = None  # the game's identity (8 hex digits), journaled with its first record
         self.boot_id = 0  # this power-up's identity, random (boot())
         self.urandom = getattr(hw, "urandom", None) or _urandom
-        self.seq_reserved = 0
-        self.reservations = 0  # S records in the journal
-        self.journal_ok = True
-        self.unsaved_from = 0  # the flash filled: the first ply of the game not on it (0: none)
-        self.unsaved = None  # the moves from that ply on, kept in RAM (a bytearray)
         self.greeted = False  # hello said (an alert waits for it)
         self._fresh = True  # the journaled game has no move yet
         self.ply = 0  # moves made in the game (or since the host set its position)
-        self.checkpoint_ply = 0  # self.ply at the last checkpoint written or replayed
-        self.claim_ply = 0  # self.ply at the game's last claim (a checkpoint starts after it)
-        self.stuck_p = -1  # the square watched for a stuck switch
-        self.stuck_since = 0
-        self.stuck_told = False
         self.krieg = None  # a krieg.Player when the board is one Kriegspiel player's
         self.arranging = None  # an arrange.Arranger during battle chess's screened setup
         self.ended = None  # the host's end of the game (`end time ...`), an Outcome, or None
@@ -97,7 +78,6 @@ class Board:
         self.last_state = -1  # the tracker's state at the last scan
         self.quiet_since = 0  # when the board last changed state or a switch (ms)
         self.after_due = 0  # a move made here: its rest is the next scan's (settle)
-        self.checkpoint_due = False  # a checkpoint waits for an idle second or the host's move's reply
         self.ending = None  # the rules' search for the game's end, under way (settle)
 
     # ---- memory -----------------------------------------------------------------------
@@ -144,28 +124,16 @@ class Board:
         finally:
             drop_module("firmware", "power_up")
 
-    def _checkpoint(self):
-        # Every CHECKPOINT_EVERY plies, so that a power-up replays a long game from here
-        # (1,000 Lippo plies took 4-6 s on the chip): the position at the bottom of the
-        # rules' stack, and the stack's moves after it, so that the state replayed from it
-        # is the very one a replay from the start builds (undo, repetitions: the stack).
-        self.checkpoint_due = False
-        pos = self.pos
-        if pos is None or self.ply - self.checkpoint_ply < CHECKPOINT_EVERY or self.krieg is not None or self.unsaved_from:
-            return  # (due when the move was made: the game has changed since)
-        n = len(pos.stack)
-        first = self.ply - n
-        if n > CHECKPOINT_MOVES or first < self.claim_ply:
-            return  # later: after a capture or a pawn's move, or past the claim
-        self.checkpoint_ply = self.ply
-        # The record is the power-up's to read: its code is firmware/power_up.py's, loaded
-        # for it and dropped after (stock MicroPython keeps a module's code in the heap).
-        from firmware import power_up
+    def journal_work(self, name, arg=None):
+        """The journal's seldom work for the logbook (firmware/rewrites.py's name): its
+        code loaded for it and dropped after (stock MicroPython keeps a module's code in
+        the heap)."""
+        from firmware import rewrites
 
         try:
-            power_up.checkpoint(self, n, first)
+            getattr(rewrites, name)(self.logbook, arg)
         finally:
-            drop_module("firmware", "power_up")
+            drop_module("firmware", "rewrites")
 
     def _build(self, gid, build):
         """build() a position of game gid.  Loading a game's module leaves garbage in pieces
@@ -179,82 +147,11 @@ class Board:
             self.collect()
             return build()
 
-    def _last_head(self):
-        # The number of the journal's last N or K record: where the game being played
-        # begins (the one before it is kept only for a host that missed its end).
-        start = i = 0
-        for rec in self.journal.records():
-            if rec[0] == "N" or rec[0] == "K":
-                start = i
-            i += 1
-        return start
-
-    def _reserve(self):
-        # Sequence numbers survive a reset: a block of them is written down before any is
-        # used, and after a reset numbering goes on above the last block written.
-        self.seq_reserved = self.outbox.seq + SEQ_BLOCK
-        self.reservations += 1
-        if self.reservations > COMPACT_AFTER:
-            self._compact()
-        self._journal("S %d" % self.seq_reserved)
-
-    def _compact(self):
-        # A board left on for days answers many requests: keep the journal to the games.
-        def kept():
-            for rec in self.journal.records():
-                if rec[0] != "S":
-                    yield rec
-            yield "S %d" % self.seq_reserved
-
-        try:
-            self.journal.rewrite(kept())
-            self.reservations = 0
-        except OSError:
-            pass  # the old journal is still whole: it just stays long
-    def _journal(self, text):
-        if self.unsaved_from and text[0] != "S" and text[0] != "P":
-            return False  # the game's record on the flash stops where the flash filled
-        try:
-            self.journal.append(text)
-            self.journal_ok = True
-            return True
-        except JournalFull:
-            self.journal_ok = False
-            if not self.unsaved_from:  # a takeback not saved: its move is the first wrong ply
-                self._full(self.ply if text[0] == "U" else self.ply + 1)
-        except OSError as e:
-            self._send("alert journal %s" % e)
-        return False
-
-    def _full(self, first):
-        # The flash is full: the game's record on the board ends before ply `first`.  From
-        # here the game goes on in RAM (its moves kept for `history`), nothing more of it
-        # is journaled (a record after a gap would be a wrong game), and F says so on the
-        # flash, in the spare room, with a block of message numbers (no S record fits).
-        self.unsaved_from = first
-        self.unsaved = bytearray()
-        self.journal.free_room()
-        seq = self.outbox.seq + FULL_SEQ
-        try:
-            self.journal.append("F %d %d" % (seq, first))
-            self.seq_reserved = seq
-        except OSError:
-            pass  # not even that: a power-up will find the flash full and say so again
-        if self.greeted:
-            self._say_full()
-
-    def _say_full(self):
-        n = self.unsaved_from
-        self._send(
-            "alert journal-full %d the flash is full: the moves from ply %d on are not saved on the board"
-            " (only the host has them)" % (n, n)
-        )
-
     def _send(self, text):
         if self.held_lift is not None:
             self._say_lift()
-        if self.outbox.seq >= self.seq_reserved:
-            self._reserve()
+        if self.outbox.seq >= self.logbook.seq_reserved:
+            self.logbook.reserve()
         return self.outbox.send(text)
 
     # ---- scanning -----------------------------------------------------------------------
@@ -273,7 +170,12 @@ class Board:
         self.tracker.on_tick(now_ms)
         if self.krieg is not None and self.krieg.expire(now_ms):
             self.tracker.dirty = True
-        self._watch_stuck(now_ms)
+        t = self.tracker
+        n = t.n_diff
+        lone = t.diff[0] if n == 1 and (t.state == CORRECTING or t.state == SETUP) else -1
+        if self.debouncer.stuck(lone, n, now_ms):
+            how = "closed: a piece is seen where none can be" if t.actual[lone] else "open: no piece is seen where one stands"
+            self._send("alert stuck-switch %s %s" % (t.geo.name(lone), how))
         self._render()
         state = self.tracker.state
         if state != self.last_state:
@@ -281,14 +183,7 @@ class Board:
             self.quiet_since = now_ms
         elif state == IDLE and ticks_diff(now_ms, self.quiet_since) >= QUIET_MS:
             self.quiet_since = now_ms
-            # The work no scan after a move can afford, done now: a checkpoint, the
-            # journal's next sector erased (a flash ring, firmware/ring.py: ~45 ms), and
-            # the next block of message numbers.
-            if self.checkpoint_due and not self.after_due:
-                self._checkpoint()
-            self.journal.idle()
-            if self.seq_reserved - self.outbox.seq <= SEQ_AHEAD:
-                self._reserve()
+            self.logbook.idle()  # the work no scan after a move can afford
             if _mem_free is not None and _mem_free() < QUIET_ROOM:
                 # MicroPython collects when an allocation finds no room: inside a lift's
                 # hints, 10-20 ms more before its LEDs on stock MicroPython (its modules'
@@ -296,27 +191,6 @@ class Board:
                 # idle, the hands away for a second, collects before the heap runs that
                 # short: not in the scan that made a move (8-34 ms more there on stock).
                 self.collect()
-
-    def _watch_stuck(self, now_ms):
-        # One square alone off for STUCK_MS, with the board waiting for it: its switch is
-        # likely stuck (closed where no piece can be, or never closing under a piece).
-        t = self.tracker
-        if self.stuck_p == FIXING:  # after a takeback the player fetches the captured man: no hurry
-            if t.n_diff:
-                return
-            self.stuck_p = -1
-        if t.n_diff != 1 or (t.state != CORRECTING and t.state != SETUP):
-            self.stuck_p = -1
-            return
-        p = t.diff[0]
-        if p != self.stuck_p:
-            self.stuck_p = p
-            self.stuck_since = now_ms
-            self.stuck_told = False
-        elif not self.stuck_told and ticks_diff(now_ms, self.stuck_since) >= STUCK_MS:
-            self.stuck_told = True
-            how = "closed: a piece is seen where none can be" if t.actual[p] else "open: no piece is seen where one stands"
-            self._send("alert stuck-switch %s %s" % (t.geo.name(p), how))
 
     def _on_switch(self, kind, p, now_ms):
         if self.after_due:  # a move made by an event before it in this scan: its rest first
@@ -326,9 +200,9 @@ class Board:
             if a.geo.name(p) != "off":
                 self._send(("lift " if kind == LIFT else "place ") + a.geo.name(p))
             if a.switch(kind == LIFT, p, self._send):
-                from firmware import modes
+                from firmware import arrange
 
-                modes.arranged(self, now_ms)
+                arrange.arranged(self, now_ms)
             self.tracker.dirty = True
             return
         k = self.krieg
@@ -407,9 +281,7 @@ class Board:
             return
         if fx is not None and self.tracker.preview(fx):
             self._render()
-        seq = self.outbox.seq + 1
-        if not self._journal("M %d %s" % (seq, text)) and self.unsaved_from:
-            self.unsaved.extend(text.encode() + b" ")
+        self.logbook.made(text)
         self.ply += 1
         self._send("move %d %s" % (self.ply, text))
         self.after_due = 1
@@ -425,10 +297,10 @@ class Board:
         """The rest of a move made on the board, the game's end: the next scans' first
         work (scan: a search for the end, Lippo's when the President is attacked, goes
         END_TRIES moves made and unmade a scan), or all of it before a request or a switch
-        is taken.  A checkpoint, when due, waits for the board to stand idle (step) or for
-        the reply to the host's move that made it due (protocol.handle): some 200 ms of a Lippo game's
-        position unmade and made again on the chip, which no scan after a move can afford;
-        unless it has waited CHECKPOINT_LATE plies, in a game played with no idle second."""
+        is taken.  Then the logbook's checkpoint may fall due (Logbook.settled): it waits
+        for the board to stand idle or for the reply to the host's move that made it due,
+        some 200 ms of a Lippo game's position unmade and made again on the chip, which no
+        scan after a move can afford."""
         if not self.after_due:
             return
         search = self.ending
@@ -448,30 +320,21 @@ class Board:
         o = self._check_end()
         if self.tracker.end_due:
             self.tracker.look_at_end(o, now_ms)
-        self.checkpoint_due = self.ply - self.checkpoint_ply >= CHECKPOINT_EVERY
-        if scan and self.ply - self.checkpoint_ply >= CHECKPOINT_EVERY + CHECKPOINT_LATE:
-            # Played on with no idle second since it fell due: a power-up's replay must not
-            # grow without bound (a host's `hello` waits 3 s), so it goes now.
-            self._checkpoint()
+        self.logbook.settled(scan)
 
     def took_back(self, m):
         self.pos.pop()
         text = self.pos.move_str(m)
-        seq = self.outbox.seq + 1
-        if not self._journal("U %d %s" % (seq, text)) and self.unsaved_from:
-            if self.unsaved:
-                self.unsaved = self.unsaved[: self.unsaved.rfind(b" ", 0, len(self.unsaved) - 1) + 1]
-            else:  # a saved move taken back: the record is the game's only before it
-                self.unsaved_from = min(self.unsaved_from, self.ply)
+        self.logbook.undone(text)
         self._send("undo %d %s" % (self.ply, text))
         self.ply -= 1
-        self.stuck_p = FIXING  # no stuck-switch watch until the board is put right
+        self.debouncer.stuck_p = FIXING  # no stuck-switch watch until the board is put right
 
     def note(self, text):
         if text == "start":
             # The pieces stood ready: after a power cut the game goes on, it is not set
             # up again (the hands may be in the middle of the first move).
-            self._journal("B %d" % (self.outbox.seq + 1))
+            self.logbook.write("B %d" % (self.outbox.seq + 1))
         if text == "start" or text == "synced":
             self._send("%s %s" % (text, self.game))
         else:
@@ -485,7 +348,7 @@ class Board:
         if o.points is not None:
             text += " %d %d" % o.points
         # Journaled before it is said, like a move: a host away then still learns it.
-        self._journal("E %d %s" % (self.outbox.seq + 1, text))
+        self.logbook.write("E %d %s" % (self.outbox.seq + 1, text))
         self._send("end " + text)
         return o
 
@@ -507,28 +370,6 @@ class Board:
             power_up.recover(self, now_ms)
         finally:
             drop_module("firmware", "power_up")
-
-    def _start_journal(self, head):
-        # A new game's journal: the game being played (the previous one, for a host that
-        # missed its end), then the new game's first record and a block of numbers.
-        # JournalFull even without the old game: the board cannot begin a game.
-        def records(keep):
-            if keep:
-                start = self._last_head()
-                i = 0
-                for rec in self.journal.records():
-                    if i >= start and rec[0] != "S":
-                        yield rec
-                    i += 1
-            yield head
-            yield "S %d" % (self.outbox.seq + SEQ_BLOCK)
-
-        try:
-            self.journal.rewrite(records(True))
-        except JournalFull:
-            self.journal.rewrite(records(False))
-        self.seq_reserved = self.outbox.seq + SEQ_BLOCK
-        self.reservations = 0
 
     def new_game(self, gid, fen, now_ms):
         if gid not in GAMES:
@@ -553,13 +394,13 @@ class Board:
         kind, rest = head.split(" ", 1)
         try:
             pos = self._build(gid, build)
-            self._start_journal("%s %d %s %s" % (kind, self.outbox.seq + 1, uid, rest))
+            self.journal_work("start", "%s %d %s %s" % (kind, self.outbox.seq + 1, uid, rest))
         except (Refused, FenError, JournalFull, MemoryError) as e:
             if self.pos is None:  # back to the game the journal still holds
                 pos = None
                 forget_games(self.game)
                 self.collect()
-                self._replay(self._last_head())
+                self._replay(self.logbook.last_head())
                 self.tracker.pos = self.pos
             if isinstance(e, FenError):
                 raise Refused("bad-fen", str(e))
@@ -570,7 +411,8 @@ class Board:
         self.game = gid
         self.uid = uid
         self.start_fen = fen
-        self.ply = self.checkpoint_ply = self.claim_ply = self.unsaved_from = 0
+        self.ply = 0
+        self.logbook.begin()
         self.krieg = player
         self.arranging = None
         self.ended = None
@@ -618,13 +460,13 @@ class Board:
 
     def history(self):
         """The move strings of the game so far, read back from the journal (a list):
-        firmware/seldom.py's, loaded for it and dropped after."""
-        from firmware import seldom
+        firmware/readback.py's, loaded for it and dropped after."""
+        from firmware import readback
 
         try:
-            return list(seldom.played(self))
+            return list(readback.played(self))
         finally:
-            drop_module("firmware", "seldom")
+            drop_module("firmware", "readback")
 
     def long_reply(self, head, words):
         """head + words as one reply, however many the words: those that do not fit on
@@ -644,7 +486,7 @@ class Board:
         return head + " ".join(piece)
 
     def leds_text(self):
-        buf = self.text_buf
+        buf = bytearray(144)  # (made for the request: a board's heap keeps none for it)
         for p in range(144):
             buf[p] = LED_LETTERS[self.frame[p]]
         return buf.decode()

@@ -13,12 +13,17 @@ is ignored, as move tracking ignores it.
 
 Events: `arrange <side> <letter>` when the man asked for changes, `array <side> <board
 field>` when a side's army stands.
+
+Its request, `battle white|black|both` (docs/protocol.md), loads this module: a board
+playing an ordinary game never holds this code.
 """
 
 from firmware import leds
+from firmware.rules import new_position
 from firmware.rules.battle import ARMY, allowed, field
-from firmware.rules.board import WHITE
+from firmware.rules.board import WHITE, BLACK
 from firmware.squares import MARGIN, N
+from firmware.terms import Refused, check_args
 
 _HOME_FILES = {"K": "e", "Q": "d", "R": "ah", "B": "cf", "N": "bg", "P": "abcdefgh"}
 
@@ -120,3 +125,46 @@ class Arranger:
         row = geo.dy - 1 if self.side() == WHITE else N - geo.dy
         for ch in _HOME_FILES[self.needed()]:
             frame[row * N + geo.dx + "abcdefgh".find(ch)] = leds.NOTICE
+
+
+# ---- the request, and the game that follows the arrays ----------------------------------
+
+
+def c_battle(board, w, now):
+    check_args(w, 1, 1, "battle white|black|both")
+    start_battle(board, w[0], now)
+    return "ok battle " + w[0]
+
+
+def start_battle(board, which, now_ms):
+    """Guide the set-up of White's, Black's or both armies (both: then a chess game
+    starts from them; one: the host takes the array, as a Kriegspiel umpire does)."""
+    from firmware.rules import game_module
+    from firmware.squares import Geometry
+
+    sides = {"white": (WHITE,), "black": (BLACK,), "both": (WHITE, BLACK)}.get(which)
+    if sides is None:
+        raise Refused("bad-args", "battle white|black|both")
+    geo = Geometry(game_module("chess").GAME.layout)
+    board.arranging = Arranger(sides, geo, board._occupancy())
+    board.tracker.dirty = True
+    board._send(board.arranging.announce())
+
+
+def arranged(board, now_ms):
+    from firmware.rules.battle import SetupConflict, start_fen
+
+    a = board.arranging
+    board.arranging = None
+    board.tracker.set_actual(board._occupancy())
+    board.tracker.dirty = True
+    if len(a.fields) < 2:
+        board.tracker.resync(now_ms)
+        return
+    try:
+        fen = start_fen(a.fields[0], a.fields[1])
+    except SetupConflict:
+        board._send("alert setup-conflict Black's king stands in check: both set up again")
+        start_battle(board, "both", now_ms)
+        return
+    board._begin("chess", lambda: new_position("chess", fen), "N chess " + fen, fen, None, now_ms)

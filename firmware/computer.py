@@ -7,7 +7,7 @@ lit as a move to make, is firmware/shown.py's.)
   end time RESULT            a flag fell on the host's clock: the game ends
 """
 
-from firmware.common import HOST_ENDS, Refused, check_args as _args, host_end
+from firmware.terms import HOST_ENDS, Refused, check_args as _args, host_end
 from firmware.rules.board import WHITE, BLACK
 from firmware.rules.position import MoveError
 from firmware.tracker import OVER, SETUP
@@ -60,7 +60,7 @@ def c_end(board, w, now):
         raise Refused("game-over", "the game has ended")
     # Journaled, then said, like the rules' own ends; the board shows the result.
     text = "%s %s" % (w[0], w[1])
-    board._journal("E %d %s" % (board.outbox.seq + 1, text))
+    board.logbook.write("E %d %s" % (board.outbox.seq + 1, text))
     board.ended = board.tracker.ended = host_end(text)
     board._send("end " + text)
     board.tracker.resync(now)

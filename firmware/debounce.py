@@ -26,6 +26,8 @@ SETTLE_MS = 40  # a place must hold this long (8 scans on the Pico, 4 on the vir
 LIFT_SETTLE_MS = 30  # a lift this long (6 scans at the Pico's 200 Hz; lift read to LEDs < 50 ms)
 LIFT = 0
 PLACE = 1
+STUCK_MS = 10000  # a lone square wrong this long is reported as a stuck switch
+FIXING = -2  # stuck_p while a takeback is put right: no watch
 
 
 class Debouncer:
@@ -40,6 +42,31 @@ class Debouncer:
         # when each square last changed, in ms modulo 2**16: a settle time is far shorter
         self.since = array("H", bytes(2 * N * N))
         self.busy = False  # some square differs from its reported state
+        self.stuck_p = -1  # the square the stuck-switch watch follows (stuck())
+        self.stuck_since = 0
+        self.stuck_told = False
+
+    def stuck(self, p, n, now_ms):
+        """The stuck-switch watch, after a scan: p, the one square wrong while the board
+        waits for it to be put right (-1: none, or more than one), n the squares wrong.
+        True once, when p has stayed so STUCK_MS: its switch is likely stuck (closed where
+        no piece can be, or never closing under a piece).  After a takeback (stuck_p =
+        FIXING) the player fetches the captured man, no hurry: no watch until n is 0."""
+        if self.stuck_p == FIXING:
+            if n:
+                return False
+            self.stuck_p = -1
+        if p < 0:
+            self.stuck_p = -1
+            return False
+        if p != self.stuck_p:
+            self.stuck_p = p
+            self.stuck_since = now_ms
+            self.stuck_told = False
+        elif not self.stuck_told and ticks_diff(now_ms, self.stuck_since) >= STUCK_MS:
+            self.stuck_told = True
+            return True
+        return False
 
     def reset(self, rows):
         """Take rows as the reported state without events (at power-up)."""

@@ -24,6 +24,16 @@ Records (text), protocol 2:
                                                 back on; a power-up replays from the last one
 The journal holds the game being played and the one before it (from its N, K or P on), so
 that a host away across a game's end and a new game can still fetch both (`since`).
+
+Journal is the file (firmware/ring.py's RingJournal: the flash ring on our image); the
+board's Logbook says which record goes in and when: a record is numbered with the message
+that tells it, and written before that message goes out; the message numbers are reserved
+a block at a time (S) so that they go on rising after a reset; a checkpoint (X) every
+CHECKPOINT_EVERY plies, so that a power-up replays less of a long game; and once the flash
+is full (F), the game goes on in RAM, its moves from that ply on kept by the Logbook for
+`history`, and nothing more of it is journaled (a record after a gap would be a wrong
+game).  Its seldom work (a new game's journal, a checkpoint, a compaction, a full flash)
+is firmware/rewrites.py's, which the Board loads for it and drops after (journal_work).
 """
 
 import os
@@ -260,3 +270,116 @@ def record(text):
     """One record's bytes: the 2-byte length, the text, its CRC-32 (the file's and the ring's)."""
     body = text.encode()
     return struct.pack("<H", len(body)) + body + struct.pack("<I", crc32(body) & 0xFFFFFFFF)
+
+
+SEQ_BLOCK = 256  # message numbers reserved in the journal at a time
+SEQ_AHEAD = 64  # numbers left in the block when a board standing idle reserves the next one:
+# not in a move's scans (on stock MicroPython an S record's append erases a flash sector, 45 ms)
+COMPACT_AFTER = 64  # reservation records in the journal before it is rewritten without them
+CHECKPOINT_EVERY = 50  # plies between two checkpoints (X records): a power-up replays fewer
+CHECKPOINT_LATE = 25  # plies a due checkpoint waits for an idle second at most; then it is taken
+# in the scan after a move, so that a game played with no idle second still has its checkpoints
+
+
+class Logbook:
+    """The board's journal kept: its records numbered, its checkpoints, a full flash."""
+
+    def __init__(self, board, journal):
+        self.board = board  # its ply, position and outbox (the numbers); its _send says what fails
+        self.journal = journal
+        self.seq_reserved = 0  # message numbers below this are reserved in the journal
+        self.reservations = 0  # S records in the journal
+        self.ok = True  # the last record went in
+        self.unsaved_from = 0  # the flash filled: the first ply of the game not on it (0: none)
+        self.unsaved = None  # the moves from that ply on, kept in RAM (a bytearray)
+        self.checkpoint_ply = 0  # the board's ply at the last checkpoint written or replayed
+        self.claim_ply = 0  # the board's ply at the game's last claim (a checkpoint starts after it)
+        self.checkpoint_due = False  # a checkpoint waits for an idle second or the host's move's reply
+
+    def begin(self):
+        """A new game, or a position set: no checkpoint, claim or gap in its record yet."""
+        self.checkpoint_ply = self.claim_ply = self.unsaved_from = 0
+
+    def write(self, text):
+        """Append the record text; True if it went in.  A full flash begins the game's
+        unsaved moves (and is said); another error is alerted."""
+        if self.unsaved_from and text[0] != "S" and text[0] != "P":
+            return False  # the game's record on the flash stops where the flash filled
+        try:
+            self.journal.append(text)
+            self.ok = True
+            return True
+        except JournalFull:
+            self.ok = False
+            if not self.unsaved_from:  # a takeback not saved: its move is the first wrong ply
+                ply = self.board.ply
+                self.board.journal_work("full", ply if text[0] == "U" else ply + 1)
+        except OSError as e:
+            self.board._send("alert journal %s" % e)
+        return False
+
+    def made(self, text):
+        """The move text, made: its record (M), or its word in RAM once the flash is full."""
+        if not self.write("M %d %s" % (self.board.outbox.seq + 1, text)) and self.unsaved_from:
+            self.unsaved.extend(text.encode() + b" ")
+
+    def undone(self, text):
+        """The move text, taken back (U); the board's ply is still the move's."""
+        if not self.write("U %d %s" % (self.board.outbox.seq + 1, text)) and self.unsaved_from:
+            if self.unsaved:
+                self.unsaved = self.unsaved[: self.unsaved.rfind(b" ", 0, len(self.unsaved) - 1) + 1]
+            else:  # a saved move taken back: the record is the game's only before it
+                self.unsaved_from = min(self.unsaved_from, self.board.ply)
+
+    # ---- message numbers ----------------------------------------------------------------
+
+    def reserve(self):
+        """Message numbers survive a reset: a block of them is written down before any is
+        used, and after a reset numbering goes on above the last block written."""
+        self.seq_reserved = self.board.outbox.seq + SEQ_BLOCK
+        self.reservations += 1
+        if self.reservations > COMPACT_AFTER:
+            self.board.journal_work("compact")
+        self.write("S %d" % self.seq_reserved)
+
+    # ---- games ----------------------------------------------------------------------------
+
+    def last_head(self):
+        """The number of the journal's last N or K record: where the game being played
+        begins (the one before it is kept only for a host that missed its end)."""
+        start = i = 0
+        for rec in self.journal.records():
+            if rec[0] == "N" or rec[0] == "K":
+                start = i
+            i += 1
+        return start
+
+    # ---- checkpoints ------------------------------------------------------------------------
+
+    def settled(self, scan):
+        """A move's work done (Board.settle): a checkpoint falls due every CHECKPOINT_EVERY
+        plies, taken when the board stands idle (idle) or after the reply to the host's
+        move that made it due (protocol.handle); in a scan (scan), one overdue by
+        CHECKPOINT_LATE plies goes now: a power-up's replay must not grow without bound
+        (a host's `hello` waits 3 s)."""
+        since = self.board.ply - self.checkpoint_ply
+        self.checkpoint_due = since >= CHECKPOINT_EVERY
+        if scan and since >= CHECKPOINT_EVERY + CHECKPOINT_LATE:
+            self.checkpoint()
+
+    def idle(self):
+        """The work no scan after a move can afford, done when the board stands idle: a
+        due checkpoint, the journal's next sector erased (a flash ring, firmware/ring.py:
+        ~45 ms), and the next block of message numbers."""
+        if self.checkpoint_due and not self.board.after_due:
+            self.checkpoint()
+        self.journal.idle()
+        if self.seq_reserved - self.board.outbox.seq <= SEQ_AHEAD:
+            self.reserve()
+
+    def checkpoint(self):
+        """A checkpoint record, if the game allows one now (firmware/rewrites.py's
+        checkpoint: its code loaded for it and dropped after)."""
+        self.checkpoint_due = False
+        if self.board.pos is not None and self.board.ply - self.checkpoint_ply >= CHECKPOINT_EVERY:
+            self.board.journal_work("checkpoint")

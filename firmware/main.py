@@ -1,8 +1,6 @@
-"""Wiring: pick the board profile, build the Board, run the loop.  Nothing else.
-
-    micropython -m firmware.main [--realtime] [--journal PATH]     the virtual board (unix port)
-
-On the Pico, the root main.py (written by flash.sh) calls run().
+"""The board's loop: given a board profile's hardware (boards/), build the Board, read the
+host's lines and scan the switches on their beat.  Which profile runs is not chosen here:
+boards/main.py makes the drivers and calls run(hw) (the firmware imports nothing of boards/).
 """
 
 import sys
@@ -42,25 +40,9 @@ else:
 
 from firmware.app import Board
 from firmware.tracker import warm
-from firmware.common import DETAIL, MAX_LINE
+from firmware.terms import DETAIL, MAX_LINE
 from firmware.debounce import ticks_diff
 from firmware.rules.compat import late
-
-
-def make_hardware(argv):
-    if sys.platform == "rp2":
-        from boards import pico
-
-        return pico.Hardware()
-    from boards import sim
-
-    path = "journal.bin"
-    if "--journal" in argv:
-        path = argv[argv.index("--journal") + 1]
-    hw = sim.Hardware(journal_path=path, realtime="--realtime" in argv, switches_path="switches")
-    hw.load_autoplay("autoplay.txt")  # hands for a board nobody sits at (tests of serve)
-    hw.load_hands("hands")  # and hands that come later, while a host holds the port
-    return hw
 
 
 class LineReader:
@@ -158,13 +140,9 @@ class StopForRepl(Exception):
     """The `repl` request was answered: the firmware ends and MicroPython's REPL follows."""
 
 
-def run(argv=None):
-    argv = sys.argv if argv is None else argv
-    if "--raw-repl" in argv:  # the virtual board after a soft reboot in the raw REPL
-        from boards import simrepl
-
-        simrepl.repl(sys.stdin.buffer, raw=True)
-    hw = make_hardware(argv)
+def run(hw):
+    """Serve hw (a profile's hardware: boards/pico.py's, boards/sim.py's) until the link
+    is gone or the `repl` request stops the firmware for MicroPython's REPL."""
     try:
         _serve(hw)
     except StopForRepl:
@@ -276,7 +254,3 @@ def _serve(hw):
                         warm()  # some 10 ms, else in the first move's place
                 next_scan[0] = now + hw.scan_ms
                 hw.feed_watchdog()
-
-
-if __name__ == "__main__":
-    run()

@@ -1,11 +1,10 @@
 """A power-up's work (Board.boot): the journaled game taken up, or the default game begun;
-the journal's game taken up again after a game switch that failed (Board._replay,
-Board._recover); and the checkpoint records a power-up reads (Board._checkpoint).
+and the journal's game taken up again after a game switch that failed (Board._replay,
+Board._recover).  The checkpoint records it reads are firmware/rewrites.py's.
 Loaded for it and dropped after (firmware/app.py): on stock MicroPython a module's bytecode
 takes heap, and this runs once a power-up, or once in 50 plies and more."""
 
-from firmware.common import DEFAULT_GAME, PROTOCOL, claim, host_end, is_uid, new_uid, player, view
-from firmware.journal import MAX_RECORD
+from firmware.terms import DEFAULT_GAME, PROTOCOL, claim, host_end, is_uid, new_uid
 from firmware.rules import forget_games, new_position
 from firmware.tracker import STATES
 
@@ -38,17 +37,17 @@ def boot(board, now_ms):
     # A game with moves resumes at once (the board then shows what to fix, if
     # anything moved while it was off); one still being set up waits for it.
     board._follow(board.pos, setup=not resumed or board._fresh, now_ms=now_ms)
-    board._reserve()
+    board.logbook.reserve()
     board._send("hello eboard %d %s %s %d" % (PROTOCOL, board.game, STATES[board.tracker.state], board.boot_id))
     if problem is not None:
         board._send("alert journal-damaged %s; set aside as %s" % (problem, _base(aside)))
     board.greeted = True
     if not journaled:
-        board.journal_ok = False
-        board.unsaved_from = 1
-        board.unsaved = bytearray()
-    if board.unsaved_from:
-        board._say_full()  # at every power-up while the game's record lacks moves
+        board.logbook.ok = False
+        board.logbook.unsaved_from = 1
+        board.logbook.unsaved = bytearray()
+    if board.logbook.unsaved_from:
+        board.journal_work("say_full")  # at every power-up while the game's record lacks moves
     elif problem is None:
         board.journal.keep_room()
     if board.rows[0] == 0x801 and board.rows[11] == 0x801 and sum(board.rows) == 0x1002:
@@ -65,7 +64,8 @@ def _default_game(board):
     board.uid = new_uid(board.urandom)
     board.game = DEFAULT_GAME
     board.start_fen = None
-    board.ply = board.checkpoint_ply = board.claim_ply = board.unsaved_from = 0
+    board.ply = 0
+    board.logbook.begin()
     board._fresh = True
     board.pos = new_position(DEFAULT_GAME)
     try:
@@ -143,6 +143,7 @@ def replay(board, start, collect=True, check=-1, at=0, jump=0):
     if check < 0:
         jump = 0
     feed = board.hw.feed_watchdog  # a long game's replay outlasts the watchdog's 4 s
+    log = board.logbook
     for rec in _records(board, at, jump):
         feed()
         words = rec.split(" ", 2)
@@ -160,13 +161,15 @@ def replay(board, start, collect=True, check=-1, at=0, jump=0):
             pos = None
             pos = board._build(gid, lambda: new_position(gid, fen))
             board.game, board.uid, board.start_fen, board.krieg = gid, uid, fen, None
-            ply = board.claim_ply = board.unsaved_from = 0
+            ply = log.claim_ply = log.unsaved_from = 0
             ended = None
         elif kind == "K":  # K seq uid game side view-FEN
             uid, gid, side, fen = words[2].split(" ", 3)
             pos = None
-            pos = board._build(gid, lambda: view(gid, fen))
-            board.game, board.uid, board.start_fen, board.krieg = gid, uid, fen, player(side)
+            from firmware import krieg
+
+            pos = board._build(gid, lambda: krieg.new_view(gid, fen))
+            board.game, board.uid, board.start_fen, board.krieg = gid, uid, fen, krieg.new_player(side)
             ply = 0
         elif kind == "M":
             pos.push(pos.replay_move(words[2]))
@@ -181,28 +184,30 @@ def replay(board, start, collect=True, check=-1, at=0, jump=0):
             pos.set_fen(fen)
             board.uid, board.start_fen = uid, fen
             board._fresh = False
-            ply = board.claim_ply = board.unsaved_from = 0
+            ply = log.claim_ply = log.unsaved_from = 0
             ended = None
         elif kind == "C":
             claim(pos, words[2])
-            board.claim_ply = ply
+            log.claim_ply = ply
         elif kind == "V":
-            pos = view(board.game, words[2])
+            from firmware import krieg
+
+            pos = krieg.new_view(board.game, words[2])
             board._fresh = False
         elif kind == "B":
             board._fresh = False
         elif kind == "E":
             ended = host_end(words[2])
         elif kind == "F":  # the flash filled: the game's record ends before that ply
-            board.unsaved_from = int(words[2])
-            board.unsaved = bytearray()
+            log.unsaved_from = int(words[2])
+            log.unsaved = bytearray()
         elif kind == "X" and i - 1 == check:
             ply = _from_checkpoint(board, pos, words[2])
             board._fresh = False
     board.pos = pos
     board.ply = ply
     board.ended = ended
-    board.checkpoint_ply = board.ply if check >= 0 else 0
+    log.checkpoint_ply = board.ply if check >= 0 else 0
 
 def _records(board, at, jump):
     # The journal's records from byte at on; with jump, only the first of them, then
@@ -223,7 +228,7 @@ def _from_checkpoint(board, pos, text):
     ply, fen = head.split(" ", 1)
     pos.set_fen(fen)
     ply = int(ply)
-    board.claim_ply = ply
+    board.logbook.claim_ply = ply
     for t in moves.split():
         pos.push(pos.replay_move(t))
         pos.trim()
@@ -253,29 +258,6 @@ def _base(path):
     return path[path.rfind("/") + 1 :]
 
 
-def checkpoint(board, n, first):
-    """A checkpoint record (Board._checkpoint, which says when): the position at the
-    bottom of the rules' stack, its n moves unmade, and those moves after it, so that the
-    state a power-up replays from it is the very one a replay from the start builds
-    (undo, repetitions: the stack).  first: the ply at the bottom."""
-    pos = board.pos
-    undone = []
-    for _ in range(n):
-        undone.append(pos.pop())
-    fen = pos.fen()
-    words = []
-    while undone:
-        m = undone.pop()
-        words.append(pos.move_str(m))
-        pos.push(m)
-    text = "X %d %d %s|%s" % (board.outbox.seq, first, fen, " ".join(words))
-    if len(text) <= MAX_RECORD:
-        try:
-            board.journal.append(text)
-        except OSError:
-            pass  # a checkpoint only saves time: the moves are in the journal
-
-
 def recover(board, now_ms):
     """A game switch that ran out of memory even on its way back (Board._recover): the
     journal's game again with whatever memory is free now, else a new default game; a
@@ -283,7 +265,7 @@ def recover(board, now_ms):
     forget_games(board.game)
     board.collect()
     try:
-        replay(board, board._last_head())
+        replay(board, board.logbook.last_head())
     except (MemoryError, ValueError, IndexError, KeyError):
         board.pos = None
     if board.pos is None:
@@ -294,9 +276,10 @@ def recover(board, now_ms):
         board.game = DEFAULT_GAME
         board.start_fen = None
         board.krieg = None
-        board.ply = board.checkpoint_ply = board.claim_ply = board.unsaved_from = 0
+        board.ply = 0
+        board.logbook.begin()
         try:
-            board._start_journal("N %d %s %s -" % (board.outbox.seq + 1, board.uid, DEFAULT_GAME))
+            board.journal_work("start", "N %d %s %s -" % (board.outbox.seq + 1, board.uid, DEFAULT_GAME))
         except OSError:
             pass
         board._send("newgame %s %s -" % (DEFAULT_GAME, board.uid))

@@ -7,7 +7,8 @@ sends starts with its sequence number.  A reply is "ok <command> ..." or "error 
 ever stops the loop.
 """
 
-from firmware.common import DETAIL, MAX_LINE, Refused, check_args as _args, drop_module, fen_of
+from firmware import drop_module
+from firmware.terms import DETAIL, MAX_LINE, Refused, check_args as _args, fen_of
 
 
 def _words(line):
@@ -24,13 +25,14 @@ def handle(board, line, now_ms):
     (after any events it causes)."""
     if board.after_due:  # the rest of a move made on the board first (Board.settle)
         board.settle(now_ms)
-    due = board.checkpoint_due
+    log = board.logbook
+    due = log.checkpoint_due
     board.answer(reply_to(board, line, now_ms), now_ms)
-    if board.checkpoint_due and not due and not board.after_due:
+    if log.checkpoint_due and not due and not board.after_due:
         # A checkpoint this request made due (the host's move): after its reply, its
         # LEDs lit.  One due before waits for an idle second (Board.step): a host's next
         # line, its move, must not wait some 200 ms behind it.
-        board._checkpoint()
+        log.checkpoint()
 
 
 def reply_to(board, line, now_ms):
@@ -110,15 +112,20 @@ def c_leds(board, w, now):
     return "ok leds " + board.leds_text()
 
 
-def _mode(name, where="modes"):
-    # Requests few boards hear load their module on first use: Kriegspiel and the screened
-    # setup (firmware/modes.py), a host playing one side (firmware/computer.py).  Those a
-    # host sends seldom (firmware/seldom.py) are forgotten after their reply.
+# Requests few boards hear load their module on first use: Kriegspiel (firmware/krieg.py)
+# and the screened setup (firmware/arrange.py), a host playing one side
+# (firmware/computer.py).  Those a host sends seldom, what it reads back when it comes
+# (firmware/readback.py) and its changes to the game (firmware/host_edits.py), are
+# forgotten after their reply.
+DROPPED = ("readback", "host_edits")
+
+
+def _late(name, where):
     def handler(board, w, now):
         try:
             return getattr(__import__("firmware." + where, None, None, (name,)), name)(board, w, now)
         finally:
-            if where == "seldom":
+            if where in DROPPED:
                 drop_module("firmware", where)
 
     return handler
@@ -146,29 +153,29 @@ def c_sim(board, w, now):
 
 COMMANDS = {
     "ping": c_ping,
-    "version": _mode("c_version", "seldom"),
+    "version": _late("c_version", "readback"),
     "mem": c_mem,
     "new": c_new,
-    "position": _mode("c_position", "seldom"),
+    "position": _late("c_position", "host_edits"),
     "state": c_state,
     "game": c_game,
     "moves": c_moves,
-    "history": _mode("c_history", "seldom"),
+    "history": _late("c_history", "readback"),
     "move": c_move,
     "undo": c_undo,
-    "hint": _mode("c_hint", "computer"),
-    "computer": _mode("c_computer", "computer"),
-    "end": _mode("c_end", "computer"),
+    "hint": _late("c_hint", "computer"),
+    "computer": _late("c_computer", "computer"),
+    "end": _late("c_end", "computer"),
     "promote": c_promote,
-    "brightness": _mode("c_brightness", "seldom"),
-    "since": _mode("c_since", "seldom"),
+    "brightness": _late("c_brightness", "host_edits"),
+    "since": _late("c_since", "readback"),
     "leds": c_leds,
-    "claim": _mode("c_claim", "seldom"),
-    "battle": _mode("c_battle"),
-    "krieg": _mode("c_krieg"),
-    "view": _mode("c_view"),
-    "verdict": _mode("c_verdict"),
-    "announce": _mode("c_announce"),
+    "claim": _late("c_claim", "host_edits"),
+    "battle": _late("c_battle", "arrange"),
+    "krieg": _late("c_krieg", "krieg"),
+    "view": _late("c_view", "krieg"),
+    "verdict": _late("c_verdict", "krieg"),
+    "announce": _late("c_announce", "krieg"),
     "selftest": c_selftest,
     "repl": c_repl,
     "sim": c_sim,

@@ -25,7 +25,7 @@ from array import array
 
 from firmware import leds
 from firmware.debounce import Debouncer, PLACE, ticks_diff
-from firmware.common import Refused, check_args as _args
+from firmware.terms import Refused, check_args as _args
 
 N = 12
 FILES = "abcdefghiklm"  # the 12 x 12 board's files (no j), notation.md

@@ -18,14 +18,8 @@ from firmware import leds
 from firmware.rules.board import EMPTY, STRIDE
 from firmware.rules.compat import const, late
 from firmware.rules.position import CASTLE
+from firmware.debounce import ticks_diff
 from firmware.squares import Geometry, MARGIN, N
-
-try:
-    from time import ticks_diff
-except ImportError:
-
-    def ticks_diff(a, b):
-        return a - b
 
 
 SETUP = const(0)  # waiting for the board to show the position (a new game, or a change

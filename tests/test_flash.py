@@ -36,7 +36,7 @@ def test_build_only_compiles_every_module():
     )
     assert r.returncode == 0, r.stderr
     built = {p.relative_to(ROOT / "build" / "pico").as_posix() for p in (ROOT / "build" / "pico").rglob("*") if p.is_file()}
-    assert {"main.py", "boards/pico.mpy", "firmware/app.mpy", "firmware/rules/games/lippo.mpy"} <= built
+    assert {"main.py", "boards/main.mpy", "boards/pico.mpy", "firmware/app.mpy", "firmware/rules/games/lippo.mpy"} <= built
     assert "boards/sim.mpy" not in built
 
 

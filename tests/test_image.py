@@ -54,7 +54,7 @@ def test_the_uf2_is_an_rp2040_image_holding_our_firmware():
         assert flags & 0x2000 and family == 0xE48BFF56  # the RP2040's family id
         assert (addr, size, no, total) == (0x10000000 + 256 * k, 256, k, n)  # flash from its start, no gap
     flash = b"".join(data[i + 32 : i + 32 + 256] for i in range(0, len(data), 512))  # a name may span two blocks
-    for name in (b"main.py", b"boards/pico.py", b"firmware/app.py", b"firmware/selftest.py", b"firmware/rules/games/lippo.py"):
+    for name in (b"main.py", b"boards/main.py", b"boards/pico.py", b"firmware/app.py", b"firmware/selftest.py", b"firmware/rules/games/lippo.py"):
         assert name + b"\0" in flash  # the frozen modules' names
     assert b"boards/sim.py\0" not in flash
 

@@ -159,7 +159,7 @@ def test_no_checkpoint_after_a_full_flash(tmp_path, monkeypatch):
     monkeypatch.setattr(Journal, "append", full)
     host_moves(120)
     played = b.history()
-    assert len(played) == 130 and b.unsaved_from == 11
+    assert len(played) == 130 and b.logbook.unsaved_from == 11
     kinds = [r[0] for r in Journal(str(path)).load()]
     assert "X" not in kinds[kinds.index("F") :], kinds
     b, hw, out = boot(path, hw.matrix.occ)

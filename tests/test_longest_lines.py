@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import micropython_cmd
 
-from firmware.common import DETAIL, MAX_FEN, MAX_LINE as FIRMWARE_LINE
+from firmware.terms import DETAIL, MAX_FEN, MAX_LINE as FIRMWARE_LINE
 from firmware.rules import GAMES, FenError, game_module, new_position
 from firmware.rules.board import BLACK, WHITE
 from firmware.rules.kriegspiel import GAMES as KRIEG_GAMES, view_fen

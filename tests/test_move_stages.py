@@ -69,9 +69,9 @@ def test_a_checkpoint_waits_for_the_board_to_stand_idle(tmp_path, monkeypatch):
     # A checkpoint unmakes and remakes up to 40 moves (some 200 ms of a Lippo game on the
     # chip): not in a scan after the move, nor in a lift's, but once the board has stood
     # idle for a second, or after the reply to the host's move.
-    from firmware import app
+    from firmware import journal as logbook
 
-    monkeypatch.setattr(app, "CHECKPOINT_EVERY", 3)
+    monkeypatch.setattr(logbook, "CHECKPOINT_EVERY", 3)
     r = Runner(str(tmp_path / "journal.bin"))
     r.step("game chess")
     for a, b in FOOLS_MATE[:2]:
@@ -88,9 +88,9 @@ def test_a_checkpoint_waits_for_the_board_to_stand_idle(tmp_path, monkeypatch):
 
     assert r.board.journal.load()[-1].endswith(" g2g4") and not checkpoints()
     _scan(r)  # the end looked at
-    assert r.board.checkpoint_due and not checkpoints()
+    assert r.board.logbook.checkpoint_due and not checkpoints()
     r.send("state")  # a request: its reply, and a host's next line, not kept waiting behind it
-    assert r.board.checkpoint_due and not checkpoints()
+    assert r.board.logbook.checkpoint_due and not checkpoints()
     # The hands on the switches themselves: a `sim` request would be a request.
     d8 = r.board.tracker.geo.parse("d8")
     r.hw.matrix.set(d8, False)  # a lift's scans: its hints, no checkpoint
@@ -102,7 +102,7 @@ def test_a_checkpoint_waits_for_the_board_to_stand_idle(tmp_path, monkeypatch):
     assert not checkpoints()
     for _ in range(50):  # a second idle
         _scan(r)
-    assert len(checkpoints()) == 1 and not r.board.checkpoint_due
+    assert len(checkpoints()) == 1 and not r.board.logbook.checkpoint_due
 
 
 def test_a_checkpoint_waits_for_an_idle_second_a_few_plies_at_most(tmp_path, monkeypatch):
@@ -110,10 +110,10 @@ def test_a_checkpoint_waits_for_an_idle_second_a_few_plies_at_most(tmp_path, mon
     # and a power-up replayed every move of it (a 200-ply Lippo game 991 ms on the image,
     # 415 with its checkpoints): a checkpoint overdue by CHECKPOINT_LATE plies goes in the
     # scan after the move.
-    from firmware import app
+    from firmware import journal as logbook
 
-    monkeypatch.setattr(app, "CHECKPOINT_EVERY", 2)
-    monkeypatch.setattr(app, "CHECKPOINT_LATE", 2)
+    monkeypatch.setattr(logbook, "CHECKPOINT_EVERY", 2)
+    monkeypatch.setattr(logbook, "CHECKPOINT_LATE", 2)
     r = Runner(str(tmp_path / "journal.bin"))
     r.step("game chess")
 
@@ -138,9 +138,9 @@ def test_a_checkpoint_waits_for_an_idle_second_a_few_plies_at_most(tmp_path, mon
 
 
 def test_a_host_move_s_checkpoint_comes_after_its_reply(tmp_path, monkeypatch):
-    from firmware import app
+    from firmware import journal as logbook
 
-    monkeypatch.setattr(app, "CHECKPOINT_EVERY", 2)
+    monkeypatch.setattr(logbook, "CHECKPOINT_EVERY", 2)
     r = Runner(str(tmp_path / "journal.bin"))
     r.step("game chess")
     r.send("move e2e4")
@@ -149,7 +149,7 @@ def test_a_host_move_s_checkpoint_comes_after_its_reply(tmp_path, monkeypatch):
     records = r.board.journal.load()
     assert records[-1].startswith("X ") and records[-2].endswith(" e7e5"), records
     assert r.out[-1].split(" ", 1)[1] == "ok move e7e5" and len(r.out) > n
-    assert not r.board.checkpoint_due
+    assert not r.board.logbook.checkpoint_due
 
 
 def test_the_frames_passes_are_the_plain_loops():

@@ -256,7 +256,7 @@ def test_a_firmware_that_crashes_is_reset_by_the_watchdog_and_resumes(tmp_path):
         "except OSError:\n"
         "    open('crashed', 'w').close()\n"
         "    raise RuntimeError('a bug in the firmware')\n"
-        "from firmware.main import run\n"
+        "from boards.main import run\n"
         "run()\n"
     )
     with VirtualBoard(d, source=None, realtime=True, heap="512K") as vb:

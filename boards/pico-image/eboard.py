@@ -2,5 +2,5 @@
 # (the Pico image) and by unix.py (the 32-bit unix port build that checks it, build-image.sh).
 # Paths are relative to this file: the repository is two folders up.
 package("firmware", base_path="../..")
-package("boards", files=("__init__.py", "pico.py"), base_path="../..")
+package("boards", files=("__init__.py", "main.py", "pico.py"), base_path="../..")
 module("main.py")

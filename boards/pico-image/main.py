@@ -17,6 +17,6 @@ except OSError:
         sys.path.remove(".frozen")
         sys.path.insert(0, ".frozen")
 
-from firmware.main import run
+from boards.main import run
 
 run()

@@ -434,7 +434,7 @@ def make_flash(flash: Path, uf2: Path | None = None, log: Path | None = None) ->
                 raise
             # an image with the firmware frozen in but no main.py: flash.sh's one-liner
             main = flash.with_name(flash.name + ".main.py")
-            main.write_text("import micropython\nmicropython.kbd_intr(-1)\nfrom firmware.main import run\nrun()\n")
+            main.write_text("import micropython\nmicropython.kbd_intr(-1)\nfrom boards.main import run\nrun()\n")
             from host.link.repl import stop_for_repl
 
             try:

@@ -129,7 +129,7 @@ class VirtualBoard:
             flags.append("--raw-repl")
         if self.source is not None:
             env["MICROPYPATH"] = str(self.source)
-            return args + ["-m", "firmware.main", *flags], env
+            return args + ["-m", "boards.main", *flags], env
         env["MICROPYPATH"] = str(self.board_dir)
         if (self.board_dir / "main.py").exists():
             return args + ["main.py", *flags], env  # as a real board runs its main.py

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from firmware.common import HOST_ENDS
+from firmware.terms import HOST_ENDS
 from host.link import End, Event, Move, Undo
 
 SCHEMA_VERSION = 5

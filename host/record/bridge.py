@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from firmware.common import HOST_ENDS
+from firmware.terms import HOST_ENDS
 from firmware.rules import FenError, MoveError, new_position
 from firmware.rules.kriegspiel import new_view
 from host.link import (

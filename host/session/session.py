@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from firmware.common import HOST_ENDS
+from firmware.terms import HOST_ENDS
 from firmware.rules import MoveError, new_position
 from firmware.rules.board import BLACK, WHITE
 from firmware.squares import Geometry

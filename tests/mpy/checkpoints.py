@@ -97,7 +97,7 @@ def compare(gid, seed, plies, tmp, every=10, after=12):
         copy(path, without, False)
         bx, _ = boot(with_x)
         bf, _ = boot(without)
-        used += n_x > 0 and bx.checkpoint_ply > 0
+        used += n_x > 0 and bx.logbook.checkpoint_ply > 0
         compared += 1
         if snapshot(bx) != snapshot(bf):
             problems.append("%s ply %d: resumed %s, replayed %s" % (gid, ply, snapshot(bx), snapshot(bf)))

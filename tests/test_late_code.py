@@ -1,8 +1,9 @@
 """Code a board needs seldom is loaded for its work and forgotten after (issue #23's heap):
-a power-up's (firmware/power_up.py) and the requests a host sends seldom
-(firmware/seldom.py).  On stock MicroPython a module's bytecode takes heap for as long as
-it is loaded: each request still answers as docs/protocol.md says, and leaves neither
-module behind, whether it was carried out or refused."""
+a power-up's (firmware/power_up.py) and the requests a host sends seldom: what it reads
+back (firmware/readback.py) and its changes to the game (firmware/host_edits.py).  On
+stock MicroPython a module's bytecode takes heap for as long as it is loaded: each request
+still answers as docs/protocol.md says, and leaves no such module behind, whether it was
+carried out or refused."""
 
 import sys
 
@@ -12,7 +13,7 @@ from boards import sim
 from firmware import protocol
 from firmware.app import Board
 
-LATE = ("firmware.power_up", "firmware.seldom")
+LATE = ("firmware.power_up", "firmware.readback", "firmware.host_edits")
 
 
 def loaded():
@@ -77,7 +78,7 @@ def test_a_game_switch_that_fails_takes_the_journaled_game_up_again_and_drops_th
 
 
 def test_the_greeting_resends_a_games_events_from_the_journal(board):
-    # since N re-reads the journal (seldom.py) for the events the RAM no longer keeps.
+    # since N re-reads the journal (readback.py) for the events the RAM no longer keeps.
     b, out = board
     for line in ("new chess", "sim setup", "sim wait 100", "move e2e4", "move e7e5"):
         ask(b, out, line)

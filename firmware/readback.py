@@ -1,69 +1,19 @@
-"""Requests a host sends seldom: its greeting (`version`, `since`, `history`), `position`,
-`claim` and `brightness`.  protocol.py loads this module for one of them and forgets it
-after the reply (common.drop_module): on stock MicroPython a module's code takes heap for
-as long as it is loaded, and a board in play needs its heap for the game.
+"""What a host reads back when it comes (docs/protocol.md): the board's identity
+(`version`), the events it missed (`since`) and the game's moves (`history`), the last
+two read back from the journal.  protocol.py loads this module for one of them and forgets
+it after the reply (firmware.drop_module), as Board.history does: on stock MicroPython a
+module's code takes heap for as long as it is loaded, and a board in play needs its heap
+for the game.
 """
 
 from array import array
 
-from firmware.common import PROTOCOL, VERSION, Refused, check_args, claim, fen_of, new_uid, whole
-from firmware.rules import FenError, MoveError
+from firmware.terms import PROTOCOL, VERSION, check_args, whole
 
 
 def c_version(board, w, now):
     check_args(w, 0, 0, "version")
     return "ok version %d %s %s %s %d" % (PROTOCOL, VERSION, board.hw.name, board.hw.board_id(), board.boot_id)
-
-
-def c_brightness(board, w, now):
-    check_args(w, 0, 1, "brightness [0-255]")
-    if w:
-        board.brightness = whole(w[0], 0, 255, "brightness")
-        board.shown[0] ^= 0xFF  # redraw at the new brightness
-        board.tracker.dirty = True
-    return "ok brightness %d" % board.brightness
-
-
-def c_position(board, w, now):
-    """The host sets the position: for the record, a new game with a uid of its own."""
-    if not w:
-        raise Refused("bad-args", "position FEN")
-    fen = fen_of(w)
-    board._not_kriegspiel("position")
-    board.arranging = None
-    try:
-        board.pos.set_fen(fen)
-    except FenError as e:
-        raise Refused("bad-fen", str(e))
-    board.uid = new_uid(board.urandom)
-    saved = board._journal("P %d %s %s" % (board.outbox.seq + 1, board.uid, fen))
-    board.ply = board.checkpoint_ply = board.claim_ply = board.unsaved_from = 0
-    if not saved and not board.journal_ok:  # the new game's record has not even begun
-        board.unsaved_from = 1
-        board.unsaved = bytearray()
-    board.start_fen = fen
-    board.ended = board.tracker.ended = None
-    board._send("position %s %s" % (board.uid, fen))
-    board.tracker.resync(now)
-    return "ok position"
-
-
-def c_claim(board, w, now):
-    check_args(w, 1, 1, "claim perpetual|declare|demand")
-    if board.game != "lippo" or board.krieg is not None:
-        raise Refused("bad-claim", "claims are lippo's (sections 6, 14 and 15), made to the umpire in Kriegspiel")
-    if w[0] not in ("perpetual", "declare", "demand"):
-        raise Refused("bad-args", "claim perpetual|declare|demand")
-    try:
-        claim(board.pos, w[0])
-    except MoveError as e:
-        raise Refused("bad-claim", str(e))
-    # Made: journaled and followed.
-    board._journal("C %d %s" % (board.outbox.seq + 1, w[0]))
-    board.claim_ply = board.ply
-    board.tracker.resync(now)
-    board._check_end()
-    return "ok claim " + w[0]
 
 
 def c_history(board, w, now):
@@ -92,8 +42,9 @@ def played(board):
         elif kind == "U" and ply:
             ply -= 1
     plies = ply
-    if board.unsaved_from:
-        plies = min(plies, board.unsaved_from - 1)
+    log = board.logbook
+    if log.unsaved_from:
+        plies = min(plies, log.unsaved_from - 1)
     ply = 0
     for rec in board.journal.records():
         kind = rec[0]
@@ -107,8 +58,8 @@ def played(board):
                 ply += 1
             elif kind == "U" and ply:
                 ply -= 1
-    if board.unsaved_from:  # the moves that only RAM (and the host) hold
-        for word in board.unsaved.decode().split():
+    if log.unsaved_from:  # the moves that only RAM (and the host) hold
+        for word in log.unsaved.decode().split():
             yield word
 
 

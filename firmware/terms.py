@@ -1,8 +1,9 @@
-"""What the board's upper floors share: the version numbers, the refusal of a request and
-its argument checks, identities, and the helpers that build a Kriegspiel player's board.
+"""The terms the board and its host agree on (docs/protocol.md): the protocol's version
+and limits, the refusal of a request and the checks of its words, a game's identity (its
+uid), the claims and the host's ends as the journal writes them.
 
-Imports point down: app.py, protocol.py and modes.py import this; it imports only the
-rules core (and that lazily, for the Kriegspiel modules).
+Imported by the firmware's modules above the rules core, and by the host (HOST_ENDS); it
+imports only the rules core (lazily: a claim's and an end's).
 """
 
 import os
@@ -14,17 +15,6 @@ MAX_LINE = 512  # bytes in a line, at most, either way (docs/protocol.md, Framin
 DETAIL = 200  # bytes of an error's detail, at most (it may quote the request)
 MAX_FEN = 320  # bytes in a FEN the board takes: above the longest a game writes (grosschess's, some 300)
 DEFAULT_GAME = "chess"  # the game of a board with no usable journal
-
-
-def drop_module(package, name):
-    """Forget the module package.name once its work is done, so that its code can be
-    collected (on stock MicroPython a module's bytecode takes heap)."""
-    import sys
-
-    sys.modules.pop(package + "." + name, None)
-    parent = sys.modules.get(package)
-    if parent is not None and hasattr(parent, name):
-        delattr(parent, name)
 
 
 class Refused(Exception):
@@ -68,21 +58,6 @@ def is_uid(word):
         if c not in "0123456789abcdef":
             return False
     return True
-
-
-def view(gid, fen):
-    """A Kriegspiel player's view position (its modules load only on such a board)."""
-    from firmware.rules.kriegspiel import new_view
-
-    return new_view(gid, fen)
-
-
-def player(side):
-    """A Kriegspiel player (firmware/krieg.py) of side "white" or "black"; ValueError else."""
-    from firmware.krieg import Player
-    from firmware.rules.kriegspiel import colour
-
-    return Player(colour(side))
 
 
 def claim(pos, what):
