@@ -410,8 +410,12 @@ class Umpire:
         once the game is over (L20)."""
         if not self.over:
             raise ValueError("the full record is released when the game is over")
-        moves = [r["attempt"] for r in self._record if r["legal"] and r["attempt"] != "ask"]
-        return {"attempts": self._record, "moves": moves, "fen": self.pos.fen()}
+        return {"attempts": self._record, "moves": self.true_moves(), "fen": self.pos.fen()}
+
+    def true_moves(self):
+        """The moves played so far, in order: the umpire's to keep (an adjourned game's
+        archive), never a player's to see."""
+        return [r["attempt"] for r in self._record if r["legal"] and r["attempt"] != "ask"]
 
     def opening_played(self):
         """A fixed opening (Courier's four moves a side, courier.md §4) was played by the

@@ -110,7 +110,7 @@ def adjourn(archive: Any, board: str, match: Any, opening: bool, game_id: int | 
     ump = match.ump
     if game_id is None:
         game_id = int(archive.new_game(board, str(ump.pos.game.id), ump.start_fen, event="Kriegspiel"))
-    moves = [r["attempt"] for r in ump._record if r["legal"] and r["attempt"] != "ask"]
+    moves = ump.true_moves()
     archive.kriegspiel_adjourn(game_id, moves, opening, match.actions)
     return game_id
 
