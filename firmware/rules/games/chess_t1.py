@@ -162,13 +162,17 @@ class T1Position(Position):
         pts = self.game.points
         cells = self.cells
         tmp = []
+        if near is not None:
+            near = [(x % STRIDE, x // STRIDE) for x in near]
         for sq in lay.squares:
             c = cells[sq]
             if not c or c & 31 == SCOUT:
                 continue
             if near is not None:
-                for x in near:
-                    if -REACH <= x % STRIDE - sq % STRIDE <= REACH and -REACH <= x // STRIDE - sq // STRIDE <= REACH:
+                f = sq % STRIDE
+                r = sq // STRIDE
+                for xf, xr in near:
+                    if -REACH <= xf - f <= REACH and -REACH <= xr - r <= REACH:
                         break
                 else:
                     continue
@@ -245,8 +249,6 @@ class T1Position(Position):
         side = 0 if us == WHITE else 1
         confined = self._confined(sq, t)
         targets = self.field(sq, [])
-        if smap is None:
-            smap = self.strength_map([to for to in targets if cells[to] & them])
         for to in targets:
             x = cells[to]
             if x & us or (confined and CASTLE[to] != us):
@@ -272,6 +274,8 @@ class T1Position(Position):
             elif x & them:
                 if castle and not royal(t):
                     continue
+                if smap is None:  # (moves_from: the strengths on its captures' squares)
+                    smap = self.strength_map([c for c in targets if cells[c] & them])
                 if self.attack(side, to, smap) > smap[0][1 - side][to]:
                     self._add(sq, to, t, CAPTURE, ms)
 
