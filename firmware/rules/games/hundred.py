@@ -223,6 +223,8 @@ class HundredPosition(ChessPosition):
         if cells[sq + back - 1] == pawn or cells[sq + back + 1] == pawn:
             return True
         for bends, piece in ((_Z_BEND, jester), (_G_BEND, general)):
+            if not self.counts[piece]:  # (none on the board: its bends not looked at)
+                continue
             for t, v1, v2 in bends:
                 z = sq - t
                 if cells[z] == piece and (cells[z + v1] == EMPTY or cells[z + v2] == EMPTY):
