@@ -32,13 +32,15 @@ finally:
 
 # The most calls into the core a lift may make, a game: some 1.5 times the most found over
 # 100 positions of random games a game (chess 31, lippo 26, checkers12 42, courier 22,
-# gardner 26, 100-square chess 160 and Grosschess 231, whose check rule makes and tests
-# moves, chess-t1 114); listing the turn's moves costs chess 111, Lippo 168, 100-square
-# chess 564, Grosschess 1,455.  (100-square chess's, Grosschess's and chess-t1's bounds hold
-# their work as it is: their heaviest lifts still take 21-31 ms on the emulated Pico, issue
-# #38 open for them; lower these bounds with their fix.)
-BOUND = {"chess": 50, "chess960": 50, "lippo": 40, "checkers12": 64, "courier": 40, "gardner": 40, "hundred": 240,
-         "grosschess": 350, "chess-t1": 170}
+# gardner 26, chess960 25 over these 25); listing the turn's moves costs chess 111, Lippo 168,
+# 100-square chess 564, Grosschess 1,455.  100-square chess, Grosschess and chess-t1 some 1.35
+# times the most over 100 positions: 111 (a castling rook's lift: the King's moves, each
+# tested), 127 and 84.  They were 160, 231 and 114, 21-31 ms on the emulated Pico (issue #38):
+# a unit near its King made and tested each of its moves for check (attacked() once a move;
+# once a unit now), and a chess-t1 lift built the whole board's strength map (the strengths
+# on its captures' squares alone now).
+BOUND = {"chess": 50, "lippo": 40, "checkers12": 64, "courier": 40, "gardner": 40, "chess960": 40,
+         "hundred": 150, "grosschess": 170, "chess-t1": 110}
 POSITIONS = 25
 
 _CORE = os.sep + "rules" + os.sep

@@ -57,6 +57,7 @@ KNECHT = GAME.type_of("I")
 WER = GAME.type_of("V")
 SCOUT = GAME.type_of("S")
 ROYAL = (1 << KING) | (1 << KONNET) | (1 << PRINCE)
+REACH = 3  # the farthest a piece's field goes, in files or ranks (the diagonal slides)
 DIAG_RANGE = 3  # the Prince's and the Konnet's diagonal slides (§5)
 CHOICES = (RITTER, PRINCE, KONNET, SCOUT)  # R7.2, in the order a board offers them
 _CASTLE_FILES = (2, 3, 4, 5)
@@ -150,21 +151,34 @@ class T1Position(Position):
                 out.append(to)
         return out
 
-    def strength_map(self):
+    def strength_map(self, near=None):
         """(sums, royal hits): sums[side][cell] is the side's raw strength on the cell
-        in half units (side 0 White), royal[side][cell] how many of its royal pieces hit it."""
+        in half units (side 0 White), royal[side][cell] how many of its royal pieces hit it.
+        near: a list of cells whose figures alone are wanted (a lifted piece's captures):
+        only the pieces that may reach them (REACH) are looked at, the other cells' left short."""
         lay = self.game.layout
         sums = (bytearray(450), bytearray(450))
         roy = (bytearray(450), bytearray(450))
         pts = self.game.points
+        cells = self.cells
         tmp = []
+        if near is not None:
+            near = [(x % STRIDE, x // STRIDE) for x in near]
         for sq in lay.squares:
-            c = self.cells[sq]
+            c = cells[sq]
             if not c or c & 31 == SCOUT:
                 continue
+            if near is not None:
+                f = sq % STRIDE
+                r = sq // STRIDE
+                for xf, xr in near:
+                    if -REACH <= xf - f <= REACH and -REACH <= xr - r <= REACH:
+                        break
+                else:
+                    continue
             side = 0 if c & WHITE else 1
             s = pts[c & 31]
-            r = royal(c & 31)
+            r = ROYAL >> (c & 31) & 1  # royal(), inline: once a piece
             del tmp[:]
             self.field(sq, tmp)
             sums[side][sq] += s
@@ -209,7 +223,7 @@ class T1Position(Position):
     def moves_from(self, sq, out=None):
         ms = [] if out is None else out
         if self.cells[sq] & self.us and self.end_reason() is None:
-            self._piece_moves(sq, ms, self.strength_map())
+            self._piece_moves(sq, ms, None)  # the strengths on its captures' squares alone
         return ms
 
     def _confined(self, sq, t):
@@ -260,6 +274,8 @@ class T1Position(Position):
             elif x & them:
                 if castle and not royal(t):
                     continue
+                if smap is None:  # (moves_from: the strengths on its captures' squares)
+                    smap = self.strength_map([c for c in targets if cells[c] & them])
                 if self.attack(side, to, smap) > smap[0][1 - side][to]:
                     self._add(sq, to, t, CAPTURE, ms)
 

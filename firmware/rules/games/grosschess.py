@@ -61,6 +61,9 @@ class GrossPosition(HundredPosition):
     SAGITTARIUS = GAME.type_of("S")
     OFFICER = GAME.type_of("O")
     THRONE_CHOICE = "QRBNZGVIMSO"
+    # A unit arriving diagonally next to its King may be the treacherous Queen's first
+    # victim: her way onto the King (_more_attacks).
+    UNSAFE_ARRIVALS = _D1
 
     def _castle_partners(self):
         return (self.BISHOP, self.JESTER, self.QUEEN_V, self.SAGITTARIUS, self.OFFICER)

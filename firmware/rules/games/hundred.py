@@ -223,6 +223,8 @@ class HundredPosition(ChessPosition):
         if cells[sq + back - 1] == pawn or cells[sq + back + 1] == pawn:
             return True
         for bends, piece in ((_Z_BEND, jester), (_G_BEND, general)):
+            if not self.counts[piece]:  # (none on the board: its bends not looked at)
+                continue
             for t, v1, v2 in bends:
                 z = sq - t
                 if cells[z] == piece and (cells[z + v1] == EMPTY or cells[z + v2] == EMPTY):
@@ -387,23 +389,59 @@ class HundredPosition(ChessPosition):
         if leave and only and only != k:
             return out
         check = -1  # is the King attacked now? (-1: not asked yet)
+        vac = -1  # the square last emptied in a test, and whether the King stood safe then
+        vac_safe = False
         for m in self._with_thrones(self.pseudo_moves(only), k, them):
             if leave and m & 511 != k:
                 continue
             if self._plain(m, k):
                 if check < 0:
                     check = 1 if self.attacked(k, them) else 0
-                far = self._far(m, k, check)
-            else:
-                far = 0
-            if far:
-                # Far from the King the move leaves its attackers as they are: legal
-                # exactly when the King is safe now (no make, test and unmake).
-                if not check:
-                    out.append(m)
-            elif self._legal(m, them):
+                if self._far(m, k, check):
+                    # Far from the King the move leaves its attackers as they are: legal
+                    # exactly when the King is safe now (no make, test and unmake).
+                    if not check:
+                        out.append(m)
+                    continue
+                # Near the King: is it safe with the unit's square emptied?  Asked once a
+                # unit (a lifted unit's moves all start there), not once a move.
+                frm = m & 511
+                if frm != vac:
+                    vac = frm
+                    vac_safe = self._safe_emptied(frm, k, them)
+                to = m >> 9 & 511
+                if vac_safe:
+                    if to - k not in self.UNSAFE_ARRIVALS:
+                        # A unit arriving blocks lines and two-steps and takes at most an
+                        # attacker: it makes no attack (but where UNSAFE_ARRIVALS says).
+                        out.append(m)
+                        continue
+                elif not self._near(to, k):
+                    # Off the King's lines and more than 2 squares away it blocks
+                    # nothing and takes no attacker: the King stays attacked.
+                    continue
+            if self._legal(m, them):
                 out.append(m)
         return self._mark_ksteps(out, k)
+
+    # Where a unit of the side to move, arriving next to its King, may give the enemy an
+    # attack on it (Grosschess: a victim of the treacherous Queen): none here.
+    UNSAFE_ARRIVALS = ()
+
+    def _near(self, sq, k):
+        # Is sq at most 2 squares from the King on k, or on one of its 8 lines?
+        f = sq % STRIDE - k % STRIDE
+        r = sq // STRIDE - k // STRIDE
+        return -2 <= f <= 2 and -2 <= r <= 2 or f == 0 or r == 0 or f == r or f == -r
+
+    def _safe_emptied(self, frm, k, them):
+        # Is the King on k safe with the unit on frm lifted off the board?
+        cells = self.cells
+        piece = cells[frm]
+        cells[frm] = EMPTY
+        ok = not self.attacked(k, them)
+        cells[frm] = piece
+        return ok
 
     def _plain(self, m, k):
         # A move of a unit other than the King that changes its two squares only.
