@@ -18,9 +18,8 @@ from collections.abc import Callable
 from firmware.rules import MoveError, new_position
 from host.apps import EnginePlayer, Game, Out, Player, cecp_run, lines_in, uci_run
 from host.engine import Info, Limits, best_move, level
-from host.link import BoardError, BridgeTimeout, LinkError, VirtualBoardError
-from host.record import Archive, ArchiveError
-from host.session import Home, PlayError, Session
+from host.link import BoardError, BridgeTimeout, LinkError
+from host.session import HomeError, PlayError, Session, open_home
 
 POLL_S = 0.05
 
@@ -141,13 +140,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         raise CliError(f"--level {args.level}: a level from 1 to 8") from None
     try:
-        archive = Archive(args.archive)
-    except ArchiveError as e:
+        home = open_home(args.archive, args.port, args.sim, args.pico)
+    except HomeError as e:
         raise CliError(str(e)) from None
-    try:
-        home = Home(archive, args.port, args.sim, args.pico)  # the archive's own virtual board or Pico, as play's
-    except VirtualBoardError as e:
-        raise CliError(str(e)) from None
+    archive = home.archive
     with home:
         assert home.port is not None
         try:

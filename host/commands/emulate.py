@@ -24,7 +24,7 @@ from firmware.rules import MoveError, new_position
 from host.apps import ChessLink, Pieces, lit_squares
 from host.link import BoardError, BridgeTimeout, LinkError
 from host.link import Event, Hello, Move, NewGame, NewPosition, Ready, Square, Undo
-from host.record import Archive, ArchiveError, Bridge
+from host.record import Bridge
 
 STEP_S = 0.02  # the loop's wait for the program's bytes or the board's lines
 SQUARES = {f + str(r) for f in "abcdefgh" for r in range(1, 9)}
@@ -176,8 +176,7 @@ class Emulator:
 
 def run(args: argparse.Namespace) -> int:
     """eboard emulate chesslink (--sim | --port PORT | --pico): until interrupted."""
-    from host.link import VirtualBoardError
-    from host.session import Home
+    from host.session import HomeError, open_home
 
     if args.protocol != "chesslink":
         raise CliError(f"emulate {args.protocol}: the board emulates chesslink only")
@@ -185,13 +184,10 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("emulate chesslink needs one of --port PORT (a board on USB), --sim (a virtual board) "
                        "or --pico (an emulated one)")
     try:
-        archive = Archive(args.archive)
-    except ArchiveError as e:
+        home = open_home(args.archive, args.port, args.sim, args.pico)
+    except HomeError as e:
         raise CliError(str(e)) from None
-    try:
-        home = Home(archive, args.port, args.sim, args.pico)  # the archive's own virtual board or Pico, as play's
-    except VirtualBoardError as e:
-        raise CliError(str(e)) from None
+    archive = home.archive
     emu = None
     with home:
         try:

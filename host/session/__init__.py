@@ -18,13 +18,13 @@ from its modules.  It imports the rooms below it (link, record, engine, web, app
 """
 
 from host.session.army import ArmyHands
-from host.session.home import Home, HomeBoard, leave_pico_home, own_board, pico_home
+from host.session.home import Home, HomeBoard, HomeError, leave_pico_home, open_home, own_board, pico_home
 from host.session.opponent import Job, Opponent, OpponentError, flag_result
 from host.session.session import HELP, PlayError, Session
 from host.session.start import check
 from host.session.view import LED_NAMES, Snapshot, render
 
 __all__ = [
-    "ArmyHands", "HELP", "Home", "HomeBoard", "Job", "LED_NAMES", "Opponent", "OpponentError", "PlayError", "Session",
-    "Snapshot", "check", "flag_result", "leave_pico_home", "own_board", "pico_home", "render",
+    "ArmyHands", "HELP", "Home", "HomeBoard", "HomeError", "Job", "LED_NAMES", "Opponent", "OpponentError", "PlayError", "Session",
+    "Snapshot", "check", "flag_result", "leave_pico_home", "open_home", "own_board", "pico_home", "render",
 ]

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from host.link import EmulatedPico, PicoError, SimCommands, TemporaryBoard, VirtualBoard, VirtualBoardError, emulated_board
-from host.record import Archive
+from host.record import Archive, ArchiveError
 
 EMULATED_TIMEOUT_S = 60.0  # an emulated chip runs at a third of a real one's speed: its replies take longer
 TIMEOUT_S = 5.0
@@ -130,3 +130,21 @@ class Home:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class HomeError(Exception):
+    """A home that cannot be opened: its archive, or its board, in words."""
+
+
+def open_home(archive_path: str | None, port: str | None = None, sim: bool = False,
+              pico: bool | Path | None = None) -> Home:
+    """The archive at archive_path (None: the default one) and the board, as a Home
+    (board-engine, emulate); HomeError in words if either cannot be had."""
+    try:
+        archive = Archive(archive_path)
+    except ArchiveError as e:
+        raise HomeError(str(e)) from None
+    try:
+        return Home(archive, port, sim, pico)  # the archive's own virtual board or Pico, as play's
+    except VirtualBoardError as e:
+        raise HomeError(str(e)) from None
