@@ -26,7 +26,7 @@ from firmware.rules.kriegspiel import new_view
 STATES = ("setup", "idle", "moving", "pending", "promoting", "correcting", "over", "arranging", "selftest")
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 SIDES = ("white", "black")
-PLY_MAX = 100_000  # more plies than any game has: a larger number is not a board's
+PLY_MAX = 999_999  # six digits, as `state`'s ply: docs/protocol.md sizes lines for a 200,000-ply game
 MOVE_MAX = 64  # bytes of the longest move string (a checkers chain is some 60)
 _MOVE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789,")
 _HEX = frozenset("0123456789abcdef")
