@@ -724,20 +724,20 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
             rec = match.record()
             res, reason = match.result()
             show("The game is over: " + res + ". The umpire's record:")
-            gid = arch.add_kriegspiel(f"{white_port}+{black_port}", match.gid, match.ump.start_fen, rec, res, reason,
+            game_id = arch.add_kriegspiel(f"{white_port}+{black_port}", match.gid, match.ump.start_fen, rec, res, reason,
                                       None if sealed is None else sealed["id"])
-            show(json.dumps(rec, ensure_ascii=False) if json_record else record_text(arch, gid))
+            show(json.dumps(rec, ensure_ascii=False) if json_record else record_text(arch, game_id))
             if live_id:
                 arch.kriegspiel_live_end(live_id[0], "over")
-            show(f"archived as game {gid}")
+            show(f"archived as game {game_id}")
             if feed is not None:
-                feed.over(rec, res, gid)
+                feed.over(rec, res, game_id)
         elif live_id:
             show("The game is kept: run the same command again to go on with it.")
         else:  # a game on virtual boards left by quit (or the end of input): adjourned, its record sealed
-            gid = adjourn(arch, f"{white_port}+{black_port}", match, opening, None if sealed is None else sealed["id"])
-            show(f"the game is adjourned: archived as game {gid}, the umpire's record sealed; "
-                 f"eboard kriegspiel --sim --resume {gid} goes on with it")
+            game_id = adjourn(arch, f"{white_port}+{black_port}", match, opening, None if sealed is None else sealed["id"])
+            show(f"the game is adjourned: archived as game {game_id}, the umpire's record sealed; "
+                 f"eboard kriegspiel --sim --resume {game_id} goes on with it")
         return 130 if interrupted else 0
     finally:
         for end in ends.values():

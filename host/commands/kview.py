@@ -115,10 +115,10 @@ def adjourn(archive: Any, board: str, match: Any, opening: bool, game_id: int | 
     return game_id
 
 
-def record_text(archive: Any, gid: int) -> str:
+def record_text(archive: Any, game_id: int) -> str:
     """The umpire's record of an archived Kriegspiel game, readable: its PGN, the true moves
     with every announcement as a comment (`eboard export ID`; kriegspiel --json for the JSON)."""
     from host.record import export
 
-    g = archive.game(str(gid))
-    return export(g, archive.moves(gid), archive.kriegspiel_record(gid)).rstrip("\n")
+    g = archive.game(str(game_id))
+    return export(g, archive.moves(game_id), archive.kriegspiel_record(game_id)).rstrip("\n")

@@ -112,12 +112,12 @@ def _follow(port: str, room: Room, web: bool = False) -> None:
                     room.say(port, "link lost, reconnecting")
                 was = now
     finally:
-        gid = bridge.game_id
-        if port in room.own and gid is not None and not bridge.unsaved:
+        game_id = bridge.game_id
+        if port in room.own and game_id is not None and not bridge.unsaved:
             try:  # its board stops with serve: the game is adjourned, never in progress for ever
-                if archive.adjourn(gid):
-                    room.say(port, f"game {gid} adjourned (its virtual board stops): "
-                                   f"eboard play --sim --resume {gid} goes on with it")
+                if archive.adjourn(game_id):
+                    room.say(port, f"game {game_id} adjourned (its virtual board stops): "
+                                   f"eboard play --sim --resume {game_id} goes on with it")
             except ArchiveError as e:
                 room.say(port, str(e), err=True)
         bridge.close()

@@ -532,10 +532,10 @@ class Archive:
         """Forget the board's unfinished games with no move from the usual start (a
         board's boot game, a game started and left at once): the archive holds games, not
         noise.  A game from a position of its own (a FEN, a screened set-up) is kept."""
-        for (gid,) in self._run("SELECT id FROM games WHERE board=? AND ended IS NULL AND reason IS NULL AND fen IS NULL "
+        for (game_id,) in self._run("SELECT id FROM games WHERE board=? AND ended IS NULL AND reason IS NULL AND fen IS NULL "
                                 "AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id=games.id) "
                                 "AND NOT EXISTS (SELECT 1 FROM kriegspiel WHERE game_id=games.id)", (board,)).fetchall():
-            self.delete(gid)
+            self.delete(game_id)
 
     def delete(self, game_id: int) -> None:
         """Remove a game and its moves (its board's messages stay, filed under no game);

@@ -352,15 +352,15 @@ class Bridge:
         """Is the move legal after the archived moves before its ply?  True where they are
         not all known (a game whose start this host missed) or the game is not one of the
         rules core's (an old archive row): nothing to check it against."""
-        gid = self.game_id
-        if gid is None:
+        game_id = self.game_id
+        if game_id is None:
             return True
         played = self._played
-        if played is None or played[0] != gid or played[1] != said.ply - 1:
-            before = self.archive.moves(gid)[: said.ply - 1]
+        if played is None or played[0] != game_id or played[1] != said.ply - 1:
+            before = self.archive.moves(game_id)[: said.ply - 1]
             if len(before) < said.ply - 1:
                 return True
-            row = self.archive.game(str(gid))
+            row = self.archive.game(str(game_id))
             try:
                 try:
                     pos = new_position(row.game, row.fen)
@@ -370,14 +370,14 @@ class Bridge:
                     pos.push(pos.parse_move(m))
             except (ValueError, MoveError):
                 return True
-            played = (gid, len(before), pos)
+            played = (game_id, len(before), pos)
         pos = played[2]
         try:
             pos.push(pos.parse_move(said.move))  # type: ignore[attr-defined]
         except MoveError:
             self._played = played
             return False
-        self._played = (gid, said.ply, pos)
+        self._played = (game_id, said.ply, pos)
         return True
 
     def _game_kind(self) -> str:

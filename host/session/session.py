@@ -350,15 +350,15 @@ class Session:
             doing = "thinking" if self.job is not None and self.job.kind == "move" else (
                 f"waits for its move {self.shown[1]} to be made" if self.shown else "waits")
             self.snap.status.append(f"the computer plays {self.computer.side}: {doing}")
-        gid = self.bridge.game_id
-        if gid is not None and gid not in self.tagged:  # --white, --black, ..., the clock
-            self.tagged.add(gid)
+        game_id = self.bridge.game_id
+        if game_id is not None and game_id not in self.tagged:  # --white, --black, ..., the clock
+            self.tagged.add(game_id)
             for name, value in self.tags.items():
-                self.archive.set_tag(gid, name, value)
+                self.archive.set_tag(game_id, name, value)
             if self.computer is not None and self.computer.side not in self.tags:
-                self.archive.set_tag(gid, self.computer.side, "eboard engine")
+                self.archive.set_tag(game_id, self.computer.side, "eboard engine")
             if self.clock is not None:
-                self.archive.set_time_control(gid, self.clock.pgn_time_control())
+                self.archive.set_time_control(game_id, self.clock.pgn_time_control())
         self.snap.moves = []
         if self.bridge.game_id:  # the moves in SAN, from the game's start
             row = self.archive.game(str(self.bridge.game_id))
@@ -410,12 +410,12 @@ class Session:
     def adjourn(self, why: str) -> None:
         """The board's game, unfinished and with moves, adjourned before another takes the
         board (`new`, `battle`), said in words: it is never lost."""
-        gid = self.bridge.game_id
-        if gid is not None and self.archive.adjourn(gid):
-            self.snap.notes.append(f"game {gid} adjourned ({why}): {self.resume_hint(gid)}")
+        game_id = self.bridge.game_id
+        if game_id is not None and self.archive.adjourn(game_id):
+            self.snap.notes.append(f"game {game_id} adjourned ({why}): {self.resume_hint(game_id)}")
 
-    def resume_hint(self, gid: int) -> str:
-        return f"eboard play --resume {gid}" + (" --pico" if self.pico else " --sim" if self.sim else "") + " goes on with it"
+    def resume_hint(self, game_id: int) -> str:
+        return f"eboard play --resume {game_id}" + (" --pico" if self.pico else " --sim" if self.sim else "") + " goes on with it"
 
     # ---- commands ------------------------------------------------------------------------
 
@@ -507,8 +507,8 @@ class Session:
     def _undo(self, words: list[str]) -> bool:
         if len(words) != 1:
             return False
-        gid = self.bridge.game_id
-        ended = self.archive.game(str(gid)) if gid is not None else None
+        game_id = self.bridge.game_id
+        ended = self.archive.game(str(game_id)) if game_id is not None else None
         if ended is not None and ended.ended and ended.reason in HOST_ENDS:
             raise PlayError(f"undo: the game ended {ENDS.get(ended.reason, ended.reason)} ({ended.result}): "
                             "a fallen flag is not taken back")

@@ -155,7 +155,7 @@ class BoardFeed:
         except (BoardError, BridgeTimeout, LinkError, OSError, WordsError):
             return  # the bridge reconnects (or the replies were not the board's); the next flush tries again
         self.dirty = False
-        gid = self.bridge.game_id
+        game_id = self.bridge.game_id
         snap: dict[str, Any] = {
             "key": self.bridge.key or self.bridge.port,
             "port": self.bridge.port,
@@ -164,15 +164,15 @@ class BoardFeed:
             "fen": st.fen,
             "leds": leds,
             "moves": [],
-            "game_id": gid,
+            "game_id": game_id,
             "result": None,
             "seq": self.seq,
             "heard_at": self.heard_at,
             **self.notes,
         }
-        if gid is not None:
-            snap["moves"] = self.archive.moves(gid)
-            row = self.archive.game(str(gid))
+        if game_id is not None:
+            snap["moves"] = self.archive.moves(game_id)
+            row = self.archive.game(str(game_id))
             snap.update(start_fen=row.fen, white=row.white, black=row.black,
                         san=self.notation.sans(row.game, row.fen, snap["moves"]))
             if row.ended:

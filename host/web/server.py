@@ -330,9 +330,9 @@ class WebServer:
         r.add_get("/board/{slug}", self.board)
         r.add_get("/board/{slug}/events", self.board_events)
         r.add_get("/archive", self.archive_list)
-        r.add_get(r"/archive/{gid:\d{1,9}}", self.replay)
-        r.add_get(r"/archive/{gid:\d{1,9}}.pgn", self.pgn)
-        r.add_get(r"/archive/{gid:\d{1,9}}/ply/{ply:\d{1,5}}", self.ply_svg)
+        r.add_get(r"/archive/{game_id:\d{1,9}}", self.replay)
+        r.add_get(r"/archive/{game_id:\d{1,9}}.pgn", self.pgn)
+        r.add_get(r"/archive/{game_id:\d{1,9}}/ply/{ply:\d{1,5}}", self.ply_svg)
         r.add_get("/k/{match}/watch", self.spectators)
         r.add_get("/k/{match}/watch/events", self.spectator_events)
         r.add_get("/k/{match}/{token}", self.player)
@@ -423,12 +423,12 @@ class WebServer:
 
     # ---- the archive ---------------------------------------------------------------------
 
-    def _visible(self, gid: int):  # type: ignore[no-untyped-def]
+    def _visible(self, game_id: int):  # type: ignore[no-untyped-def]
         """The archived game, unless there is none or it is a Kriegspiel game not yet over;
         web.HTTPUnprocessableEntity naming a game no rules core reads (an old archive row)."""
         assert self.archive is not None
         try:
-            g = self.archive.game(str(gid))
+            g = self.archive.game(str(game_id))
         except ArchiveError:
             return None
         if self.archive.sealed(g):
@@ -488,7 +488,7 @@ class WebServer:
 
     async def replay(self, request: web.Request) -> web.Response:
         assert self.archive is not None
-        g = self._visible(int(request.match_info["gid"]))
+        g = self._visible(int(request.match_info["game_id"]))
         if g is None:
             return _not_found()
         moves = self.archive.moves(g.id)
@@ -507,13 +507,13 @@ class WebServer:
         return self._html(render.page(
             "replay.html", title=f"eboard: game {g.id}",
             heading=f"Game {g.id}: {render.esc(g.game)}" + (f", {render.esc(who)}" if who else ""),
-            gid=str(g.id), plies=str(len(moves)), board=self._ply_svg(g, len(moves)),
+            game_id=str(g.id), plies=str(len(moves)), board=self._ply_svg(g, len(moves)),
             ply=f'<span data-ply="{len(moves)}">{render.esc(render.move_label(len(moves), g.fen, sans)) if moves else "start"}</span>',
             info=info,
             moves=render.move_list(sans, g.fen, link=True), record=record))
 
     async def ply_svg(self, request: web.Request) -> web.Response:
-        g = self._visible(int(request.match_info["gid"]))
+        g = self._visible(int(request.match_info["game_id"]))
         if g is None:
             return _not_found()
         return web.Response(text=self._ply_svg(g, int(request.match_info["ply"])), content_type="image/svg+xml")
@@ -522,7 +522,7 @@ class WebServer:
         from host.record import export
 
         assert self.archive is not None
-        g = self._visible(int(request.match_info["gid"]))
+        g = self._visible(int(request.match_info["game_id"]))
         if g is None:
             return _not_found()
         return web.Response(

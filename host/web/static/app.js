@@ -74,13 +74,13 @@ function live() {
 function replay() {
   const box = document.getElementById("replay");
   if (!box) return;
-  const gid = box.dataset.game, plies = Number(box.dataset.plies);
+  const game_id = box.dataset.game, plies = Number(box.dataset.plies);
   let ply = Number(document.getElementById("ply").dataset.ply || plies);
   const cache = new Map();
   async function show(n) {
     ply = Math.max(0, Math.min(plies, n));
     if (!cache.has(ply)) {
-      const r = await fetch(`/archive/${gid}/ply/${ply}`);
+      const r = await fetch(`/archive/${game_id}/ply/${ply}`);
       cache.set(ply, await r.text());
     }
     document.getElementById("board").innerHTML = cache.get(ply);
