@@ -234,6 +234,7 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
     from host.commands.kriegspiel import run
     from host.link import BoardError, BridgeTimeout, LinkError
     from host.link import VirtualBoardError
+    from host.session import HomeError
     from host.web import kriegspiel_feed
 
     if args.resume is not None and not args.sim:
@@ -267,7 +268,7 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
                 except KeyboardInterrupt:
                     pass
             return rc
-    except (LinkError, VirtualBoardError, ArchiveError, BridgeTimeout, BoardError) as e:
+    except (LinkError, VirtualBoardError, ArchiveError, BridgeTimeout, BoardError, HomeError) as e:
         raise CliError(str(e)) from None
 
 

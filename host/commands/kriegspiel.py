@@ -477,274 +477,357 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     public ones (public(text)) and the end.  With sim, the side to move's own board is
     drawn (host/commands/kview.py); the record at the end prints as a scoresheet, or as JSON
     (json_record).  resume (with sim): the id of an adjourned game of the archive, which
-    goes on from the umpire's actions kept with it."""
-    import time
+    goes on from the umpire's actions kept with it.  HomeError in words if the archive or
+    the boards cannot be had."""
+    from host.session import open_home
 
-    from firmware.rules import new_position
-    from firmware.squares import Geometry
-    from firmware.hands import hand_moves
-    from host.record import Archive, ArchiveError
-    from host.commands.console import LineInput
-    from host.record import MoveError, parse
-    from host.commands.kview import HELP, adjourn, confirm_prompt, kview_shower, record_text
-    from host.link import TemporaryBoard
+    with open_home(archive_path, pair=True) as home:
+        sealed = None if resume is None else adjourned_game(home.archive, resume)  # said before a board starts
+        files = _views(white_view, black_view, sim, out)
+        table = Table(home, sim, files, out, sealed)
+        try:
+            table.connect(*home.start_pair(white_port, black_port, sim))
+            table.feed = web(game, table.ends, table.hand_link) if web is not None else None  # host/web's pages
+            game, fen = table.setup(game, fen, new, seed)
+            table.speaker = _speaker(speak, print_words, lang, out, table.show)
+            table.begin(game, fen, lang, resume)
+            interrupted = table.play(inp)
+            table.finish(json_record)
+            return 130 if interrupted else 0
+        finally:
+            table.close()
 
-    def show(text: str) -> None:
-        print(text, file=out, flush=True)
 
-    arch = Archive(archive_path)
-    sealed = None if resume is None else adjourned_game(arch, resume)
-    files = _views(white_view, black_view, sim, out)
-    boards = []
-    if sim:
-        for _ in range(2):
-            vb = TemporaryBoard(prefix="eboard-krieg-", realtime=False)
-            boards.append(vb)
-        white_port, black_port = (vb.start() for vb in boards)
-    assert white_port and black_port
-    ends: dict[int, LinkEnd] = {}
-
-    feed = None
-    heard: dict[int, list[str]] = {WHITE: [], BLACK: []}  # what each player was told
+def _speaker(speak: bool, print_words: bool, lang: str, out: TextIO, show: Callable[[str], None]) -> Speaker | None:
+    """One speaker for every command (host.record.Speaker): aloud, or printed; None: silent."""
+    if not (speak or print_words):
+        return None
     try:
-        ends[WHITE] = LinkEnd(white_port)
-        ends[BLACK] = LinkEnd(black_port)
-        def hand_link(who: str, link: str) -> None:
-            # A player's secret page goes to that player's own view only, never the shared screen.
-            if who not in ("white", "black"):
-                show(f"web, {who}: {link}")
-                return
-            side = WHITE if who == "white" else BLACK
-            f = files.get(side)
-            if f is not None:
-                print(f"web, {who}: {link}", file=f, flush=True)
-            else:
-                show(f"web: {who.capitalize()}'s own page goes only to their own view: give --{who}-view PATH "
-                     "(a file, or their own terminal) to hand it to them")
+        return Speaker(lang, aloud=speak, out=out)
+    except FileNotFoundError:
+        show("espeak-ng is not installed: the umpire stays silent (apt install espeak-ng; --words prints it)")
+        return None
 
-        feed = web(game, ends, hand_link) if web is not None else None  # the web room's pages (host/web)
 
-        def say(side: int, text: str) -> None:
-            f = files.get(side)
-            if f is not None:
-                print(f"[{SIDES[side]}] {text}", file=f, flush=True)
-            heard[side].append(text)
-            if feed is not None:
-                feed.player(side, text)
+class Table:
+    """One Kriegspiel game at the umpire's table: the home (the archive, the two boards),
+    each player's view, the web feed, the match, and the lines typed for the side to move.
+    files: each player's view (side -> a file or the screen); sealed: the adjourned game
+    of the archive it goes on with (adjourned_game), if any."""
 
-        live = None if sim else arch.kriegspiel_live(ends[WHITE].board_id, ends[BLACK].board_id)
+    def __init__(self, home: Any, sim: bool, files: dict[int, TextIO], out: TextIO,
+                 sealed: dict[str, Any] | None) -> None:
+        self.home = home
+        self.arch = home.archive
+        self.sim = sim
+        self.files = files
+        self.out = out
+        self.sealed = sealed
+        self.ends: dict[int, LinkEnd] = {}
+        self.ports = ("", "")
+        self.feed: Any = None
+        self.speaker: Speaker | None = None
+        self.heard: dict[int, list[str]] = {WHITE: [], BLACK: []}  # what each player was told
+        self.live: dict[str, Any] | None = None  # the unfinished game these boards hold (real boards)
+        self.live_id: int | None = None  # its row, kept as the game goes
+        self.unsaved = False
+        self.opening = False
+        self.match: Match | None = None
+        self.shown: Callable[..., None] | None = None  # draws a side's own board (sim)
+
+    def show(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def close(self) -> None:
+        """The links closed and the views; the home (archive, boards) is its owner's to close."""
+        for end in self.ends.values():
+            end.close()
+        for f in self.files.values():
+            if f is not self.out:
+                f.close()
+
+    # ---- the boards and the people -------------------------------------------------------------
+
+    def connect(self, white_port: str, black_port: str) -> None:
+        self.ports = (white_port, black_port)
+        self.ends[WHITE] = LinkEnd(white_port)
+        self.ends[BLACK] = LinkEnd(black_port)
+
+    def hand_link(self, who: str, link: str) -> None:
+        """A player's secret page goes to that player's own view only, never the shared screen."""
+        if who not in ("white", "black"):
+            self.show(f"web, {who}: {link}")
+            return
+        f = self.files.get(WHITE if who == "white" else BLACK)
+        if f is not None:
+            print(f"web, {who}: {link}", file=f, flush=True)
+        else:
+            self.show(f"web: {who.capitalize()}'s own page goes only to their own view: give --{who}-view PATH "
+                      "(a file, or their own terminal) to hand it to them")
+
+    def say(self, side: int, text: str) -> None:
+        """A line told one player only: their view, their scoresheet, their page."""
+        f = self.files.get(side)
+        if f is not None:
+            print(f"[{SIDES[side]}] {text}", file=f, flush=True)
+        self.heard[side].append(text)
+        if self.feed is not None:
+            self.feed.player(side, text)
+
+    def public(self, text: str) -> None:
+        """What both players hear."""
+        if not self.sim:
+            self.show("[umpire] " + text)
+        if self.feed is not None:
+            self.feed.public(text)
+
+    # ---- the game: where it starts, kept as it goes --------------------------------------------
+
+    def setup(self, game: str, fen: str | None, new: bool, seed: int) -> tuple[str, str]:
+        """(game, start FEN): the unfinished game these boards hold (unless new), the
+        adjourned one resumed, the opening the umpire plays, or the screened setup."""
+        from firmware.rules import new_position
+
+        ends, arch, sealed = self.ends, self.arch, self.sealed
+        live = None if self.sim else arch.kriegspiel_live(ends[WHITE].board_id, ends[BLACK].board_id)
         if live is not None and new:
             arch.kriegspiel_live_end(live["id"], "abandoned")
-            show(f"The unfinished game of {live['started'][:16]} on these boards is abandoned.")
+            self.show(f"The unfinished game of {live['started'][:16]} on these boards is abandoned.")
             live = None
-        opening = fen is None and game == "courier"
+        self.live = live
+        self.live_id = None if live is None else int(live["id"])
+        self.opening = fen is None and game == "courier"
         if live is not None:
-            game, fen, opening = str(live["game"]), str(live["fen"]), bool(live["opening"])
+            game, fen, self.opening = str(live["game"]), str(live["fen"]), bool(live["opening"])
         elif sealed is not None:
-            game, fen, opening = sealed["game"], sealed["fen"], sealed["opening"]
-        elif opening:  # courier.md §4: the umpire plays the traditional opening
+            game, fen, self.opening = sealed["game"], sealed["fen"], sealed["opening"]
+        elif self.opening:  # courier.md §4: the umpire plays the traditional opening
             from firmware.app import AFTER_OPENING
 
             fen = AFTER_OPENING["courier"]
         if fen is None and game != "chess":
             fen = new_position(game).fen()  # the screened setup is chess's (battle-setup.md)
         if fen is None:
-            hands = None
-            if sim:
-                army = ArmyHands(seed)
+            fen = self._screened(seed)
+        return game, fen
 
-                def hands(side: int, letter: str) -> None:
-                    army.place(ends[side].request, side, letter)
+    def _screened(self, seed: int) -> str:
+        """The screened setup on both boards (on virtual ones, the hands place random arrays)."""
+        import time
 
-                for end in ends.values():  # clear both boards first
-                    army.clear(end.request)
-            show("Screened setup: each player sets up their army on their own board.")
-            fen = screened_setup(ends, say, hands, lambda: time.sleep(0.05), notice=show)  # type: ignore[arg-type]
+        hands = None
+        if self.sim:
+            army = ArmyHands(seed)
 
-        speaker = None
-        if speak or print_words:  # one speaker for every command (host.record.Speaker): aloud, or printed
-            try:
-                speaker = Speaker(lang, aloud=speak, out=out)
-            except FileNotFoundError:
-                show("espeak-ng is not installed: the umpire stays silent (apt install espeak-ng; --words prints it)")
-        live_id: list[int] = [] if live is None else [int(live["id"])]
-        unsaved = [False]
+            def hands(side: int, letter: str) -> None:
+                army.place(self.ends[side].request, side, letter)
 
-        def keep(actions: list[str]) -> None:
-            # The game on disk before the boards hear of it: a restarted umpire resumes it.
-            if not live_id and sealed is None:
-                return
-            try:
-                if live_id:
-                    arch.kriegspiel_live_save(live_id[0], actions)
-                else:  # an adjourned game going on: still adjourned on disk, with every action
-                    arch.kriegspiel_adjourn(sealed["id"], [], opening, actions)
-                if unsaved[0]:
-                    show("The game is saved again.")
-                unsaved[0] = False
-            except ArchiveError as e:
-                if not unsaved[0]:
-                    show(f"cannot save the game ({e}): it goes on in memory, saved at the next move that can be")
-                unsaved[0] = True
+            for end in self.ends.values():  # clear both boards first
+                army.clear(end.request)
+        self.show("Screened setup: each player sets up their army on their own board.")
+        return screened_setup(self.ends, self.say, hands, lambda: time.sleep(0.05),  # type: ignore[arg-type]
+                              notice=self.show)
 
+    def keep(self, actions: list[str]) -> None:
+        """The game on disk before the boards hear of it: a restarted umpire resumes it."""
+        from host.record import ArchiveError
 
-        def public(text: str) -> None:  # what both players hear
-            if not sim:
-                show("[umpire] " + text)
-            if feed is not None:
-                feed.public(text)
+        if self.live_id is None and self.sealed is None:
+            return
+        try:
+            if self.live_id is not None:
+                self.arch.kriegspiel_live_save(self.live_id, actions)
+            else:  # an adjourned game going on: still adjourned on disk, with every action
+                self.arch.kriegspiel_adjourn(self.sealed["id"], [], self.opening, actions)
+            if self.unsaved:
+                self.show("The game is saved again.")
+            self.unsaved = False
+        except ArchiveError as e:
+            if not self.unsaved:
+                self.show(f"cannot save the game ({e}): it goes on in memory, saved at the next move that can be")
+            self.unsaved = True
+
+    def begin(self, game: str, fen: str, lang: str, resume: str | None) -> None:
+        """The umpire and the match: resumed from the actions kept, or started afresh; each
+        board told its view, the screen told who plays where."""
+        from firmware.rules import new_position
 
         ump = Umpire(new_position(game, fen))
-        match = Match(ump, ends[WHITE], ends[BLACK], say, speaker, min_delay_s=0.0 if sim else 0.3,
-                      public=public, keep=keep, notice=show, lang=lang)
-        if opening:
+        self.match = match = Match(ump, self.ends[WHITE], self.ends[BLACK], self.say, self.speaker,
+                                   min_delay_s=0.0 if self.sim else 0.3, public=self.public, keep=self.keep,
+                                   notice=self.show, lang=lang)
+        if self.opening:
             ump.opening_played()
-        if live is not None or sealed is not None:
-            ump.start()
-            actions = json.loads(str(live["actions"])) if live is not None else sealed["actions"]
-            match.resume(actions)
-            if live is not None:
-                show(f"Resuming the Kriegspiel game of {live['started'][:16]} on these boards "
-                     f"({len(actions)} actions so far; --new starts another).")
-            else:
-                show(f"Resuming Kriegspiel game {resume} ({len(actions)} actions so far): each player sees "
-                     "their own board again.")
-                for side in (WHITE, BLACK):  # each player's own scoresheet, as they were told it
-                    heard[side] += [words(a) for a in ump.told[side >> 6]]
-            match.heal()
+        if self.live is not None or self.sealed is not None:
+            self._resume(resume)
         else:
-            if not sim:
+            if not self.sim:
+                from host.record import ArchiveError
+
                 try:
-                    live_id.append(arch.kriegspiel_live_new(ends[WHITE].board_id, ends[BLACK].board_id, game,
-                                                            ump.start_fen, opening))
+                    self.live_id = self.arch.kriegspiel_live_new(self.ends[WHITE].board_id, self.ends[BLACK].board_id,
+                                                                 game, ump.start_fen, self.opening)
                 except ArchiveError as e:
-                    show(f"cannot save the game ({e}): a restarted umpire could not resume it")
+                    self.show(f"cannot save the game ({e}): a restarted umpire could not resume it")
             match.start()
-        if sim:
-            for end in ends.values():
+        if self.sim:
+            for end in self.ends.values():
                 end.request("sim setup")
                 end.request("sim wait 200")
         for side in (WHITE, BLACK):
-            if side not in files:
-                show(f"{SIDES[side].capitalize()}'s own lines (attempts, refusals) are shown on their board only: "
-                     f"--{SIDES[side]}-view PATH sends them to a file or a terminal of their own.")
-        show(f"Kriegspiel: white {printable(white_port)}, black {printable(black_port)}. "
-             "Type a move for the side to move, ask, resign, help or quit.")
-        shown = kview_shower(match, ends, game, heard, out) if sim else None
-        if shown is not None:
-            shown(WHITE, force=True)
-            shown(BLACK, force=True)  # each army as it stands
+            if side not in self.files:
+                self.show(f"{SIDES[side].capitalize()}'s own lines (attempts, refusals) are shown on their board "
+                          f"only: --{SIDES[side]}-view PATH sends them to a file or a terminal of their own.")
+        white, black = self.ports
+        self.show(f"Kriegspiel: white {printable(white)}, black {printable(black)}. "
+                  "Type a move for the side to move, ask, resign, help or quit.")
+        if self.sim:
+            from host.commands.kview import kview_shower
 
-        def typed_attempt(side: int, cmd: str) -> None:
-            """A typed attempt, read on the mover's own view (squares or SAN; a pawn's
-            diagonal onto a square that looks empty is an attempt too): a typing error is
-            told the mover, and is no attempt.  On virtual boards the hands make it."""
-            view = match.ump.view(side)
-            try:
-                m = parse(view, cmd, ask=True)  # a promotion without its piece: which one?
-            except MoveError as e:  # not an attempt: the typist is told, not the scoresheet
-                f = files.get(side)
-                print(f"[{SIDES[side]}] {e}", file=f if f is not None else out, flush=True)
-                return
-            if not sim:
-                match.attempt(side, view.move_str(m))
-                return
-            try:
-                sim_attempt(side, view, m)
-            except (BoardError, BridgeTimeout, LinkError) as e:
-                show(f"the virtual hands could not make {printable(cmd)}: {e}")
+            self.shown = kview_shower(match, self.ends, game, self.heard, self.out)
+            self.shown(WHITE, force=True)
+            self.shown(BLACK, force=True)  # each army as it stands
 
-        def sim_attempt(side: int, view: Any, m: int) -> None:
-            """The virtual hands make the attempt on the mover's own board."""
-            end = ends[side]
-            cmd = view.move_str(m)
-            geo = Geometry(view.game.layout)
-            lifts, places = hand_moves(view, m)
-            if not lifts and not places:  # a blast tried blind: nothing to do by hand
-                match.attempt(side, cmd)
-                return
-            for c in lifts:
-                end.request(f"sim lift {geo.name(geo.phys(c))}")
-            for c in places:
-                end.request(f"sim place {geo.name(geo.phys(c))}")
-            end.request("sim wait 100")
-            if read_state(end.request("state")).state == "promoting":
-                letter = cmd[-1]
-                end.request("promote " + (letter if letter.isalpha() else "-"))
-            end.request("sim wait 1000")
-            match.pump()
-            for other in ends.values():  # the hands put every board right
-                other.request("sim setup")
-                other.request("sim wait 100")
-            match.pump()
+    def _resume(self, resume: str | None) -> None:
+        match, ump, live = self.match, self.match.ump, self.live
+        ump.start()
+        actions = json.loads(str(live["actions"])) if live is not None else self.sealed["actions"]
+        match.resume(actions)
+        if live is not None:
+            self.show(f"Resuming the Kriegspiel game of {live['started'][:16]} on these boards "
+                      f"({len(actions)} actions so far; --new starts another).")
+        else:
+            self.show(f"Resuming Kriegspiel game {resume} ({len(actions)} actions so far): each player sees "
+                      "their own board again.")
+            for side in (WHITE, BLACK):  # each player's own scoresheet, as they were told it
+                self.heard[side] += [words(a) for a in ump.told[side >> 6]]
+        match.heal()
 
+    # ---- what is typed -------------------------------------------------------------------------
+
+    def play(self, inp: TextIO) -> bool:
+        """The lines typed, and the boards' attempts, until the game is over, quit is
+        confirmed or the input ends; True if Ctrl-C ended it (the game adjourned as by quit)."""
+        from host.commands.console import LineInput
+        from host.commands.kview import confirm_prompt
+
+        match = self.match
         typed = LineInput(inp)
-        quit_ = asked = False  # asked: quit was typed, the next line answers
-        interrupted = False  # Ctrl-C: the game is adjourned, as quit does
+        asked = False  # quit was typed: the next line answers
         try:
-            while not match.ump.over and not quit_:
-                if shown is not None:
-                    shown(match.ump.pos.us)
+            while not match.ump.over:
+                if self.shown is not None:
+                    self.shown(match.ump.pos.us)
                 match.pump()
                 match.heal()
                 lines = typed.lines(0.1)
                 if lines is None:
-                    break
+                    return False
                 for line in lines:
                     cmd = line.strip()
-                    side = match.ump.pos.us
                     if match.ump.over:
                         break
                     if asked:
                         asked = False
                         if cmd.lower() in ("y", "yes"):
-                            quit_ = True
-                            break
-                        continue
-                    if not cmd:
-                        continue
-                    if cmd == "quit":
-                        show(confirm_prompt(live_id != []))
+                            return False
+                    elif cmd == "quit":
+                        self.show(confirm_prompt(self.live_id is not None))
                         asked = True
-                        continue
-                    if cmd == "help":
-                        show(HELP)
-                    elif cmd == "board" and shown is not None:
-                        shown(side, force=True)
-                    elif cmd == "ask":
-                        match.ask(side)
-                    elif cmd == "resign":
-                        match.resign(side)
-                    else:
-                        typed_attempt(side, cmd)
+                    elif cmd:
+                        self.command(match.ump.pos.us, cmd)
         except KeyboardInterrupt:
-            interrupted = True
-            show("")
+            self.show("")
+            return True
+        return False
+
+    def command(self, side: int, cmd: str) -> None:
+        """One typed line (not quit) for side, the side to move."""
+        from host.commands.kview import HELP
+
+        if cmd == "help":
+            self.show(HELP)
+        elif cmd == "board" and self.shown is not None:
+            self.shown(side, force=True)
+        elif cmd == "ask":
+            self.match.ask(side)
+        elif cmd == "resign":
+            self.match.resign(side)
+        else:
+            self.typed_attempt(side, cmd)
+
+    def typed_attempt(self, side: int, cmd: str) -> None:
+        """A typed attempt, read on the mover's own view (squares or SAN; a pawn's
+        diagonal onto a square that looks empty is an attempt too): a typing error is
+        told the mover, and is no attempt.  On virtual boards the hands make it."""
+        from host.record import MoveError, parse
+
+        view = self.match.ump.view(side)
+        try:
+            m = parse(view, cmd, ask=True)  # a promotion without its piece: which one?
+        except MoveError as e:  # not an attempt: the typist is told, not the scoresheet
+            f = self.files.get(side)
+            print(f"[{SIDES[side]}] {e}", file=f if f is not None else self.out, flush=True)
+            return
+        if not self.sim:
+            self.match.attempt(side, view.move_str(m))
+            return
+        try:
+            self.sim_attempt(side, view, m)
+        except (BoardError, BridgeTimeout, LinkError) as e:
+            self.show(f"the virtual hands could not make {printable(cmd)}: {e}")
+
+    def sim_attempt(self, side: int, view: Any, m: int) -> None:
+        """The virtual hands make the attempt on the mover's own board."""
+        from firmware.hands import hand_moves
+        from firmware.squares import Geometry
+
+        match, end = self.match, self.ends[side]
+        cmd = view.move_str(m)
+        geo = Geometry(view.game.layout)
+        lifts, places = hand_moves(view, m)
+        if not lifts and not places:  # a blast tried blind: nothing to do by hand
+            match.attempt(side, cmd)
+            return
+        for c in lifts:
+            end.request(f"sim lift {geo.name(geo.phys(c))}")
+        for c in places:
+            end.request(f"sim place {geo.name(geo.phys(c))}")
+        end.request("sim wait 100")
+        if read_state(end.request("state")).state == "promoting":
+            letter = cmd[-1]
+            end.request("promote " + (letter if letter.isalpha() else "-"))
+        end.request("sim wait 1000")
+        match.pump()
+        for other in self.ends.values():  # the hands put every board right
+            other.request("sim setup")
+            other.request("sim wait 100")
+        match.pump()
+
+    # ---- the end -------------------------------------------------------------------------------
+
+    def finish(self, json_record: bool) -> None:
+        """A game over archived with the umpire's record, printed; one left on real boards
+        kept for the same command; one left on virtual boards adjourned, its record sealed."""
+        from host.commands.kview import adjourn, record_text
+
+        match, arch = self.match, self.arch
+        board = "+".join(self.ports)
+        resumed = None if self.sealed is None else self.sealed["id"]
         if match.ump.over:
             rec = match.record()
             res, reason = match.result()
-            show("The game is over: " + res + ". The umpire's record:")
-            game_id = arch.add_kriegspiel(f"{white_port}+{black_port}", match.gid, match.ump.start_fen, rec, res, reason,
-                                      None if sealed is None else sealed["id"])
-            show(json.dumps(rec, ensure_ascii=False) if json_record else record_text(arch, game_id))
-            if live_id:
-                arch.kriegspiel_live_end(live_id[0], "over")
-            show(f"archived as game {game_id}")
-            if feed is not None:
-                feed.over(rec, res, game_id)
-        elif live_id:
-            show("The game is kept: run the same command again to go on with it.")
+            self.show("The game is over: " + res + ". The umpire's record:")
+            game_id = arch.add_kriegspiel(board, match.gid, match.ump.start_fen, rec, res, reason, resumed)
+            self.show(json.dumps(rec, ensure_ascii=False) if json_record else record_text(arch, game_id))
+            if self.live_id is not None:
+                arch.kriegspiel_live_end(self.live_id, "over")
+            self.show(f"archived as game {game_id}")
+            if self.feed is not None:
+                self.feed.over(rec, res, game_id)
+        elif self.live_id is not None:
+            self.show("The game is kept: run the same command again to go on with it.")
         else:  # a game on virtual boards left by quit (or the end of input): adjourned, its record sealed
-            game_id = adjourn(arch, f"{white_port}+{black_port}", match, opening, None if sealed is None else sealed["id"])
-            show(f"the game is adjourned: archived as game {game_id}, the umpire's record sealed; "
-                 f"eboard kriegspiel --sim --resume {game_id} goes on with it")
-        return 130 if interrupted else 0
-    finally:
-        for end in ends.values():
-            end.close()
-        for vb in boards:
-            vb.stop()
-        arch.close()
-        for f in files.values():
-            if f is not out:
-                f.close()
+            game_id = adjourn(arch, board, match, self.opening, resumed)
+            self.show(f"the game is adjourned: archived as game {game_id}, the umpire's record sealed; "
+                      f"eboard kriegspiel --sim --resume {game_id} goes on with it")

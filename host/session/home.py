@@ -3,7 +3,8 @@
 The archive, and the board: a port given (a board on USB), the archive's own virtual board
 (`sim-board` beside the archive file: the same id and flash from one `play --sim` to the
 next) or its emulated Pico (`pico-board`: its flash, id and log), with the hands that make
-moves on those two (`sim` requests).  play and board-engine open one Home and close it.
+moves on those two (`sim` requests).  play and board-engine open one Home and close it;
+kriegspiel a PairHome (two boards, one a player).
 """
 
 from __future__ import annotations
@@ -137,14 +138,49 @@ class HomeError(Exception):
 
 
 def open_home(archive_path: str | None, port: str | None = None, sim: bool = False,
-              pico: bool | Path | None = None) -> Home:
+              pico: bool | Path | None = None, pair: bool = False) -> Home:
     """The archive at archive_path (None: the default one) and the board, as a Home
-    (board-engine, emulate); HomeError in words if either cannot be had."""
+    (board-engine, emulate); pair: the archive alone, as a PairHome whose two boards
+    start_pair() starts (kriegspiel).  HomeError in words if either cannot be had."""
     try:
         archive = Archive(archive_path)
     except ArchiveError as e:
         raise HomeError(str(e)) from None
+    if pair:
+        return PairHome(archive)
     try:
         return Home(archive, port, sim, pico)  # the archive's own virtual board or Pico, as play's
     except VirtualBoardError as e:
         raise HomeError(str(e)) from None
+
+
+class PairHome(Home):
+    """Kriegspiel's home: the archive and two boards, one each player's (their ports), or
+    two virtual boards in temporary folders whose time passes only as the hands say
+    (`sim wait`); close() stops them with the archive."""
+
+    def __init__(self, archive: Archive) -> None:
+        super().__init__(archive)
+        self.pair: list[VirtualBoard] = []
+
+    def start_pair(self, white: str | None, black: str | None, sim: bool) -> tuple[str, str]:
+        """(White's port, Black's): the two given, or with sim two virtual boards started;
+        HomeError in words if one cannot run."""
+        self.sim = sim
+        if not sim:
+            assert white and black
+            return white, black
+        ports = []
+        try:
+            for _ in range(2):
+                self.pair.append(TemporaryBoard(prefix="eboard-krieg-", realtime=False))
+                ports.append(self.pair[-1].start())
+        except VirtualBoardError as e:
+            raise HomeError(str(e)) from None
+        return ports[0], ports[1]
+
+    def close(self) -> None:
+        for board in self.pair:
+            board.stop()
+        self.pair = []
+        super().close()
