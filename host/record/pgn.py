@@ -143,7 +143,8 @@ def kriegspiel_comments(record: dict[str, Any]) -> dict[int, list[str]]:
     out: dict[int, list[str]] = {}
     ply = 0
     for r in record.get("attempts", []):
-        said = " ".join(words(a) for a in r.get("answer", []))
+        # An ask's answer holds the question itself: the comment says it once.
+        said = " ".join(words(a) for a in r.get("answer", []) if a.get("type") != "pawn_capture_question")
         side = str(r.get("side", "")).capitalize()
         if r.get("attempt") == "ask":
             out.setdefault(ply, []).append(f"{side} asks: Can I capture? {said}".strip())
