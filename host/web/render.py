@@ -267,7 +267,8 @@ def tile(slug: str, s: dict[str, Any]) -> str:
 def lines(items: list[str]) -> str:
     if not items:
         return '<p class="muted">nothing announced yet</p>'
-    return '<ol class="lines">' + "".join(f"<li>{esc(x)}</li>" for x in items) + "</ol>"
+    # What the umpire said, in order: not numbered, as a move list is (no "1. White has moved.").
+    return '<ul class="lines">' + "".join(f"<li>{esc(x)}</li>" for x in items) + "</ul>"
 
 
 def record(game: str, end: dict[str, Any] | None) -> str:
