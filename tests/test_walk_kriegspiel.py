@@ -57,7 +57,7 @@ def test_a_pawn_tries_a_capture_onto_a_square_its_own_board_shows_empty(tmp_path
     k.expect(r"\[black\] Black has moved\.")
     k.type("ask")
     k.expect(r"\[white\] Yes\.")
-    k.expect(r"LEDs: .*W the umpire's Yes")  # the answer in its own words, not "winner"
+    k.expect(r"around the board: .*W the umpire's Yes")  # the answer in its own words, not "winner"
     k.type("exd5")  # d5 looks empty on White's own board: the umpire judges it
     k.expect(r"\[white\] You try e4d5")
     k.expect(r"\[black\] White captures on d5\.")

@@ -680,7 +680,7 @@ class Table:
                           f"only: --{SIDES[side]}-view PATH sends them to a file or a terminal of their own.")
         white, black = self.ports
         self.show(f"Kriegspiel: white {printable(white)}, black {printable(black)}. "
-                  "Type a move for the side to move, ask, resign, help or quit.")
+                  "Type a move for the side to move, or help for the commands.")
         if self.sim:
             from host.commands.kview import kview_shower
 
@@ -743,18 +743,33 @@ class Table:
 
     def command(self, side: int, cmd: str) -> None:
         """One typed line (not quit) for side, the side to move."""
-        from host.commands.kview import HELP
+        from host.commands.kview import HELP, HELP_BOARDS
 
         if cmd == "help":
-            self.show(HELP)
+            self.show(HELP if self.sim else HELP_BOARDS)
         elif cmd == "board" and self.shown is not None:
             self.shown(side, force=True)
         elif cmd == "ask":
+            self.pass_time()
             self.match.ask(side)
         elif cmd == "resign":
+            self.pass_time()
             self.match.resign(side)
         else:
             self.typed_attempt(side, cmd)
+
+    def pass_time(self) -> None:
+        """On virtual boards, whose time passes only as the hands say: the time a player
+        takes to read a board and act, so that what was announced before this turn's action
+        goes off their LEDs, as on a board of the real world (firmware/krieg.py BANNER_MS)."""
+        from firmware.krieg import BANNER_MS
+
+        if self.sim:
+            for end in self.ends.values():
+                try:
+                    end.request(f"sim wait {BANNER_MS}")
+                except (BoardError, BridgeTimeout, LinkError, OSError):
+                    pass  # a board that does not answer: the match finds it and puts it right (heal)
 
     def typed_attempt(self, side: int, cmd: str) -> None:
         """A typed attempt, read on the mover's own view (squares or SAN; a pawn's
@@ -772,6 +787,7 @@ class Table:
         if not self.sim:
             self.match.attempt(side, view.move_str(m))
             return
+        self.pass_time()
         try:
             self.sim_attempt(side, view, m)
         except (BoardError, BridgeTimeout, LinkError) as e:

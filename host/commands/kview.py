@@ -33,9 +33,22 @@ def _field(board: str, files: int) -> list[list[str]]:
     return rows
 
 
+# The margin around the game is not drawn: what its LEDs say, in the umpire's words
+# (firmware/krieg.py lights an announcement as a ring there, the ask square on its corner).
+RING_LEDS = {
+    "r": "Move impossible",
+    "o": "your board refused the move",
+    "k": "check (the ring's pattern is the direction)",
+    "n": "your turn: a man put on this corner asks \"Can I capture?\"",
+    **ANSWER_LEDS,
+}
+
+
 def own_board(game: str, view_fen: str, leds: str, side: str, told: list[str], over: bool = False) -> str:
-    """The player's board as text: each square's man (FEN letter) and LED letter (W and D:
-    the umpire's Yes and No to "Can I capture?", until the game is over)."""
+    """The player's board as text: each square's man (FEN letter) and LED letter, the
+    squares' LEDs named, the margin's (not drawn) named as the announcements they are (W and
+    D: the umpire's Yes and No to "Can I capture?", until the game is over), and the last
+    lines the umpire told (told; none: no such line)."""
     lay = new_position(game).game.layout
     geo = Geometry(lay)
     rows = _field(view_fen.split()[0], lay.files)
@@ -47,21 +60,23 @@ def own_board(game: str, view_fen: str, leds: str, side: str, told: list[str], o
     head = "     " + "".join(f" {lay.letters[f]} " for f in files)
     lines = [f"{side.capitalize()}'s own board (your men; the LEDs as the umpire lit them):", head]
     lit = set()
+    whole = len(leds) == 144
     for r in ranks:
         row = f" {r + 1:>2}  "
         for f in files:
-            led = leds[geo.phys(lay.squares[r * lay.files + f])] if len(leds) == 144 else "."
+            led = leds[geo.phys(lay.squares[r * lay.files + f])] if whole else "."
             if led != ".":
                 lit.add(led)
             row += f" {rows[lay.ranks - 1 - r][f]}{led if led != '.' else ' '}"
         lines.append(row + f"  {r + 1}")
     lines.append(head)
-    inside = {geo.phys(sq) for sq in lay.squares}
-    if len(leds) == 144:  # the margin around the game: where the announcements ring
-        lit |= {led for p, led in enumerate(leds) if p not in inside and led != "."}
     if lit:
-        names = LED_NAMES if over else {**LED_NAMES, **ANSWER_LEDS}
-        lines.append("LEDs: " + ", ".join(f"{k} {names.get(k, k)}" for k in sorted(lit)))
+        lines.append("LEDs: " + ", ".join(f"{k} {LED_NAMES.get(k, k)}" for k in sorted(lit)))
+    inside = {geo.phys(sq) for sq in lay.squares}
+    ring = {led for p, led in enumerate(leds) if p not in inside and led != "."} if whole else set()
+    if ring:
+        names = LED_NAMES if over else {**LED_NAMES, **RING_LEDS}
+        lines.append("around the board: " + ", ".join(f"{k} {names.get(k, k)}" for k in sorted(ring)))
     if told:
         lines.append("the umpire told you: " + " ".join(told[-4:]))
     return "\n".join(lines)
@@ -77,18 +92,32 @@ HELP = """Kriegspiel on two virtual boards: type for the side to move, whose own
   quit                leave the game (asks first; Ctrl-C leaves at once): it is archived as
                       adjourned, sealed (eboard kriegspiel --sim --resume ID goes on with it)"""
 
+HELP_BOARDS = """Kriegspiel on two boards, each player trying moves on their own; type for the side to move.
+  e2e4, Nf3, exd5     an attempt, read on the mover's own view; their board shows how to make it
+  e8=Q, e7e8q         a promotion names its piece (typed without one, you are asked which)
+  ask                 "Can I capture?" (any pawn capture?)
+  resign              the side to move resigns
+  help                this text
+  quit                leave the game (asks first; Ctrl-C leaves at once): the umpire keeps it,
+                      and the same command run again goes on with it"""
+
 
 def kview_shower(match: Any, ends: dict[int, Any], game: str, heard: dict[int, list[str]], out: TextIO):
-    """show(side, force=False): draw side's own board when it has changed since last drawn."""
+    """show(side, force=False): draw side's own board when it has changed since last drawn;
+    force (`board`, the start): draw it again, with the last lines the umpire told side (a
+    drawing made after a move leaves them out: they were printed just above it)."""
     from firmware.rules.kriegspiel import SIDES
 
     last: dict[int, str] = {}
 
     def show(side: int, force: bool = False) -> None:
         leds = read_leds(ends[side].request("leds"))
-        text = own_board(game, match.ump.view_fen(side), leds, SIDES[side], heard[side], match.ump.over)
+        view = match.ump.view_fen(side)
+        text = own_board(game, view, leds, SIDES[side], [], match.ump.over)
         if force or last.get(side) != text:
             last[side] = text
+            if force:
+                text = own_board(game, view, leds, SIDES[side], heard[side], match.ump.over)
             print(text, file=out, flush=True)
 
     return show
