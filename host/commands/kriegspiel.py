@@ -479,9 +479,9 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
     (json_record).  resume (with sim): the id of an adjourned game of the archive, which
     goes on from the umpire's actions kept with it.  HomeError in words if the archive or
     the boards cannot be had."""
-    from host.session import open_home
+    from host.session import open_pair
 
-    with open_home(archive_path, pair=True) as home:
+    with open_pair(archive_path) as home:
         sealed = None if resume is None else adjourned_game(home.archive, resume)  # said before a board starts
         files = _views(white_view, black_view, sim, out)
         table = Table(home, sim, files, out, sealed)

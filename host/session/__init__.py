@@ -23,8 +23,10 @@ from host.session.opponent import Job, Opponent, OpponentError, flag_result
 from host.session.session import HELP, PlayError, Session
 from host.session.start import check
 from host.session.view import LED_NAMES, Snapshot, render
+from host.session.home import PairHome, open_pair  # kriegspiel's two boards
 
 __all__ = [
     "ArmyHands", "HELP", "Home", "HomeBoard", "HomeError", "Job", "LED_NAMES", "Opponent", "OpponentError", "PlayError", "Session",
     "Snapshot", "check", "flag_result", "leave_pico_home", "open_home", "own_board", "pico_home", "render",
 ]
+__all__ += ["PairHome", "open_pair"]

@@ -3,8 +3,7 @@
 The archive, and the board: a port given (a board on USB), the archive's own virtual board
 (`sim-board` beside the archive file: the same id and flash from one `play --sim` to the
 next) or its emulated Pico (`pico-board`: its flash, id and log), with the hands that make
-moves on those two (`sim` requests).  play and board-engine open one Home and close it;
-kriegspiel a PairHome (two boards, one a player).
+moves on those two (`sim` requests).  play and board-engine open one Home and close it.
 """
 
 from __future__ import annotations
@@ -133,31 +132,10 @@ class Home:
         self.close()
 
 
-class HomeError(Exception):
-    """A home that cannot be opened: its archive, or its board, in words."""
-
-
-def open_home(archive_path: str | None, port: str | None = None, sim: bool = False,
-              pico: bool | Path | None = None, pair: bool = False) -> Home:
-    """The archive at archive_path (None: the default one) and the board, as a Home
-    (board-engine, emulate); pair: the archive alone, as a PairHome whose two boards
-    start_pair() starts (kriegspiel).  HomeError in words if either cannot be had."""
-    try:
-        archive = Archive(archive_path)
-    except ArchiveError as e:
-        raise HomeError(str(e)) from None
-    if pair:
-        return PairHome(archive)
-    try:
-        return Home(archive, port, sim, pico)  # the archive's own virtual board or Pico, as play's
-    except VirtualBoardError as e:
-        raise HomeError(str(e)) from None
-
-
 class PairHome(Home):
-    """Kriegspiel's home: the archive and two boards, one each player's (their ports), or
-    two virtual boards in temporary folders whose time passes only as the hands say
-    (`sim wait`); close() stops them with the archive."""
+    """Kriegspiel's home (open_pair): the archive and two boards, one each player's (their
+    ports), or two virtual boards in temporary folders whose time passes only as the hands
+    say (`sim wait`); close() stops them with the archive."""
 
     def __init__(self, archive: Archive) -> None:
         super().__init__(archive)
@@ -184,3 +162,30 @@ class PairHome(Home):
             board.stop()
         self.pair = []
         super().close()
+
+
+def open_pair(archive_path: str | None) -> PairHome:
+    """The archive at archive_path (None: the default one) as a PairHome, whose two boards
+    start_pair() starts (kriegspiel); HomeError in words if the archive cannot be had."""
+    try:
+        return PairHome(Archive(archive_path))
+    except ArchiveError as e:
+        raise HomeError(str(e)) from None
+
+
+class HomeError(Exception):
+    """A home that cannot be opened: its archive, or its board, in words."""
+
+
+def open_home(archive_path: str | None, port: str | None = None, sim: bool = False,
+              pico: bool | Path | None = None) -> Home:
+    """The archive at archive_path (None: the default one) and the board, as a Home
+    (board-engine, emulate); HomeError in words if either cannot be had."""
+    try:
+        archive = Archive(archive_path)
+    except ArchiveError as e:
+        raise HomeError(str(e)) from None
+    try:
+        return Home(archive, port, sim, pico)  # the archive's own virtual board or Pico, as play's
+    except VirtualBoardError as e:
+        raise HomeError(str(e)) from None
