@@ -1,11 +1,12 @@
 """An adjourned Kriegspiel game on virtual boards (issue #21's leftovers): resumed by the
 real command from what the archive keeps, and sealed until it ends whatever its tags say."""
 
+import os
 import re
 import sqlite3
 
 import pytest
-from test_walk_kriegspiel import Krieg, eboard, pexpect
+from test_walk_kriegspiel import EBOARD, WAIT_S, Krieg, eboard, pexpect
 
 from host.record import Archive
 
@@ -81,6 +82,34 @@ def test_tagging_a_sealed_game_does_not_unseal_it(tmp_path):
     assert "Kriegspiel" in line and "sealed" in line
     rc, _, err = eboard(tmp_path, "play", "--sim", "--resume", gid)  # one board cannot hold it
     assert rc != 0 and f"eboard kriegspiel --sim --resume {gid}" in err
+
+
+def test_a_resumed_game_s_web_pages_draw_its_own_game(tmp_path):
+    """Found by the walk of issue #34: a gardner game resumed with --web was published as
+    chess (the command's default), and the player's page said "cannot show chess position"."""
+    import urllib.request
+
+    k = Krieg(tmp_path, "--game", "gardner")
+    k.type("a3")
+    k.p.expect_exact("[black] White has moved.")
+    gid = re.search(r"archived as game (\d+)", k.quit()).group(1)
+    env = dict(os.environ, EBOARD_DATA=str(tmp_path))
+    p = pexpect.spawn(EBOARD, ["kriegspiel", "--sim", "--resume", gid, "--web", "0"], env=env, encoding="utf-8",
+                      timeout=WAIT_S, dimensions=(50, 200))
+    try:
+        p.expect("Type a move")
+        link = re.search(r"web, white: (http\S+)", p.before).group(1)
+        with urllib.request.urlopen(link, timeout=60) as r:
+            page = r.read().decode("utf-8")
+        assert "cannot show" not in page and "<svg" in page, page
+        p.sendline("quit")
+        p.expect(r"\[y/N\]")
+        p.sendline("y")
+        p.expect("adjourned")
+        p.sendeof()
+        p.expect(pexpect.EOF)
+    finally:
+        p.close(force=True)
 
 
 @pytest.fixture

@@ -487,8 +487,9 @@ def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | No
         table = Table(home, sim, files, out, sealed)
         try:
             table.connect(*home.start_pair(white_port, black_port, sim))
+            game = table.resumed(game, new)
             table.feed = web(game, table.ends, table.hand_link) if web is not None else None  # host/web's pages
-            game, fen = table.setup(game, fen, new, seed)
+            fen = table.setup(game, fen, seed)
             table.speaker = _speaker(speak, print_words, lang, out, table.show)
             table.begin(game, fen, lang, resume)
             interrupted = table.play(inp)
@@ -583,12 +584,10 @@ class Table:
 
     # ---- the game: where it starts, kept as it goes --------------------------------------------
 
-    def setup(self, game: str, fen: str | None, new: bool, seed: int) -> tuple[str, str]:
-        """(game, start FEN): the unfinished game these boards hold (unless new), the
-        adjourned one resumed, the opening the umpire plays, or the screened setup."""
-        from firmware.rules import new_position
-
-        ends, arch, sealed = self.ends, self.arch, self.sealed
+    def resumed(self, game: str, new: bool) -> str:
+        """The game going on: the unfinished one these boards hold (unless new, which
+        abandons it), or the adjourned one resumed; else game."""
+        ends, arch = self.ends, self.arch
         live = None if self.sim else arch.kriegspiel_live(ends[WHITE].board_id, ends[BLACK].board_id)
         if live is not None and new:
             arch.kriegspiel_live_end(live["id"], "abandoned")
@@ -596,11 +595,21 @@ class Table:
             live = None
         self.live = live
         self.live_id = None if live is None else int(live["id"])
+        if live is not None:
+            return str(live["game"])
+        return game if self.sealed is None else str(self.sealed["game"])
+
+    def setup(self, game: str, fen: str | None, seed: int) -> str:
+        """The start FEN: the game going on's (resumed()), the opening the umpire plays,
+        the game's usual start, or the screened setup."""
+        from firmware.rules import new_position
+
+        live, sealed = self.live, self.sealed
         self.opening = fen is None and game == "courier"
         if live is not None:
-            game, fen, self.opening = str(live["game"]), str(live["fen"]), bool(live["opening"])
+            fen, self.opening = str(live["fen"]), bool(live["opening"])
         elif sealed is not None:
-            game, fen, self.opening = sealed["game"], sealed["fen"], sealed["opening"]
+            fen, self.opening = sealed["fen"], sealed["opening"]
         elif self.opening:  # courier.md §4: the umpire plays the traditional opening
             from firmware.app import AFTER_OPENING
 
@@ -609,7 +618,7 @@ class Table:
             fen = new_position(game).fen()  # the screened setup is chess's (battle-setup.md)
         if fen is None:
             fen = self._screened(seed)
-        return game, fen
+        return fen
 
     def _screened(self, seed: int) -> str:
         """The screened setup on both boards (on virtual ones, the hands place random arrays)."""
