@@ -641,7 +641,8 @@ def test_kriegspiel_pages_show_each_player_only_their_own(browser, tmp_path):
 @needs_browser
 def test_play_against_the_computer_shows_its_clocks_and_move_live(page, tmp_path):
     # The whole way: `eboard play --engine --clock --web` publishes, the open page shows
-    # both clocks (the player's running down), then the computer's move framed on the board.
+    # both clocks, stopped until the first move, then the computer's move framed on the
+    # board and the player's clock running down.
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     play = Proc("play", "--sim", "--game", "chess", "--engine", "6", "--engine-time", "0.3", "--clock", "5+3",
@@ -651,10 +652,8 @@ def test_play_against_the_computer_shows_its_clocks_and_move_live(page, tmp_path
         page.goto(base + "/")
         page.locator("a.tile").first.click()
         page.wait_for_selector("#live.on")
-        expect(page.locator("#clocks .clock.white.running")).to_have_count(1)
-        first = page.inner_text("#clocks .clock.white .time")
-        page.wait_for_timeout(1500)
-        assert page.inner_text("#clocks .clock.white .time") != first  # White's time runs down, in the page
+        expect(page.locator("#clocks .clock")).to_have_count(2)
+        expect(page.locator("#clocks .clock.running")).to_have_count(0)  # the first move starts the clock
         play.send("e4")
         play.wait_for(r"the computer plays \S+ \((\w+)\): make it on the board")
         expect(page.locator("#engine")).to_contain_text("plays")
@@ -662,6 +661,9 @@ def test_play_against_the_computer_shows_its_clocks_and_move_live(page, tmp_path
         # the computer's clock stopped when it showed its move: the player's runs while he makes it
         expect(page.locator("#clocks .clock.white.running")).to_have_count(1)
         expect(page.locator("#clocks .clock.black.running")).to_have_count(0)
+        first = page.inner_text("#clocks .clock.white .time")
+        page.wait_for_timeout(1500)
+        assert page.inner_text("#clocks .clock.white .time") != first  # White's time runs down, in the page
         play.send("make")
         expect(page.locator('#board rect[data-engine="to"]')).to_have_count(0)
         expect(page.locator("#moves")).to_contain_text("1. e4")

@@ -468,7 +468,9 @@ def _options_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", help="--engine: the level, 1 (beginner) to 8")
     p.add_argument("--engine-time", metavar="S", help="--engine: seconds a move for the computer (default: its level's, else 1); on a --clock, a share "
                         "of its time left plus the increment, never more")
-    p.add_argument("--clock", metavar="MIN+INC", help="a clock for both players: minutes each, seconds added a move (5+3)")
+    p.add_argument("--clock", metavar="MIN+INC", help="a clock for both players, started by the first move: minutes each, "
+                   "seconds added a move (5+3, Fischer); 5d3: a simple delay of 3 s a move; 5b3: Bronstein's "
+                   "(a move's time given back, up to 3 s); --resume goes on with the times it had")
     for tag in TAG_OPTIONS:
         p.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")
     p.add_argument("--speak", action="store_true", help="say every move aloud, the computer's too, and the end "
