@@ -229,13 +229,13 @@ def test_the_computers_move_is_lit_made_by_hand_and_archived_once(tmp_path):
     assert p.returncode == 0, p.stderr
     out = p.stdout
     assert "the computer is thinking" in out and "the computer plays " in out
-    assert "board: setup" in out and "the board waits for the computer's move" in out
+    assert "board: waits for the computer's " in out and "the board waits for the computer's move" in out
     assert "Traceback" not in out + p.stderr
     a = archive_of(tmp_path)
     (g,) = a.games()
     moves = a.moves(g.id)
     assert len(moves) == 2 and moves[0] == "e2e4" and g.black == "eboard engine"
-    # e4, typed as the game began (before the clock ran), has its time too
+    # e4, typed as the game began (it started the clock), has its time too
     assert set(a.clocks(g.id)) == {1, 2} and all(250_000 < ms <= 300_000 for ms in a.clocks(g.id).values())
     events = [t for _, t in a.events(g.board) if t.startswith(("move ", "synced", "lift ", "place "))]
     assert [t for t in events if t.startswith("move ")] == ["move 1 e2e4", "move 2 " + moves[1]]

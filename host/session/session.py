@@ -50,7 +50,7 @@ from host.record import computer_words, end_words, move_text_words, takeback_wor
 from host.session.opponent import Job, Opponent, OpponentError, flag_result
 from host.session.start import check
 from host.session.takeback import note as takeback_note
-from host.session.view import Snapshot, render
+from host.session.view import Snapshot, correction_words, render
 
 HELP = (__doc__ or "").partition("\n\n")[2].strip()  # the `help` page: the commands above
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
@@ -114,6 +114,8 @@ class Session:
         self.now = lambda: time.monotonic() * 1000  # ms; tests give their own
         self.clock_row: int | None = None  # the screen's row of the clock's line (a terminal)
         self.clock_shown = ""  # the clock's line as it was last drawn
+        self.moved_since_start = False  # a move since the board last said the men stand (start, synced)
+        self.moved_since_ask = False  # a move since the host asked which piece a typed promotion takes
         self.pico = False  # an emulated Pico (its games go on with --resume ID --pico)
         self.speaker = None  # --speak, --words: a host.record.Speaker that says every move and end (issue #37)
         self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s, on_note=self._note)
@@ -326,6 +328,10 @@ class Session:
         if word == "synced":
             self.shown = None
             self.publish()
+        if word in ("start", "synced"):
+            self.moved_since_start = False
+        elif isinstance(said, Move):
+            self.moved_since_start = self.moved_since_ask = True
         if isinstance(said, Undo):  # said in words by refresh (host/session/takeback.py)
             self.undone.append(said.move)
             if self.snap.state == "over":
@@ -351,6 +357,11 @@ class Session:
             self.undone = []
         self.snap.game_id = self.bridge.game_id
         self.snap.status = []
+        self.snap.doing = ""
+        self._retire(st.state)
+        if self.shown is not None and st.state in ("setup", "correcting", "moving", "pending"):
+            pos = new_position(st.game, self.shown[0])
+            self.snap.doing = f"waits for the computer's {san(pos, pos.parse_move(self.shown[1]))} ({self.shown[1]}) to be made"
         if self.clock is not None:
             self.snap.status.append(self.clock.text(self.now(), self._turn()))
         if self.computer is not None:
@@ -367,9 +378,38 @@ class Session:
             if self.clock is not None:
                 self.archive.set_time_control(game_id, self.clock.pgn_time_control())
         self.snap.moves = []
+        before = last = None  # the position before the last move, and that move
         if self.bridge.game_id:  # the moves in SAN, from the game's start
             row = self.archive.game(str(self.bridge.game_id))
-            self.snap.moves = san_list(row.game, row.fen, self.archive.moves(self.bridge.game_id))
+            moves = self.archive.moves(self.bridge.game_id)
+            self.snap.moves = san_list(row.game, row.fen, moves)
+            if st.state == "correcting" and moves:
+                pos = new_position(row.game, row.fen)
+                for m in moves[:-1]:
+                    pos.push_str(m)
+                before, last = pos.fen(), moves[-1]
+        if st.state == "correcting":  # which man goes where, in words
+            self.snap.status.append(correction_words(st.game, st.fen, self.snap.leds, before, last))
+
+    def _retire(self, state: str) -> None:
+        """The notes of a moment gone dropped from the view (issue #34, 6): a promotion's
+        question once none waits, "the computer is thinking" once it is not, its move to be
+        made once it was made, the board's "play may begin" once play went on."""
+        thinking = self.job is not None and self.job.kind == "move"
+
+        def stale(note: str) -> bool:
+            if state != "promoting" and note.startswith(("a promotion: which piece?", "the board shows the ")):
+                return True
+            if "promotes: which piece?" in note:  # the host's question of a typed move: until a move
+                return self.moved_since_ask
+            if note.startswith("the computer is thinking"):
+                return not thinking
+            if note.startswith("the computer plays ") and note.endswith(("make it on the board", "(or type make)")):
+                return self.shown is None
+            return note.startswith(("the men stand where they should", "the men stand as the board shows")) and (
+                self.shown is not None or self.moved_since_start)
+
+        self.snap.notes[:] = [n for n in self.snap.notes if not stale(n)]
 
     def show(self) -> None:
         self.refresh()
@@ -744,6 +784,7 @@ class Session:
             moves = parse_line(pos, line)
         except WhichPiece as e:
             self.which = e.answers
+            self.moved_since_ask = False
             raise PlayError(f"{e} (or its letter alone: {', '.join(e.answers)})") from None
         except MoveError as e:
             raise PlayError(f"{e} (type help for the commands)") from None
