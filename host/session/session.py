@@ -460,6 +460,8 @@ class Session:
             return
         self.versus(self.computer, kept["control"])
         c = self.clock = Clock.restore(kept)
+        if control is not None and control != c.control:
+            self.snap.notes.append(f"--clock {control} is not taken: the game goes on with its own clock")
         st = self.bridge.state()
         turn = st.turn
         if st.state in PLAYING:
