@@ -32,27 +32,35 @@ def test_no_flag_before_the_first_move_and_a_flag_after_it_is_a_time_forfeit(tmp
     """Found: at `--clock 0.1+0` White's flag fell before any move (White's time ran from
     the start, shown as "stopped"), and the flag archived a 0-ply game.  The clock now starts
     with the first move, as e-board clocks do, and says so; a quit before it keeps nothing."""
-    s = Screen(["play", "--sim", "--game", "chess", "--clock", "0.01+0"], tmp_path)  # 0.6 s each
+    s = Screen(["play", "--sim", "--game", "chess", "--clock", "0.02+1"], tmp_path)  # 1.2 s each, 1 s a move
     s.wait(READY)
-    assert clock_row(s) == "clock 0.01+0: White 0:00.6 | Black 0:00.6 (it starts with White's first move)", s.text()
-    s.type("moves", until="legal moves:")  # time passes at the board; nothing falls
+    assert clock_row(s) == "clock 0.02+1: White 0:01.2 | Black 0:01.2 (it starts with White's first move)", s.text()
+    s.type("wait 1500")  # the board's hands wait 1.5 s (real time): no flag falls
     s.type("", until=r"game #1: archived once a move is made")
-    assert "flag" not in s.raw.getvalue()
+    assert "flag" not in s.raw.getvalue() and "White 0:01.2 | Black 0:01.2" in clock_row(s), s.text()
     assert s.end() == 0
-    assert "1 " not in eboard(tmp_path, "games")  # no game of no move kept
+    assert "chess" not in eboard(tmp_path, "games")  # no game of no move kept
 
-    # Simple delay: Black's 0.6 s run only after the 2 s of delay of each move.
-    s = Screen(["play", "--sim", "--game", "chess", "--clock", "0.01d2"], tmp_path)
+    s = Screen(["play", "--sim", "--game", "chess", "--clock", "0.02+1"], tmp_path)
     s.wait(READY)
-    s.type("e4", until="last move: e4")
-    assert re.search(r"clock 0\.01d2: White 0:00\.6 \| Black 0:00\.6 \(Black's clock runs, its delay [12] s\)", s.text()), s.text()
+    s.type("e4", until="last move: e4")  # the first move starts Black's time, White charged nothing
     s.wait("Black's flag fell: 1-0")
     assert s.end() == 0
     listed = eboard(tmp_path, "games")
     assert re.search(r"^ +\d+ .* chess +1 ply +1-0 \(time\)", listed, re.M), listed
     gid = re.search(r"^ +(\d+) ", listed, re.M).group(1)
-    pgn = eboard(tmp_path, "export", gid)  # (0.6 s: PGN counts whole seconds, the delay has no PGN form)
-    assert '[Termination "time forfeit"]' in pgn and '[TimeControl "0"]' in pgn and "1. e4 {[%clk 0:00:00]}" in pgn, pgn
+    pgn = eboard(tmp_path, "export", gid)
+    assert '[Termination "time forfeit"]' in pgn and '[TimeControl "1+1"]' in pgn and "1. e4 {[%clk 0:00:01]}" in pgn, pgn
+
+
+def test_a_simple_delay_is_shown_and_its_seconds_cost_nothing(tmp_path):
+    s = Screen(["play", "--sim", "--game", "chess", "--clock", "1d30"], tmp_path)  # 30 s of delay a move
+    s.wait(READY)
+    s.type("e4", until="last move: e4")
+    assert re.fullmatch(r"clock 1d30: White 1:00 \| Black 1:00 \(Black's clock runs, its delay \d+ s\)", clock_row(s)), s.text()
+    s.type("e5", until="last move: e5")  # within its delay: Black's minute whole
+    assert re.fullmatch(r"clock 1d30: White 1:00 \| Black 1:00 \(White's clock runs, its delay \d+ s\)", clock_row(s)), s.text()
+    assert s.end() == 0
 
 
 def test_the_terminal_clock_ticks_in_place_and_resume_goes_on_with_the_times(tmp_path):
