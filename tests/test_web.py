@@ -357,6 +357,11 @@ def test_clocks_at_the_end_and_bad_entries():
     s = {"clocks": {"white": 0, "black": 12_300, "running": "white", "at": 1.0}, "result": "0-1", "reason": "time"}
     html = clocks(s)
     assert 'data-running=""' in html and "flagged" in html and "0-1 time" in html  # stopped, flagged, the result
+    assert 'data-delay="0"' in html
+    # a simple delay's ms still free (5d3): the page spends them before its figure moves
+    html = clocks({"clocks": {"white": 300_000, "black": 300_000, "running": "black", "at": 1.0, "delay": 2_400}})
+    assert 'data-running="black" data-delay="2400"' in html
+    assert 'data-delay="0"' in clocks({"clocks": {"white": 1, "black": 2, "at": 1.0, "delay": "junk"}})
     for bad in ({"clocks": "x"}, {"clocks": {"white": "1", "black": 2}}, {"clocks": {"white": float("nan"), "black": 1}},
                 {"engine": ["x"]}, {"engine": {"state": "shown", "move": "z9z9"}}):
         parts = board_parts({"game": "chess", "fen": new_position("chess").fen(), **bad})
