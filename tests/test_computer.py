@@ -115,6 +115,31 @@ def test_clock_runs_the_side_to_move_adds_the_increment_and_flags():
     assert (fmt(65_000), fmt(3_723_000), fmt(12_340), pgn_clk(3_723_999)) == ("1:05", "1:02:03", "0:12.3", "1:02:03")
 
 
+def test_the_first_move_starts_the_clock_and_the_delay_modes_count_as_club_clocks_do():
+    # Fischer: the first move starts the clock (as e-board clocks do), charged nothing.
+    c = Clock.parse("0.1+0")  # 6 s each: no flag falls before a move, however long
+    assert c.running is None and c.flagged(10**9) is None and "starts with White's first move" in c.text(0)
+    assert c.moved(50_000, "white") == 6000 and c.running == "black" and c.left("black", 53_000) == 3000
+    # Simple delay: a move's first 3 s are free, then the time runs; nothing is added.
+    c = Clock.parse("5d3")
+    assert (c.mode, c.pgn_time_control()) == ("delay", "300")  # (PGN has no delay form: the base)
+    c.moved(0, "white")
+    assert c.left("black", 2_000) == 300_000 and c.delay_left(2_000) == 1000 and "its delay 1 s" in c.text(2_000)
+    assert c.moved(10_000) == 293_000  # 10 s, the first 3 free
+    assert c.left("white", 1_000 + 10_000) == 300_000 and c.moved(11_000) == 300_000  # a quick move costs nothing
+    # Bronstein: the move's time given back, up to the delay: never more than it took.
+    c = Clock.parse("5b3")
+    c.moved(0, "white")
+    assert c.moved(10_000) == 293_000 and c.moved(12_000) == 300_000  # 10 s: 3 back; 2 s: all back
+    assert c.left("black", 12_000) == 293_000
+    # What the archive keeps, restored: the control and both times, started, stopped.
+    r = Clock.restore({"control": "5b3", "white": 123_456, "black": 7_000})
+    assert (r.mode, r.started, r.running, r.left("white", 0), r.left("black", 99)) == ("bronstein", True, None, 123_456, 7000)
+    for bad in ("5x3", "5d", "d3", "0d3"):
+        with pytest.raises(ClockError, match="MINdDELAY"):
+            Clock.parse(bad)
+
+
 def test_a_fallen_flag_loses_unless_the_other_side_cannot_mate():
     kq_k = "8/8/8/4k3/8/8/8/3QK3 w - - 0 1"
     assert flag_result("chess", kq_k, "black") == "1-0"
@@ -184,7 +209,7 @@ def test_an_archive_of_schema_3_is_migrated_and_pgn_carries_the_clock(tmp_path):
     g = a.game("1")
     text = export(g, a.moves(1), clocks=a.clocks(1))
     a.close()
-    assert sqlite3.connect(path).execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("5",)  # on through schema 4 to 5
+    assert sqlite3.connect(path).execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("6",)  # on through schema 4 and 5 to 6
     game = chess.pgn.read_game(io.StringIO(text))
     assert game.headers["TimeControl"] == "300+3"
     nodes = list(game.mainline())
@@ -204,13 +229,13 @@ def test_the_computers_move_is_lit_made_by_hand_and_archived_once(tmp_path):
     assert p.returncode == 0, p.stderr
     out = p.stdout
     assert "the computer is thinking" in out and "the computer plays " in out
-    assert "board: setup" in out and "the board waits for the computer's move" in out
+    assert "board: waits for the computer's " in out and "the board waits for the computer's move" in out
     assert "Traceback" not in out + p.stderr
     a = archive_of(tmp_path)
     (g,) = a.games()
     moves = a.moves(g.id)
     assert len(moves) == 2 and moves[0] == "e2e4" and g.black == "eboard engine"
-    # e4, typed as the game began (before the clock ran), has its time too
+    # e4, typed as the game began (it started the clock), has its time too
     assert set(a.clocks(g.id)) == {1, 2} and all(250_000 < ms <= 300_000 for ms in a.clocks(g.id).values())
     events = [t for _, t in a.events(g.board) if t.startswith(("move ", "synced", "lift ", "place "))]
     assert [t for t in events if t.startswith("move ")] == ["move 1 e2e4", "move 2 " + moves[1]]
@@ -284,28 +309,29 @@ def test_clock_in_the_archive_flag_fall_hint_and_the_web_notes(tmp_path):
         s.versus(Opponent("black", "ours", None, 100), "1+2")
         s.start("chess", None, again=True)
         s.tick()
-        assert s.clock.running == "white"
+        assert s.clock.running is None  # the clock starts with the first move
         assert s.feed.notes["clocks"]["control"] == "1+2" and s.feed.notes["engine"]["side"] == "black"
         s.command("hint")
         s.job.wait(30)
         s.tick()
         assert "h" in s.bridge.request("leds").split()[1]
         now[0] = 10_000
-        s.command("e4")  # White's move, 10 s into the game: 50 s + 2 s left
+        s.command("e4")  # White's first move, 10 s into the game: it starts the clock, charged nothing
         s.tick()
         assert s.feed.notes["engine"]["state"] == "thinking"
         s.job.wait(30)
         now[0] = 15_000
-        s.tick()  # the computer's move goes to the board: 55 s + 2 s left
+        s.tick()  # the computer's move goes to the board, 5 s after e4: 55 s + 2 s left
         assert s.feed.notes["engine"]["state"] == "shown" and s.feed.notes["engine"]["san"]
         assert s.bridge.request("state").split()[2] == "setup"
         s.command("make")
         s.bridge.poll(0.1)
         s.tick()
         gid = s.bridge.game_id
-        assert a.clocks(gid) == {1: 52_000, 2: 57_000}
+        assert a.clocks(gid) == {1: 60_000, 2: 57_000}
+        assert a.kept_clock(gid) == {"control": "1+2", "white": 60_000, "black": 57_000}
         assert a.game(str(gid)).time_control == "60+2"
-        now[0] = 15_000 + 52_001  # White's flag falls
+        now[0] = 15_000 + 60_001  # White's flag falls
         s.tick()
         s.bridge.poll(0.1)
         s.tick()
@@ -314,7 +340,7 @@ def test_clock_in_the_archive_flag_fall_hint_and_the_web_notes(tmp_path):
         assert s.bridge.request("state").split()[2] == "over"
         text = export(g, a.moves(gid), clocks=a.clocks(gid))
         assert '[Termination "time forfeit"]' in text and '[TimeControl "60+2"]' in text
-        assert [n.clock() for n in chess.pgn.read_game(io.StringIO(text)).mainline()] == [52.0, 57.0]
+        assert [n.clock() for n in chess.pgn.read_game(io.StringIO(text)).mainline()] == [60.0, 57.0]
         s.bridge.close()
     finally:
         a.close()

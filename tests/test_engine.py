@@ -476,9 +476,32 @@ def test_the_move_chosen_begins_the_last_info_pv_even_when_time_runs_out_mid_dep
 
 def test_a_clock_gives_a_share_of_the_time_left():
     hard, soft = Limits(white_ms=60_000, black_ms=1_000, white_inc_ms=2_000).budget(True)
-    assert 2.0 <= soft <= hard <= 20.0
+    assert (hard, soft) == (1.5 + 1.5, 1.5)  # a 40th and 3/4 of the increment; no new iteration past half
     hard, soft = Limits(white_ms=60_000, black_ms=300).budget(False)
     assert hard <= 0.1
+
+
+def test_the_engine_under_a_clock_spends_its_share_counted_from_the_clock():
+    """Issue #34 item 4: UCI `go wtime 60000 winc 1000` took 5.6 s for the first move and
+    XBoard `level 40 5 0` 18 s (its share is 7.5 s).  Counted, never timed: the limits each
+    front computes from the clock, and what the search may spend on them (its hard stop)."""
+    from host.apps.cecp import CecpFront
+    from host.apps.uci import UciFront
+
+    uci = UciFront(None, lambda line: None)
+    limits, _, _ = uci._limits("wtime 60000 btime 60000 winc 1000 binc 1000".split())
+    hard, soft = limits.budget(True)
+    assert hard == pytest.approx(60 / 40 + 0.75) and soft == pytest.approx(hard / 2)
+    cecp = CecpFront(None, lambda line: None)
+    cecp.cmd_level(["40", "5", "0"])
+    cecp.cmd_time(["30000"])
+    cecp.cmd_otim(["30000"])
+    hard, soft = cecp._limits().budget(True)
+    assert hard == pytest.approx(7.5) and soft == pytest.approx(3.75)  # 300 s for 40 moves
+    hard, _ = Limits(white_ms=10_000, black_ms=10_000, moves_to_go=1).budget(True)
+    assert hard == pytest.approx(10 / 3)  # a third at most, the period's last move too
+    hard, _ = Limits(white_ms=2_000, black_ms=2_000, white_inc_ms=3_000).budget(True)
+    assert hard == pytest.approx(2 / 3)  # the increment is not spent before it is added
 
 
 def test_levels_err_on_purpose_and_only_at_the_low_end():

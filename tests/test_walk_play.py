@@ -211,13 +211,13 @@ def test_on_a_clock_the_computer_takes_a_share_of_its_time_never_more_than_its_l
     from host.session import Opponent
     from host.record import Clock
 
-    clock = Clock.parse("5+3")  # 300 s each, 3 s a move: a 30th of it plus the increment ~12 s
+    clock = Clock.parse("5+3")  # 300 s each, 3 s a move: a 40th of it plus 3/4 of the increment, 9.75 s
     assert Opponent("black").limits(clock, 0).movetime_ms == 1000  # no level: 1 s, as the README says
     assert Opponent("black", level_no=3).limits(clock, 0).movetime_ms == 300  # the level's own
-    assert Opponent("black", level_no=8).limits(clock, 0).movetime_ms == 10_000
-    assert Opponent("black", movetime_ms=60_000).limits(clock, 0).movetime_ms == 12_400  # the share
-    clock = Clock.parse("1+0")  # 60 s: a 30th, 2 s, for a 3 s level
-    assert Opponent("white", level_no=7).limits(clock, 0).movetime_ms == 2000
+    assert Opponent("black", level_no=8).limits(clock, 0).movetime_ms == 9_750  # its 10 s, cut to the share
+    assert Opponent("black", movetime_ms=60_000).limits(clock, 0).movetime_ms == 9_750  # the share
+    clock = Clock.parse("1+0")  # 60 s: a 40th, 1.5 s, for a 3 s level
+    assert Opponent("white", level_no=7).limits(clock, 0).movetime_ms == 1500
 
 
 # ---- from 13: a move typed while the board waits for men to be put right ------------------

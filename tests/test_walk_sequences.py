@@ -176,7 +176,7 @@ def test_a_fallen_flag_is_not_taken_back(tmp_path):
     progress). A fallen flag stands: undo is refused in words, the result kept."""
     s = Screen(["play", "--sim", "--game", "chess", "--clock", "0.05+0"], tmp_path)  # 3 s each
     s.wait(READY)
-    assert "(stopped)" in s.rows()[1]  # White's clock starts with White's first move
+    assert "(it starts with White's first move)" in s.rows()[1]  # White's clock starts with White's first move
     s.type("e4", until="last move: e4")
     s.wait("Black's flag fell: 1-0")
     s.type("undo", until=r"undo: the game ended on time \(1-0\): a fallen flag is not taken back")

@@ -357,6 +357,11 @@ def test_clocks_at_the_end_and_bad_entries():
     s = {"clocks": {"white": 0, "black": 12_300, "running": "white", "at": 1.0}, "result": "0-1", "reason": "time"}
     html = clocks(s)
     assert 'data-running=""' in html and "flagged" in html and "0-1 time" in html  # stopped, flagged, the result
+    assert 'data-delay="0"' in html
+    # a simple delay's ms still free (5d3): the page spends them before its figure moves
+    html = clocks({"clocks": {"white": 300_000, "black": 300_000, "running": "black", "at": 1.0, "delay": 2_400}})
+    assert 'data-running="black" data-delay="2400"' in html
+    assert 'data-delay="0"' in clocks({"clocks": {"white": 1, "black": 2, "at": 1.0, "delay": "junk"}})
     for bad in ({"clocks": "x"}, {"clocks": {"white": "1", "black": 2}}, {"clocks": {"white": float("nan"), "black": 1}},
                 {"engine": ["x"]}, {"engine": {"state": "shown", "move": "z9z9"}}):
         parts = board_parts({"game": "chess", "fen": new_position("chess").fen(), **bad})
@@ -641,7 +646,8 @@ def test_kriegspiel_pages_show_each_player_only_their_own(browser, tmp_path):
 @needs_browser
 def test_play_against_the_computer_shows_its_clocks_and_move_live(page, tmp_path):
     # The whole way: `eboard play --engine --clock --web` publishes, the open page shows
-    # both clocks (the player's running down), then the computer's move framed on the board.
+    # both clocks, stopped until the first move, then the computer's move framed on the
+    # board and the player's clock running down.
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     play = Proc("play", "--sim", "--game", "chess", "--engine", "6", "--engine-time", "0.3", "--clock", "5+3",
@@ -651,10 +657,8 @@ def test_play_against_the_computer_shows_its_clocks_and_move_live(page, tmp_path
         page.goto(base + "/")
         page.locator("a.tile").first.click()
         page.wait_for_selector("#live.on")
-        expect(page.locator("#clocks .clock.white.running")).to_have_count(1)
-        first = page.inner_text("#clocks .clock.white .time")
-        page.wait_for_timeout(1500)
-        assert page.inner_text("#clocks .clock.white .time") != first  # White's time runs down, in the page
+        expect(page.locator("#clocks .clock")).to_have_count(2)
+        expect(page.locator("#clocks .clock.running")).to_have_count(0)  # the first move starts the clock
         play.send("e4")
         play.wait_for(r"the computer plays \S+ \((\w+)\): make it on the board")
         expect(page.locator("#engine")).to_contain_text("plays")
@@ -662,6 +666,9 @@ def test_play_against_the_computer_shows_its_clocks_and_move_live(page, tmp_path
         # the computer's clock stopped when it showed its move: the player's runs while he makes it
         expect(page.locator("#clocks .clock.white.running")).to_have_count(1)
         expect(page.locator("#clocks .clock.black.running")).to_have_count(0)
+        first = page.inner_text("#clocks .clock.white .time")
+        page.wait_for_timeout(1500)
+        assert page.inner_text("#clocks .clock.white .time") != first  # White's time runs down, in the page
         play.send("make")
         expect(page.locator('#board rect[data-engine="to"]')).to_have_count(0)
         expect(page.locator("#moves")).to_contain_text("1. e4")

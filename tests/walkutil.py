@@ -36,8 +36,9 @@ def spawn(args, tmp_path, cwd=None):
 
 ROWS, COLS = 40, 120
 PROMPT = r"\n> "  # play's prompt, at the start of a line
-# What a terminal may be sent: clear and home (the view is redrawn), colours; nothing else.
-ESCAPES_OK = re.compile(r"\x1b\[(H|2J|[0-9;]*m)")
+# What a terminal may be sent: clear and home (the view is redrawn), colours, and the clock's
+# row drawn again in place (save the cursor, go to the row, the line, clear its end, back).
+ESCAPES_OK = re.compile(r"\x1b(\[(H|2J|[0-9;]*m|[0-9]+;1H|K)|7|8)")
 
 
 class Screen:
@@ -82,7 +83,8 @@ class Screen:
 
     def garbage(self):
         """Escape sequences sent that are not the view's clear, home and colours."""
-        return [m for m in re.findall(r"\x1b\[?[^a-zA-Z]*[a-zA-Z]?", self.raw.getvalue()) if not ESCAPES_OK.fullmatch(m)]
+        return [m for m in re.findall(r"\x1b(?:\[[^a-zA-Z\x1b]*[a-zA-Z]?|[^\[])?", self.raw.getvalue())
+                if not ESCAPES_OK.fullmatch(m)]
 
     def end(self, line="quit"):
         """line typed (quit); the program's exit status once it has ended."""

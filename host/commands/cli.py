@@ -358,12 +358,15 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
             steps.append((i, f"sim wait {words[1]}"))
         else:
             raise CliError(f"{args.file}:{i}: not a sensor event: {raw.strip()!r} (lift SQ, place SQ, wait MS)")
+    made = [0]  # the moves the board said
+
     def on_event(seq: int, text: str) -> None:
         try:
             said = read_event(text)
         except WordsError:
             return
         if isinstance(said, Move):
+            made[0] += 1
             print(said.move, flush=True)
         elif isinstance(said, Undo):
             print("undo " + said.move, flush=True)
@@ -383,22 +386,72 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
                     raise CliError(f"bad FEN for {args.game}: {e.detail}") from None
                 request("sim setup")
                 request("sim wait 100")
+                watch = _Calm(made)
                 for i, step in steps:
                     try:
                         request(step)
                     except BoardError as e:  # the board's words, not its code (a man not there)
                         raise CliError(f"{args.file}:{i}: {step[4:]}: {(e.detail or e.code).split(': ')[-1]}") from None
+                    watch.step(i, step, request)
                 request("sim wait 5000")  # let a last move settle
+                watch.step(0, "sim wait 5000", request)
                 state = read_state(request("state"))
                 print("fen " + state.fen)
                 if state.state != "idle":  # e.g. correcting: the men stand otherwise than the position
                     print(f"the board ends {state.state}, not idle: the men do not stand as this position says"
-                          " (events with no wait between them fall in the same scan)", file=sys.stderr)
+                          + (watch.why(args.file) or (" (events with no wait between them fall in the same scan)"
+                                                      if watch.same_scan else " (a move left unfinished, or men misplaced)")),
+                          file=sys.stderr)
         except (LinkError, BridgeTimeout, WordsError) as e:
             raise CliError(f"virtual board: {e}") from None
         finally:
             vb.stop()
     return 0
+
+
+class _Calm:
+    """replay-sensors' watch on the board's calm (issue #34, 7): a move complete on the board
+    is made only after COMMIT_MS with no event (the player may still change it); a script
+    that touches the board sooner, with nothing after it that explains a move, leaves that
+    move unmade.  After each wait the board's state is asked: a move pending, then another
+    event before its calm, then no move said: why() names both lines."""
+
+    def __init__(self, made: list[int]) -> None:
+        self.made = made  # the count of moves the board said (replay-sensors' on_event)
+        self.pending: tuple[int, int] | None = None  # (the line that completed a move, moves said then)
+        self.touched = 0  # the first event after it, before its calm was over
+        self.last = 0  # the script's last lift or place
+        self.dropped: tuple[int, int] | None = None
+        self.before = -1  # the last lift or place with no wait after it yet
+        self.same_scan = False  # two events with no wait between them (one scan reads both)
+
+    def step(self, line: int, step: str, request) -> None:  # type: ignore[no-untyped-def]
+        from host.link import read_state
+
+        if not step.startswith("sim wait"):
+            self.same_scan = self.same_scan or self.last == self.before
+            self.last = self.before = line
+            if self.pending is not None and not self.touched:
+                self.touched = line
+            return
+        self.before = -1
+        state = read_state(request("state")).state
+        if self.pending is not None and state != "pending" and self.touched and self.made[0] == self.pending[1]:
+            self.dropped = (self.pending[0], self.touched)
+        if state == "pending" and self.pending is None:
+            self.pending, self.touched = (self.last, self.made[0]), 0
+        elif state != "pending":
+            self.pending = None
+
+    def why(self, path: str) -> str:
+        from firmware.tracker import COMMIT_MS
+
+        if self.dropped is None:
+            return ""
+        done, touched = self.dropped
+        return (f": {path}:{done} completed a move, but {path}:{touched} touched the board before its calm "
+                f"({COMMIT_MS} ms without an event) was over, and no move explains what followed: the board never "
+                f"made that move (a wait of {COMMIT_MS + 100} or more after a move lets it stand)")
 
 
 def _sensor_square(game: str, name: str) -> bool:
@@ -469,7 +522,9 @@ def _options_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", help="--engine: the level, 1 (beginner) to 8")
     p.add_argument("--engine-time", metavar="S", help="--engine: seconds a move for the computer (default: its level's, else 1); on a --clock, a share "
                         "of its time left plus the increment, never more")
-    p.add_argument("--clock", metavar="MIN+INC", help="a clock for both players: minutes each, seconds added a move (5+3)")
+    p.add_argument("--clock", metavar="MIN+INC", help="a clock for both players, started by the first move: minutes each, "
+                   "seconds added a move (5+3, Fischer); 5d3: a simple delay of 3 s a move; 5b3: Bronstein's "
+                   "(a move's time given back, up to 3 s); --resume goes on with the times it had")
     for tag in TAG_OPTIONS:
         p.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")
     p.add_argument("--speak", action="store_true", help="say every move aloud, the computer's too, and the end "

@@ -50,9 +50,10 @@ def run(
         session.pico = bool(pico)
         session.speaker = speaker
         if opponent is not None or control is not None:
-            session.versus(opponent, control)
+            session.versus(opponent, None if resume is not None else control)  # (a resumed game's: below)
         if resume is not None:
             session.snap.notes.append(resume_game(session.bridge, archive, resume, session.hand if session.sim else None))
+            session.resume_clock(control)
         elif battle:
             session.battle()
         else:  # a virtual board starts afresh: its last game was adjourned (--resume)
@@ -87,6 +88,7 @@ def run(
                         if not session.command(todo.pop(0).strip()):
                             break
                     session.serve(0.05)
+                    session.tick_clock()
                     if feed is not None:
                         feed.flush()
                     if session.dirty or down:
@@ -108,6 +110,7 @@ def run(
             out.write("\n")
         session.leave()
         adjourned = session.bridge.game_id
+        session.keep_clock()  # the clock as it stands: --resume goes on with it
         if adjourned is not None and archive.adjourn(adjourned):
             out.write(f"game {adjourned} adjourned: {session.resume_hint(adjourned)}\n")
         if interrupted:

@@ -40,12 +40,25 @@ class Limits:
             return None, None
         inc = (self.white_inc_ms if white_to_move else self.black_inc_ms) / 1000
         left_s = max(0.0, left / 1000)
-        # Clock: a share of what is left (a period's moves, else ~30 more), most of the
-        # increment, never more than a third of the clock; a reserve for the host's lag.
-        share = left_s / (self.moves_to_go + 1 if self.moves_to_go else 30) + 0.8 * inc
-        hard = max(0.01, min(share * 2.5, left_s / 3, left_s - 0.05))
-        soft = max(0.005, min(share, hard))
+        share = clock_share(left_s, inc, self.moves_to_go)
+        hard = max(0.01, share)
+        # No new iteration past half the share: the next one takes longer than the first half.
+        soft = max(0.005, hard / 2)
         return hard, soft
+
+
+SUDDEN_DEATH_MOVES = 40  # the moves a clock without a period is shared among (its time left / 40)
+RESERVE_S = 0.05  # kept back from the time left: the host's and the pipes' lag
+
+
+def clock_share(left_s: float, inc_s: float, moves_to_go: int | None) -> float:
+    """The seconds a move may take on a clock: the time left shared among the period's moves
+    to go (else SUDDEN_DEATH_MOVES), plus three quarters of the increment; never more than a
+    third of the time left, nor the time left less RESERVE_S.  The search stops there (hard),
+    so a move never takes more than its share (UCI `wtime 60000 winc 1000`: 2.25 s; XBoard
+    `level 40 5 0`'s first move: 7.5 s)."""
+    share = left_s / (moves_to_go if moves_to_go else SUDDEN_DEATH_MOVES) + 0.75 * inc_s
+    return max(0.0, min(share, left_s / 3, left_s - RESERVE_S))
 
 
 class Halt:

@@ -12,6 +12,8 @@ Schema 3: games.date.  Schema 4: games.time_control (PGN's TimeControl, '300+3')
 moves.clock_ms (the mover's time left after the move, on a clock game); older rows NULL.
 Schema 5: kriegspiel_adjourned (an adjourned Kriegspiel game's umpire actions, to resume
 it) and host_ends (the ends a host asked a board for, noted before they are sent).
+Schema 6: clocks_kept (a clock game's control and both times left, as of its last move or its
+adjournment: `play --resume` goes on with them).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any, Literal
 from firmware.terms import HOST_ENDS
 from host.link import End, Event, Move, Undo
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 # Every message a board said, once: (board, game uid, seq) is its identity.
 EVENTS = """
 CREATE TABLE IF NOT EXISTS {name}(
@@ -92,6 +94,12 @@ CREATE TABLE IF NOT EXISTS kriegspiel_adjourned(
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     opening INTEGER NOT NULL DEFAULT 0,
     actions TEXT
+);
+CREATE TABLE IF NOT EXISTS clocks_kept(
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    control TEXT NOT NULL,
+    white_ms INTEGER NOT NULL,
+    black_ms INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS host_ends(
     board TEXT NOT NULL,
@@ -246,6 +254,9 @@ class Archive:
             if row is not None and row[0] == "4":
                 self._migrate_4_5()
                 row = ("5",)
+            if row is not None and row[0] == "5":  # 5 -> 6: the table clocks_kept, made above
+                self._run("UPDATE meta SET value='6' WHERE key='schema'")
+                row = ("6",)
             if row is None:
                 # (OR IGNORE: another process may have made the same archive at the same moment)
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
@@ -473,6 +484,7 @@ class Archive:
             self.db.execute("INSERT INTO kriegspiel(game_id, record) VALUES(?,?)",
                             (game_id, json.dumps(record, ensure_ascii=False)))
             self.db.execute("DELETE FROM kriegspiel_adjourned WHERE game_id=?", (game_id,))
+            self.db.execute("DELETE FROM clocks_kept WHERE game_id=?", (game_id,))
         return game_id
 
     def kriegspiel_adjourn(self, game_id: int, moves: list[str], opening: bool, actions: list[str]) -> None:
@@ -599,6 +611,17 @@ class Archive:
     def set_time_control(self, game_id: int, control: str) -> None:
         """The game's PGN TimeControl ('300+3': seconds, + the increment)."""
         self._run("UPDATE games SET time_control=? WHERE id=?", (control, game_id))
+
+    def keep_clock(self, game_id: int, control: str, white_ms: int, black_ms: int) -> None:
+        """A clock game's control ('5+3', '5d3') and both times left, kept (at each move and
+        at its adjournment) for `play --resume`."""
+        self._run("INSERT OR REPLACE INTO clocks_kept(game_id, control, white_ms, black_ms) VALUES(?,?,?,?)",
+                  (game_id, control, white_ms, black_ms))
+
+    def kept_clock(self, game_id: int) -> dict[str, Any] | None:
+        """keep_clock's record of the game ({"control", "white", "black"}), or None."""
+        row = self._run("SELECT control, white_ms, black_ms FROM clocks_kept WHERE game_id=?", (game_id,)).fetchone()
+        return {"control": row[0], "white": int(row[1]), "black": int(row[2])} if row else None
 
     def clocks(self, game_id: int) -> dict[int, int]:
         """ply -> the mover's time left (ms) after it, for the moves that have one."""

@@ -100,7 +100,7 @@ class Opponent:
             return Limits(movetime_ms=per_move)
         on_clock = Limits(white_ms=clock.left("white", now_ms), black_ms=clock.left("black", now_ms),
                           white_inc_ms=clock.inc_ms, black_inc_ms=clock.inc_ms)
-        _, share = on_clock.budget(self.side == "white")
+        share, _ = on_clock.budget(self.side == "white")  # (hard: the most the move may take)
         return Limits(movetime_ms=max(10, min(per_move or DEFAULT_MS, int((share or 0) * 1000))))
 
     def think(self, kind: str, game: str, fen: str, limits) -> Job:  # type: ignore[no-untyped-def]

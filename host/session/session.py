@@ -44,13 +44,13 @@ from firmware.hands import hand_moves
 from host.record import Archive
 from host.record import Bridge
 from host.link import Alert, BoardError, BridgeTimeout, End, Event, LinkError, Move, NewGame, NewPosition, Said, Undo, read_occupancy, read_version
-from host.record import Clock
+from host.record import Clock, fmt
 from host.record import WhichPiece, parse_line, san, san_list
 from host.record import computer_words, end_words, move_text_words, takeback_words
 from host.session.opponent import Job, Opponent, OpponentError, flag_result
 from host.session.start import check
 from host.session.takeback import note as takeback_note
-from host.session.view import Snapshot, render
+from host.session.view import Snapshot, correction_words, render
 
 HELP = (__doc__ or "").partition("\n\n")[2].strip()  # the `help` page: the commands above
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
@@ -112,6 +112,10 @@ class Session:
         self.fen_now: str | None = None  # the board's position as its events tell it (the view's may lag)
         self.told: tuple[int | None, str] = (None, "-")  # (the board's boot, the side it was told: `computer`)
         self.now = lambda: time.monotonic() * 1000  # ms; tests give their own
+        self.clock_row: int | None = None  # the screen's row of the clock's line (a terminal)
+        self.clock_shown = ""  # the clock's line as it was last drawn
+        self.moved_since_start = False  # a move since the board last said the men stand (start, synced)
+        self.moved_since_ask = False  # a move since the host asked which piece a typed promotion takes
         self.pico = False  # an emulated Pico (its games go on with --resume ID --pico)
         self.speaker = None  # --speak, --words: a host.record.Speaker that says every move and end (issue #37)
         self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s, on_note=self._note)
@@ -156,7 +160,8 @@ class Session:
         if c is not None:
             now = self.now()
             self.feed.annotate("clocks", {"white": c.left("white", now), "black": c.left("black", now),
-                                          "running": c.running, "at": time.time(), "control": c.control})
+                                          "running": c.running, "at": time.time(), "control": c.control,
+                                          "delay": c.delay_left(now)})
         else:
             self.feed.annotate("clocks", None)
         if self.computer is None:
@@ -186,9 +191,12 @@ class Session:
         if self.snap.state in PLAYING:
             self._tell_board()
         c = self.clock
-        if c is not None and not over and c.fallen is None:
+        # (the clock runs from the game's first move on: before it no flag falls, and no
+        # game of no move is ended on time)
+        if c is not None and not over and c.fallen is None and c.started:
             if c.running is None and self.snap.state in PLAYING:
-                c.run(self._turn(), now)  # the game is on: the side to move's time runs
+                c.run(self._turn(), now)  # a resumed game's clock: the side to move's time runs
+                self.dirty = True
                 self.publish()
             flagged = c.flagged(now)
             if flagged is not None:
@@ -297,13 +305,11 @@ class Session:
         elif word in ("undo", "newgame", "position", "hello", "end"):
             self.fen_now = None
         if isinstance(said, Move) and c is not None:
-            if c.running is None and c.fallen is None:
-                # a move made before the clock was started (the first, as the game began):
-                # the mover's time runs from now, so the move is charged nothing
-                c.run(mover or self._turn(), self.now())
-            left = c.moved(self.now())
+            # (the first move starts the clock, as e-board clocks do: it is charged nothing)
+            left = c.moved(self.now(), mover or self._turn())
             if left is not None and self.bridge.game_id is not None:
                 self.archive.set_clock(self.bridge.game_id, said.ply, left)
+                self.keep_clock()
             self.publish()
         elif isinstance(said, (NewGame, NewPosition)):
             self.clock = Clock.parse(self.control) if self.control else None
@@ -313,12 +319,19 @@ class Session:
         elif isinstance(said, Undo):  # a position searched before may come again: it is searched again
             self.shown = None
             self.thought = ""
+            if c is not None and c.running is not None:  # the move taken back: its mover's time runs again
+                c.run("white" if c.running == "black" else "black", self.now())
+                self.publish()
         elif isinstance(said, End) and c is not None:
             c.run(None, self.now())
             self.publish()
         if word == "synced":
             self.shown = None
             self.publish()
+        if word in ("start", "synced"):
+            self.moved_since_start = False
+        elif isinstance(said, Move):
+            self.moved_since_start = self.moved_since_ask = True
         if isinstance(said, Undo):  # said in words by refresh (host/session/takeback.py)
             self.undone.append(said.move)
             if self.snap.state == "over":
@@ -344,8 +357,13 @@ class Session:
             self.undone = []
         self.snap.game_id = self.bridge.game_id
         self.snap.status = []
+        self.snap.doing = ""
+        self._retire(st.state)
+        if self.shown is not None and st.state in ("setup", "correcting", "moving", "pending"):
+            pos = new_position(st.game, self.shown[0])
+            self.snap.doing = f"waits for the computer's {san(pos, pos.parse_move(self.shown[1]))} ({self.shown[1]}) to be made"
         if self.clock is not None:
-            self.snap.status.append(self.clock.text(self.now()))
+            self.snap.status.append(self.clock.text(self.now(), self._turn()))
         if self.computer is not None:
             doing = "thinking" if self.job is not None and self.job.kind == "move" else (
                 f"waits for its move {self.shown[1]} to be made" if self.shown else "waits")
@@ -360,9 +378,38 @@ class Session:
             if self.clock is not None:
                 self.archive.set_time_control(game_id, self.clock.pgn_time_control())
         self.snap.moves = []
+        before = last = None  # the position before the last move, and that move
         if self.bridge.game_id:  # the moves in SAN, from the game's start
             row = self.archive.game(str(self.bridge.game_id))
-            self.snap.moves = san_list(row.game, row.fen, self.archive.moves(self.bridge.game_id))
+            moves = self.archive.moves(self.bridge.game_id)
+            self.snap.moves = san_list(row.game, row.fen, moves)
+            if st.state == "correcting" and moves:
+                pos = new_position(row.game, row.fen)
+                for m in moves[:-1]:
+                    pos.push_str(m)
+                before, last = pos.fen(), moves[-1]
+        if st.state == "correcting":  # which man goes where, in words
+            self.snap.status.append(correction_words(st.game, st.fen, self.snap.leds, before, last))
+
+    def _retire(self, state: str) -> None:
+        """The notes of a moment gone dropped from the view (issue #34, 6): a promotion's
+        question once none waits, "the computer is thinking" once it is not, its move to be
+        made once it was made, the board's "play may begin" once play went on."""
+        thinking = self.job is not None and self.job.kind == "move"
+
+        def stale(note: str) -> bool:
+            if state != "promoting" and note.startswith(("a promotion: which piece?", "the board shows the ")):
+                return True
+            if "promotes: which piece?" in note:  # the host's question of a typed move: until a move
+                return self.moved_since_ask
+            if note.startswith("the computer is thinking"):
+                return not thinking
+            if note.startswith("the computer plays ") and note.endswith(("make it on the board", "(or type make)")):
+                return self.shown is None
+            return note.startswith(("the men stand where they should", "the men stand as the board shows")) and (
+                self.shown is not None or self.moved_since_start)
+
+        self.snap.notes[:] = [n for n in self.snap.notes if not stale(n)]
 
     def show(self) -> None:
         self.refresh()
@@ -370,9 +417,58 @@ class Session:
         if self.colour:  # a terminal: the view fits its rows, a long page cut at its width
             self.out.write("\x1b[H\x1b[2J")
             size = tuple(shutil.get_terminal_size())
-        self.out.write(render(self.snap, self.colour, size))
+        text = render(self.snap, self.colour, size)
+        self.out.write(text)
         self.out.flush()
         self.dirty = False
+        self.clock_row = None
+        if size is not None and self.clock is not None:  # the clock's row on the screen (long rows wrap)
+            row = 1
+            for line in text.split("\n"):
+                if line.startswith("clock "):
+                    self.clock_row, self.clock_shown = row, line
+                    break
+                row += max(1, -(-len(line) // size[0]))
+
+    def tick_clock(self) -> None:
+        """On a terminal, the clock's row drawn again whenever its figures change (every
+        second; tenths under 20 s), the cursor and what the player is typing left alone."""
+        if self.clock_row is None or self.clock is None or self.dirty:
+            return
+        text = self.clock.text(self.now(), self._turn())
+        if text != self.clock_shown:
+            self.clock_shown = text
+            self.out.write(f"\x1b7\x1b[{self.clock_row};1H{text}\x1b[K\x1b8")
+            self.out.flush()
+
+    def keep_clock(self) -> None:
+        """The clock's control and both times into the archive (at each move, at an
+        adjournment): `play --resume` goes on with them."""
+        c, game_id = self.clock, self.bridge.game_id
+        if c is not None and c.started and game_id is not None:
+            now = self.now()
+            self.archive.keep_clock(game_id, c.control, c.left("white", now), c.left("black", now))
+
+    def resume_clock(self, control: str | None) -> None:
+        """A resumed game's clock: as the archive kept it (its control, both times left), the
+        side to move's time running at once; else control's, which starts with the next
+        move; None and none kept: no clock."""
+        game_id = self.bridge.game_id
+        kept = self.archive.kept_clock(game_id) if game_id is not None else None
+        if kept is None:
+            self.versus(self.computer, control)
+            return
+        self.versus(self.computer, kept["control"])
+        c = self.clock = Clock.restore(kept)
+        if control is not None and control != c.control:
+            self.snap.notes.append(f"--clock {control} is not taken: the game goes on with its own clock")
+        st = self.bridge.state()
+        turn = st.turn
+        if st.state in PLAYING:
+            c.run(turn, self.now())
+        self.snap.notes.append(f"the clock as it was kept: White {fmt(c.left('white', 0))}, Black "
+                               f"{fmt(c.left('black', 0))} ({c.control}); {turn.capitalize()}'s time runs once the men stand")
+        self.publish()
 
     def start(self, game: str | None, fen: str | None, again: bool = False, forget: bool = False) -> None:
         """Start game (again: even if the board is playing it), else go on with the
@@ -411,6 +507,7 @@ class Session:
         """The board's game, unfinished and with moves, adjourned before another takes the
         board (`new`, `battle`), said in words: it is never lost."""
         game_id = self.bridge.game_id
+        self.keep_clock()
         if game_id is not None and self.archive.adjourn(game_id):
             self.snap.notes.append(f"game {game_id} adjourned ({why}): {self.resume_hint(game_id)}")
 
@@ -689,6 +786,7 @@ class Session:
             moves = parse_line(pos, line)
         except WhichPiece as e:
             self.which = e.answers
+            self.moved_since_ask = False
             raise PlayError(f"{e} (or its letter alone: {', '.join(e.answers)})") from None
         except MoveError as e:
             raise PlayError(f"{e} (type help for the commands)") from None

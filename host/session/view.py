@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, field
 
-from firmware.rules import FenError, new_position
+from firmware.rules import FenError, MoveError, new_position
 from firmware.rules.board import WHITE
 from firmware.squares import Geometry
 
@@ -62,6 +62,53 @@ class Snapshot:
     port: str = ""
     status: list[str] = field(default_factory=list)  # lines under the head: the clock, the computer
     page: str = ""  # a text asked for (help, help pieces, the legal moves), shown until the next typed line
+    doing: str = ""  # what the board waits for, in words, shown in the head for its state word
+
+
+def correction_words(game: str, fen: str, leds: str, before: str | None = None, last: str | None = None) -> str:
+    """What the board in correction asks for, in words, from its LEDs (m: a man goes there,
+    r: a man to take away) and the position it keeps (fen); before, last: the position
+    before the last move and that move, for a man the board wants back where it stood
+    ('put the white knight from f3 back on g1; take the man off e5')."""
+    try:
+        pos = new_position(game, fen)
+        prev = new_position(game, before) if before else None
+    except (FenError, ValueError):
+        return ""
+    lay = pos.game.layout
+    geo = Geometry(lay)
+    back = {}  # the last move's squares: where a man stood before it -> where it went
+    if prev is not None and last:
+        try:
+            m = prev.parse_move(last)
+            back[prev.move_from(m)] = prev.move_to(m)
+        except (MoveError, ValueError):
+            back = {}
+    put, away = [], []
+    for cell in lay.squares:
+        led = leds[geo.phys(cell)] if len(leds) == 144 else "."
+        c, here = pos.cells[cell], geo.name(geo.phys(cell))
+        if led == "m" and not c and prev is not None and prev.cells[cell]:
+            c = prev.cells[cell]
+            if cell in back:
+                put.append(f"the {_man(prev, c)} from {geo.name(geo.phys(back[cell]))} back on {here}")
+                continue
+        if led == "m" and c:
+            put.append(f"the {_man(pos, c)} on {here}")
+        elif led == "m":
+            put.append(f"a man on {here}")
+        elif led == "r":
+            away.append(here)
+    said = []
+    if put:
+        said.append("put " + ", ".join(put))
+    if away:
+        said.append("take the man off " + ", ".join(away))
+    return ("to go on, " + "; ".join(said)) if said else ""
+
+
+def _man(pos, c: int) -> str:  # type: ignore[no-untyped-def]
+    return ("white " if c & WHITE else "black ") + pos.game.names[c & 31].lower()
 
 
 def wrapped(text: str, cols: int) -> list[str]:
@@ -84,7 +131,7 @@ def render(s: Snapshot, colour: bool = False, size: tuple[int, int] | None = Non
     geo = Geometry(lay)
     lines = []
     turn = "White" if pos.turn == WHITE else "Black"
-    head = f"{s.game} on {s.port or 'the board'}  |  {turn} to move  |  ply {len(s.moves)}  |  board: {s.state}"
+    head = f"{s.game} on {s.port or 'the board'}  |  {turn} to move  |  ply {len(s.moves)}  |  board: {s.doing or s.state}"
     if pos.game.check_rules and pos.is_check():
         head += f"  |  {turn} is in check" + ("mate" if not pos.has_legal_move() else "")
     if s.game == "lippo":

@@ -180,7 +180,8 @@ def _ms(value: object) -> int | None:
 def clocks(s: dict[str, Any], compact: bool = False) -> str:
     """Both clocks of a snapshot's "clocks" entry (BoardFeed.annotate), the time control,
     and the result once the game is over; "" (nothing shown) without one.  The running
-    clock's figure is as of "at" (the server's time.time()); app.js counts it down."""
+    clock's figure is as of "at" (the server's time.time()); app.js counts it down (after
+    "delay", the ms of a simple delay still free then)."""
     c = s.get("clocks")
     if not isinstance(c, dict):
         return ""
@@ -191,7 +192,9 @@ def clocks(s: dict[str, Any], compact: bool = False) -> str:
     over = bool(s.get("result"))
     running = c.get("running") if c.get("running") in ("white", "black") and not over else ""
     tag = "span" if compact else "div"
-    out = [f'<{tag} class="clocks{" compact" if compact else ""}" data-at="{at:.3f}" data-running="{running}">']
+    delay = max(0, _ms(c.get("delay")) or 0)  # a simple delay's ms still free in the running side's move
+    out = [f'<{tag} class="clocks{" compact" if compact else ""}" data-at="{at:.3f}" data-running="{running}"'
+           f' data-delay="{delay}">']
     for side in ("white", "black"):
         ms = left[side]
         assert ms is not None

@@ -5,7 +5,8 @@
 // Clocks (.clocks, render.clocks) are counted down here between updates: the running
 // clock's figure is as of data-at, in the server's time; the page knows the server's
 // time from its body's data-now and each event's "now", plus the time it measured itself
-// since (performance.now()), never from the browser's own clock.
+// since (performance.now()), never from the browser's own clock.  A simple delay's
+// seconds still free at data-at (data-delay, ms) are spent before the figure moves.
 "use strict";
 
 let serverAt = {server: Number(document.body.dataset.now || 0) * 1000, local: performance.now()};
@@ -28,7 +29,7 @@ function tick() {
   for (const box of document.querySelectorAll(".clocks")) {
     const running = box.dataset.running;
     if (!running) continue;
-    const elapsed = Math.max(0, serverNow() - Number(box.dataset.at) * 1000);
+    const elapsed = Math.max(0, serverNow() - Number(box.dataset.at) * 1000 - Number(box.dataset.delay || 0));
     const clock = box.querySelector(`.clock[data-side="${running}"]`);
     if (!clock) continue;
     const ms = Math.max(0, Number(clock.dataset.ms) - elapsed);
