@@ -15,6 +15,7 @@ twice.
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Callable
 
@@ -82,7 +83,7 @@ class Bridge:
             version = read_version(link.hello())
             if self.key is None:
                 # Messages are filed under the board's own id: a port name is reused.
-                self.key = version.board_id or self.port
+                self.key = version.board_id or self._port_key()
             self.boot = version.boot
             self.link = link
             self._catch_up()
@@ -146,7 +147,12 @@ class Bridge:
         self.game_id = row.id if row is not None else self.archive.new_game(self._board(), game, fen, uid=uid)
 
     def _board(self) -> str:
-        return self.key if self.key is not None else self.port
+        return self.key if self.key is not None else self._port_key()
+
+    def _port_key(self) -> str:
+        """A board that says no id of its own is filed under its port: in an archive that
+        several hosts write, the port on this host."""
+        return f"{socket.gethostname()}:{self.port}" if self.archive.shared else self.port
 
     def _note(self, text: str) -> None:
         if self.on_note is not None:
