@@ -952,7 +952,7 @@ def _version() -> str:
 
 
 ARCHIVE_HELP = ("the SQLite archive (default: ~/.local/share/eboard/games.sqlite; EBOARD_DATA, XDG_DATA_HOME), or a "
-                "hall's PostgreSQL archive: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB (docs/hall.md)")
+                "hall's PostgreSQL archive: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB (docs/postgresql.md)")
 FEN_HELP = "the position, as FEN (docs/rules/notation.md; default: the game's start)"
 GAME_HELP = "game id: " + ", ".join(GAMES)
 START_HELP = "chess960: start position number N, 0-959 (518: the usual one), instead of --fen"
