@@ -79,20 +79,28 @@ class Cluster:
         self._run("initdb", "-D", str(self.data), "-U", "eboard", f"--pwfile={pwfile}", "--auth=scram-sha-256",
                   "-E", "UTF8", "--no-sync")
         pwfile.unlink()
-        # A test server: no fsync (its data is thrown away), its socket in its own folder.
-        opts = (f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.dir} "
-                f"-c max_connections={self.max_connections} -c fsync=off -c synchronous_commit=off "
-                "-c full_page_writes=off")
-        self._run("pg_ctl", "-D", str(self.data), "-o", opts, "-l", str(self.dir / "log"), "-w", "start")
+        self.up()
         import psycopg
 
         with psycopg.connect(self.url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as c:
             c.execute("CREATE DATABASE eboard")
         return self
 
+    def up(self) -> None:
+        """The server started (again)."""
+        # A test server: no fsync (its data is thrown away), its socket in its own folder.
+        opts = (f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.dir} "
+                f"-c max_connections={self.max_connections} -c fsync=off -c synchronous_commit=off "
+                "-c full_page_writes=off")
+        self._run("pg_ctl", "-D", str(self.data), "-o", opts, "-l", str(self.dir / "log"), "-w", "start")
+
+    def down(self, mode: str = "immediate") -> None:
+        """The server stopped (its data kept)."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
+
     def stop(self) -> None:
         try:
-            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+            self.down()
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
             pass
         shutil.rmtree(self.dir, ignore_errors=True)

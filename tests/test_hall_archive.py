@@ -137,3 +137,35 @@ def test_a_postgresql_archive_says_what_is_wrong_in_words(postgresql_url):
     with psycopg.connect(postgresql_url) as c:
         made = c.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema='empty_look'").fetchone()
     assert made == (0,)
+
+
+@needs_mpy
+def test_a_server_away_for_a_while_loses_no_move(tmp_path, postgresql_url):
+    # The hall's PostgreSQL server restarts mid-game: the follower holds the board's
+    # messages, says why, and stores them all once the server is back.
+    if os.environ.get("EBOARD_TEST_POSTGRESQL"):
+        pytest.skip("stops its own server: not one given by EBOARD_TEST_POSTGRESQL")
+    cluster = pgcluster.Cluster(max_connections=20).start()
+    vb = VirtualBoard(tmp_path / "board", realtime=False)
+    vb.start()
+    archive = Archive(cluster.url)
+    moves = random_game("chess", 12, 11)
+    script = hands_script("chess", moves)
+    try:
+        bridge = Bridge(vb.port, archive)
+        bridge.connect()
+        for line in ["new chess", "sim setup", "sim wait 100", *("sim " + s for s in script[: len(script) // 2])]:
+            bridge.request(line)
+        cluster.down("fast")
+        for step in script[len(script) // 2 :]:
+            bridge.request("sim " + step)
+        assert bridge.trouble is not None and "cannot reach the PostgreSQL archive" in bridge.trouble
+        assert bridge.unsaved and cluster.password not in bridge.trouble
+        cluster.up()
+        bridge.poll(0.3)
+        assert bridge.trouble is None and not bridge.unsaved
+        assert archive.moves(bridge.game_id) == moves
+    finally:
+        archive.close()
+        vb.stop()
+        cluster.stop()
