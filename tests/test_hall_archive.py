@@ -169,3 +169,40 @@ def test_a_server_away_for_a_while_loses_no_move(tmp_path, postgresql_url):
         archive.close()
         vb.stop()
         cluster.stop()
+
+
+@needs_mpy
+def test_a_move_made_while_a_host_reconnects_loses_none_missed_before(tmp_path):
+    # A host started again while the board plays on: a move said while the host asks which
+    # game the board plays must not hide the moves made while no host listened.
+    vb = VirtualBoard(tmp_path / "board", realtime=False)
+    vb.start()
+    moves = random_game("chess", 9, 5)
+    pos_steps = [hands_script("chess", moves[:n]) for n in (3, 6, 7)]
+    archive = Archive(str(tmp_path / "a.sqlite"))
+    try:
+        bridge = Bridge(vb.port, archive)
+        bridge.connect()
+        for line in ["new chess", "sim setup", "sim wait 100", *("sim " + s for s in pos_steps[0])]:
+            bridge.request(line)
+        bridge.close()  # the host is gone; the board plays on
+        with BoardLink(vb.port) as hands:
+            hands.hello()
+            for step in pos_steps[1][len(pos_steps[0]):]:
+                hands.request("sim " + step)
+
+        class Late(Bridge):
+            def _catch_up(self):  # the 7th move made just as the host asks `game`
+                if self._held is not None:
+                    for step in pos_steps[2][len(pos_steps[1]):]:
+                        self.link.request("sim " + step)
+                super()._catch_up()
+
+        again = Late(vb.port, archive)
+        again.connect()
+        again.poll(0.2)
+        games = [g for g in archive.games() if g.uid == again.uid]
+        assert len(games) == 1 and archive.moves(games[0].id) == moves[:7]
+    finally:
+        archive.close()
+        vb.stop()
