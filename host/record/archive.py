@@ -685,10 +685,25 @@ class Archive:
         return row is not None
 
     def game_last_seq(self, game_id: int) -> int:
-        """The highest message number stored for the archive game (0: none)."""
+        """The highest message number stored for the archive game (0: none); where its
+        moves have a gap, the number of the move before it (0: the first move is missing).
+
+        A gap: the moves said while a host asks which game the board plays are filed
+        before the board replays (`since`) those made while no host listened; a host
+        killed in between left the later move stored and the earlier ones not, and the
+        highest number alone would never ask for them again (bench/hall_pg.py)."""
         # (a number above SEQ_MAX, stored by an older host, would make `since` refused for ever)
         row = self._run("SELECT MAX(seq) FROM events WHERE game_id=? AND seq<=?", (game_id, SEQ_MAX)).fetchone()
-        return int(row[0]) if row and row[0] is not None else 0
+        last = int(row[0]) if row and row[0] is not None else 0
+        plies = self._run("SELECT COUNT(*), MAX(ply), MIN(ply) FROM moves WHERE game_id=?", (game_id,)).fetchone()
+        if plies is None or plies[1] is None or plies[0] == plies[1]:
+            return last  # plies 1 to n, every one there
+        if plies[2] != 1:
+            return 0
+        before = self._run("SELECT seq FROM moves m WHERE game_id=? AND ply<? AND NOT EXISTS "
+                           "(SELECT 1 FROM moves n WHERE n.game_id=m.game_id AND n.ply=m.ply+1) ORDER BY ply LIMIT 1",
+                           (game_id, plies[1])).fetchone()
+        return min(last, int(before[0])) if before is not None and before[0] is not None else 0
 
     def set_tag(self, game_id: int, name: str, value: str) -> None:
         """Set a game's White, Black, Event, Site or Date (any case; a Date as PGN writes it,

@@ -108,18 +108,14 @@ class Bridge:
         finally:
             held, self._held = early + self._held, None
         self._switch(now.game, now.uid, now.fen)
-        # Everything said since the last message stored for this game, in order (a
-        # message stored before is skipped; the journal's replay may switch games on the
-        # way: the previous game's end, then this one's start) ...
-        assert self.game_id is not None
-        self.link.request("since %d" % self.archive.game_last_seq(self.game_id))
-        # ... then what was said while we asked, numbered after it.  (Filed first, a move
-        # said then raised the game's last number above the moves missed while no host
-        # listened: `since` skipped them, and the record, a move short in the middle, was
-        # filed again as a new archive game: bench/hall_pg.py, a host killed every 20 s.
-        # Lost with a failed `since`, they are replayed by the next one.)
         self.unsaved.extend(held)
         self.flush()
+        # Everything said since the last message stored for this game, in order (a
+        # message stored before is skipped; the journal's replay may switch games on the
+        # way: the previous game's end, then this one's start; where the archived moves
+        # have a gap, since the move before it) ...
+        assert self.game_id is not None
+        self.link.request("since %d" % self.archive.game_last_seq(self.game_id))
         # ... and the board's own record of its game, which must extend the archived one.
         history = list(read_history(self.link.request("history"), now).moves)
         stored = self.archive.moves(self.game_id)
