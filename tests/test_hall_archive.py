@@ -172,14 +172,14 @@ def test_a_server_away_for_a_while_loses_no_move(tmp_path, postgresql_url):
 
 
 @needs_mpy
-def test_a_move_made_while_a_host_reconnects_loses_none_missed_before(tmp_path):
+def test_a_move_made_while_a_host_reconnects_loses_none_missed_before(tmp_path, archive_at):
     # A host started again while the board plays on: a move said while the host asks which
     # game the board plays must not hide the moves made while no host listened.
     vb = VirtualBoard(tmp_path / "board", realtime=False)
     vb.start()
     moves = random_game("chess", 9, 5)
     pos_steps = [hands_script("chess", moves[:n]) for n in (3, 6, 7)]
-    archive = Archive(str(tmp_path / "a.sqlite"))
+    archive = Archive(archive_at)
     try:
         bridge = Bridge(vb.port, archive)
         bridge.connect()
