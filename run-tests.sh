@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 ensure_venv run-tests.sh test ", pytest, python-chess, pyffish, aiohttp, playwright, skidl"
 # Debian's packages the tests drive: chromium (tests/test_web.py), Stockfish and
 # Fairy-Stockfish (tests/test_engine.py), XBoard, Xvfb and imagemagick (tests/test_apps_cecp.py),
-# espeak-ng and sox (tests/test_speech.py).
+# espeak-ng and sox (tests/test_speech.py), postgresql (the archive's tests on PostgreSQL).
 # As root they are installed; otherwise those tests
 # skip, each naming what to install.
 need=()
@@ -21,6 +21,9 @@ command -v convert >/dev/null && command -v import >/dev/null || need+=(imagemag
 # espeak-ng says the moves into WAV files, sox measures them (tests/test_speech.py)
 command -v espeak-ng >/dev/null || need+=(espeak-ng)
 command -v sox >/dev/null || need+=(sox)
+# PostgreSQL's server, for the archive's tests on PostgreSQL (tests/pgcluster.py starts a
+# throwaway one for the session; root's runs as the postgres user)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql postgresql-common)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         echo "run-tests.sh: installing ${need[*]} with apt-get (once) ..." >&2

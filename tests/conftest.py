@@ -53,3 +53,40 @@ def request_with_ctrl_c(link, line, rng):
         head.insert(rng.randrange(len(head) + 1), 3)
     link.ser.write(b"\x03" * rng.randrange(50) + bytes(head))
     return link.request(line[i:])
+
+
+# ---- the archive: SQLite, and PostgreSQL (issue #35) -------------------------------------------
+
+import os  # noqa: E402
+import uuid  # noqa: E402
+
+import pytest  # noqa: E402
+
+import pgcluster  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def postgresql_url():
+    """A PostgreSQL server for this session (one per test process): EBOARD_TEST_POSTGRESQL,
+    or a throwaway cluster of Debian's postgresql; the tests that need it skip without it."""
+    why = pgcluster.missing()
+    if why is not None:
+        pytest.skip(f"a PostgreSQL archive: {why}")
+    url = os.environ.get("EBOARD_TEST_POSTGRESQL")
+    if url:
+        yield url
+        return
+    cluster = pgcluster.Cluster().start()
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def archive_at(request, tmp_path):
+    """Where a test's archive is (what --archive takes): a new SQLite file, or a new schema
+    on the session's PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "a.sqlite")
+    return pgcluster.fresh_schema(request.getfixturevalue("postgresql_url"), "t_" + uuid.uuid4().hex[:12])

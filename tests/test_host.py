@@ -64,9 +64,10 @@ def hands_script(gid, moves):
 # ---- the archive ---------------------------------------------------------------------------
 
 
-def test_a_message_sent_again_is_stored_once(tmp_path):
-    a = Archive(tmp_path / "a.sqlite")
-    assert a.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+def test_a_message_sent_again_is_stored_once(archive_at):
+    a = Archive(archive_at)
+    if not a.shared:
+        assert a.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     g = a.new_game("b1", "chess", None)
     assert a.record("b1", 5, read_event("move 1 e2e4"), g)
     assert not a.record("b1", 5, read_event("move 1 e2e4"), g)
@@ -78,10 +79,10 @@ def test_a_message_sent_again_is_stored_once(tmp_path):
     assert a.game(str(g)).result == "1-0" and a.current_game("b1") is None
 
 
-def test_a_takeback_after_the_end_reopens_the_game(tmp_path):
+def test_a_takeback_after_the_end_reopens_the_game(archive_at):
     # The board takes back the move that ended the game: the result of a position no longer
     # on the board is no longer the game's (issue #21's walk); a diverged game stays ended.
-    a = Archive(tmp_path / "a.sqlite")
+    a = Archive(archive_at)
     g = a.new_game("b1", "chess", None)
     a.record("b1", 1, read_event("move 1 e2e4"), g)
     a.record("b1", 2, read_event("end fivefold-repetition 1/2-1/2"), g)
@@ -126,13 +127,14 @@ def test_a_full_disk_is_one_clear_error(tmp_path):
         (("export",), "export needs games"),  # PGN is the default format: a game is what it needs
     ],
 )
-def test_archive_commands_errors(tmp_path, args, word):
-    r = eboard(*args, "--archive", tmp_path / "a.sqlite")
+def test_archive_commands_errors(archive_at, args, word):
+    r = eboard(*args, "--archive", archive_at)
     assert r.returncode == 2 and word in r.stderr and "Traceback" not in r.stderr
+    assert "@" not in archive_at or archive_at.split("@")[0].split(":")[-1] not in r.stderr  # (its password)
 
 
-def test_pgn_of_a_lippo_game_has_its_start_and_points(tmp_path):
-    a = Archive(tmp_path / "a.sqlite")
+def test_pgn_of_a_lippo_game_has_its_start_and_points(archive_at):
+    a = Archive(archive_at)
     g = a.new_game("b1", "lippo", None)
     a.record("b1", 1, read_event("move 1 f3f5"), g)
     a.record("b1", 2, read_event("end claim 1/2-1/2 400 400"), g)
@@ -145,10 +147,10 @@ def test_pgn_of_a_lippo_game_has_its_start_and_points(tmp_path):
 
 
 @needs_mpy
-def test_a_dropped_link_loses_no_move_and_duplicates_none(tmp_path):
+def test_a_dropped_link_loses_no_move_and_duplicates_none(tmp_path, archive_at):
     vb = VirtualBoard(tmp_path / "board", realtime=False)
     vb.start()
-    archive = Archive(tmp_path / "a.sqlite")
+    archive = Archive(archive_at)
     try:
         bridge = Bridge(vb.port, archive)
         bridge.connect()
@@ -198,12 +200,12 @@ def test_play_on_the_virtual_board_shows_and_archives(tmp_path):
 
 
 @needs_mpy
-def test_a_killed_host_keeps_every_move_it_received(tmp_path):
+def test_a_killed_host_keeps_every_move_it_received(tmp_path, archive_at):
     data = tmp_path / "data"
     env = dict(os.environ, EBOARD_DATA=str(data))
     moves = random_game("lippo", 10, 9)
     p = subprocess.Popen(
-        [BIN / "eboard", "play", "--sim", "--game", "lippo"],
+        [BIN / "eboard", "play", "--sim", "--game", "lippo", "--archive", archive_at],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -217,15 +219,14 @@ def test_a_killed_host_keeps_every_move_it_received(tmp_path):
     a = None
     while time.monotonic() < deadline:
         time.sleep(0.3)
-        if (data / "games.sqlite").exists():
-            a = Archive(data / "games.sqlite")
-            got = a.moves(a.game("last").id) if a.games() else []
-            a.close()
-            if len(got) >= 6:
-                break
+        a = Archive(archive_at, create=False)
+        got = a.moves(a.game("last").id) if a.games() else []
+        a.close()
+        if len(got) >= 6:
+            break
     p.send_signal(signal.SIGKILL)
     p.wait()
-    a = Archive(data / "games.sqlite")
+    a = Archive(archive_at)
     got = a.moves(a.game("last").id)
     assert len(got) >= 6 and got == moves[: len(got)]
 
@@ -401,12 +402,12 @@ def test_host_input_errors_leave_the_archive_as_it_was(tmp_path):
     assert Archive(path).moves(g) == ["e2e4"]
 
 
-def test_an_end_no_host_here_asked_for_is_never_archived_as_a_result(tmp_path):
+def test_an_end_no_host_here_asked_for_is_never_archived_as_a_result(tmp_path, archive_at):
     # Issue #21 break 10: a second program that opens the board's port writes `end time 0-1`
     # in a game with no clock; the board ends the game, but the host archives no loss on time.
     vb = VirtualBoard(tmp_path / "board", realtime=False)
     vb.start()
-    archive = Archive(tmp_path / "a.sqlite")
+    archive = Archive(archive_at)
     notes: list[str] = []
     try:
         bridge = Bridge(vb.port, archive, on_note=notes.append)
@@ -434,7 +435,7 @@ def test_an_end_no_host_here_asked_for_is_never_archived_as_a_result(tmp_path):
     finally:
         archive.close()
         vb.stop()
-    listing = eboard("games", "--archive", str(tmp_path / "a.sqlite"))
+    listing = eboard("games", "--archive", archive_at)
     assert "unconfirmed time 0-1" in listing.stdout and "0-1 (time)" not in listing.stdout
 
 

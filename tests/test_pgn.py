@@ -26,8 +26,9 @@ from test_host import random_game
 BIN = Path(sys.executable).parent
 
 
-def archived(tmp_path, gid, moves, fen=None, end=None, **tags):
-    a = Archive(tmp_path / "a.sqlite")
+def archived(where, gid, moves, fen=None, end=None, **tags):
+    """A game archived in where: a folder (its a.sqlite), or what --archive takes."""
+    a = Archive(where if isinstance(where, str) else where / "a.sqlite")
     g = a.new_game("b1", gid, fen, **tags)
     for i, m in enumerate(moves):
         a.record("b1", i + 1, read_event(f"move {i + 1} {m}"), g)
@@ -210,9 +211,9 @@ def test_kriegspiel_exports_the_umpire_s_words_and_each_sheet(tmp_path):
     assert r.returncode == 0 and "You try e4e5" in r.stdout and "You try e7e5" not in r.stdout
 
 
-def test_tags_are_set_and_edited_later(tmp_path):
-    a, g = archived(tmp_path, "chess", ["e2e4"])
-    path = tmp_path / "a.sqlite"
+def test_tags_are_set_and_edited_later(archive_at):
+    a, g = archived(archive_at, "chess", ["e2e4"])
+    path = archive_at
     run = lambda *args: subprocess.run([BIN / "eboard", *args, "--archive", path], capture_output=True, text=True)
     assert run("tag", "last", "White", "Anna Li").returncode == 0
     assert run("tag", "last", "site", "Tallinn").returncode == 0

@@ -52,6 +52,11 @@ def _unbuilt(command):
     for built in ("build/micropython-32", "build/eboard-pico.uf2"):
         if built in command and _needs(built):
             return f"{built} is not built (run-tests.sh builds it, from ../shared/pico)"
+    if "bench/hall_pg.py" in command:
+        from pgcluster import missing as pg_missing
+
+        if reason := pg_missing():
+            return "a hall's PostgreSQL archive cannot be run here: " + reason
     if re.search(r"bench/\w*pico\w*\.py|--pico\b", command):
         from host.link.pico import missing
 
@@ -107,6 +112,7 @@ COMMANDS = {
     ".venv/bin/python bench/invariants.py 2000 chess": ("short", None),
     "MICROPYPATH=.:tests/mpy .venv/bin/micropython -X heapsize=8M bench/invariants.py 100000": ("short", None),
     ".venv/bin/python bench/engine.py --fairy-only --movetime 100": ("short", None),
+    ".venv/bin/python bench/hall_pg.py 3 4 32": ("short", None),
 }
 
 

@@ -494,8 +494,8 @@ def test_the_club_room_follows_four_boards_playing(page, tmp_path):
 
 
 @needs_browser
-def test_an_archived_game_replays_and_its_pgn_downloads(page, tmp_path):
-    path = tmp_path / "a.sqlite"
+def test_an_archived_game_replays_and_its_pgn_downloads(page, archive_at):
+    path = archive_at
     a = Archive(path)
     moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"]
     gid = a.new_game("sim-a", "chess", None, white="Anna", black="Boris")

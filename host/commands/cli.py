@@ -654,7 +654,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     a = _archive(args)
     rows = a.games()
     if not rows:
-        print(f"no games yet in {a.path}")
+        print(f"no games yet in {a.name}")
     krieg = a.kriegspiel_ids()
     for g in rows:
         n = len(a.moves(g.id))
@@ -719,7 +719,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     # Shown, not recorded: the game's own line heads it, no "archived as" under each position.
     print(f"game {g.id}: {g.game}, {g.white} - {g.black}, {g.event}, {g.started[:16].replace('T', ' ')}, "
           f"{plies(len(moves))}")
-    snap = Snapshot(game=g.game, state="replay", fen=pos.fen(), moves=played, port=f"archive {a.path}")
+    snap = Snapshot(game=g.game, state="replay", fen=pos.fen(), moves=played, port=f"archive {a.name}")
     if first == 0:
         print(render(snap))
     sans = san_list(g.game, g.fen, moves[:last])
@@ -762,9 +762,9 @@ def _chosen(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     if args.event is not None or args.all:
         more = [g for g in a.games() if args.all or g.event == args.event]
         if args.event is not None and not more:
-            raise CliError(f"no games of event {args.event!r} in {a.path}")
+            raise CliError(f"no games of event {args.event!r} in {a.name}")
         if not more and not chosen:
-            raise CliError(f"no games yet in {a.path}")
+            raise CliError(f"no games yet in {a.name}")
         for g in more:
             if a.sealed(g):
                 print(f"game {g.id} left out: a Kriegspiel game not over, its moves sealed until it ends", file=sys.stderr)
@@ -1007,7 +1007,8 @@ def _version() -> str:
         return "(not installed)"
 
 
-ARCHIVE_HELP = "the SQLite archive (default: ~/.local/share/eboard/games.sqlite; EBOARD_DATA, XDG_DATA_HOME)"
+ARCHIVE_HELP = ("the SQLite archive (default: ~/.local/share/eboard/games.sqlite; EBOARD_DATA, XDG_DATA_HOME), or a "
+                "hall's PostgreSQL archive: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB (docs/postgresql.md)")
 FEN_HELP = "the position, as FEN (docs/rules/notation.md; default: the game's start)"
 GAME_HELP = "game id: " + ", ".join(GAMES)
 START_HELP = "chess960: start position number N, 0-959 (518: the usual one), instead of --fen"

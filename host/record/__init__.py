@@ -5,7 +5,8 @@ move in the archive as it happens; the rest of the room reads and writes that re
 the forms people use.
 
   bridge.py    Bridge: one board's messages -> the archive, across reconnects and resets
-  archive.py   Archive: SQLite (WAL), the one file on disk every command shares
+  archive.py   Archive: SQLite (WAL), the one file on disk every command shares, or PostgreSQL
+  store.py     Store: the archive's database connection, SQLite or PostgreSQL (its one seam)
   notation.py  SAN and coordinates, over the rules core's own move list
   pgn.py       PGN export and import; a Kriegspiel player's scoresheet
   clock.py     Clock: base + increment, fed by timestamped events; PGN's [%clk]

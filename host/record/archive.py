@@ -1,4 +1,5 @@
-"""The game archive: every board message and every game, in SQLite (WAL), as it happens.
+"""The game archive: every board message and every game, as it happens, in SQLite (WAL) or,
+for a hall of hosts, PostgreSQL (store.py: where the two differ).
 
 A board's game has an identity of its own, its uid (protocol 2): games are found by it,
 never by sequence numbers across games.  A board message is stored under (board, game
@@ -29,6 +30,7 @@ from typing import Any, Literal
 
 from firmware.terms import HOST_ENDS
 from host.link import End, Event, Move, Undo
+from host.record.store import Store, is_url, shown
 
 SCHEMA_VERSION = 6
 # Every message a board said, once: (board, game uid, seq) is its identity.
@@ -46,7 +48,7 @@ CREATE TABLE IF NOT EXISTS {name}(
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games(
-    id INTEGER PRIMARY KEY,
+    id {id},
     board TEXT NOT NULL,
     game TEXT NOT NULL,
     fen TEXT,
@@ -78,7 +80,7 @@ CREATE TABLE IF NOT EXISTS kriegspiel(
     record TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS kriegspiel_live(
-    id INTEGER PRIMARY KEY,
+    id {id},
     white TEXT NOT NULL,
     black TEXT NOT NULL,
     game TEXT NOT NULL,
@@ -196,17 +198,39 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
 
 
-def _translate(e: sqlite3.Error, path: Path) -> ArchiveError:
-    text = str(e)
+def _translate(e: BaseException, name: str) -> ArchiveError:
+    """A database's error (SQLite's or PostgreSQL's) as one line a person can act on."""
+    text = str(e).strip().split("\n")[0]
+    if type(e).__module__.startswith("psycopg"):
+        return _translate_postgresql(e, text, name)
     if "disk is full" in text or "disk full" in text:
-        return ArchiveError(f"the disk holding {path} is full: free some space; nothing was lost before this")
+        return ArchiveError(f"the disk holding {name} is full: free some space; nothing was lost before this")
     if "not a database" in text or "malformed" in text or "file is encrypted" in text:
-        return ArchiveError(f"{path} is not a readable game archive (damaged?): move it away and start a new one")
+        return ArchiveError(f"{name} is not a readable game archive (damaged?): move it away and start a new one")
     if "readonly" in text or "unable to open" in text:
-        return ArchiveError(f"cannot write {path}: {text}")
+        return ArchiveError(f"cannot write {name}: {text}")
     if "locked" in text:
-        return ArchiveError(f"{path} is locked by another program")
-    return ArchiveError(f"archive {path}: {text}")
+        return ArchiveError(f"{name} is locked by another program")
+    return ArchiveError(f"archive {name}: {text}")
+
+
+def _translate_postgresql(e: BaseException, text: str, name: str) -> ArchiveError:
+    state = getattr(e, "sqlstate", None) or ""
+    if text.startswith("connection failed: "):  # (libpq's: the server's own words come last)
+        text = text.rsplit(" failed: ", 1)[-1].replace("FATAL:  ", "")
+        if "authentication" in text or "does not exist" in text:
+            state = "28000"
+    if state == "53100":  # disk_full
+        return ArchiveError(f"the disk of the PostgreSQL server of {name} is full: free some space there; "
+                            "nothing was lost before this")
+    if state.startswith("28"):  # invalid authorization: a user or password refused
+        return ArchiveError(f"the PostgreSQL server refuses {name}: {text} (the URL's user, password and "
+                            "database; or PGPASSWORD, ~/.pgpass)")
+    if state == "42501":
+        return ArchiveError(f"cannot write {name}: {text} (the user needs the right to create and write tables)")
+    if state in ("", "08000", "08001", "08003", "08006", "57P01", "57P02", "57P03") and "Operational" in type(e).__name__:
+        return ArchiveError(f"cannot reach the PostgreSQL archive {name}: {text}")
+    return ArchiveError(f"archive {name}: {text}")
 
 
 def _wal_header_ok(head: bytes) -> bool:
@@ -224,12 +248,19 @@ def _wal_header_ok(head: bytes) -> bool:
 
 
 class Archive:
-    """One SQLite archive file."""
+    """One archive: an SQLite file (the default), or a PostgreSQL database that several
+    hosts write at once (a postgresql:// URL); the same schema, SQL and behaviour."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None, create: bool = True) -> None:
         """create=False (a command that only looks, or looks up a game first): a missing file
-        stays missing, and reads as an empty archive."""
+        stays missing, and reads as an empty archive (so does a database without one)."""
+        self.forks: dict[int, int] = {}  # archive game -> the game its record forked into
+        if is_url(path):
+            self._open_postgresql(str(path), create)
+            self.identity = None
+            return
         self.path = Path(path) if path is not None else default_path()
+        self.name = str(self.path)  # as messages show it
         missing = not create and not self.path.exists()
         try:
             if not missing:
@@ -237,35 +268,71 @@ class Archive:
         except OSError as e:
             raise ArchiveError(f"cannot create {self.path.parent}: {e.strerror}") from None
         try:
-            where = ":memory:" if missing else self.path
-            self.db = sqlite3.connect(where, isolation_level=None, timeout=10, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if row is not None and row[0] == "1":
-                self._migrate_1_2()
-                row = ("2",)
-            for old, new, columns in MIGRATE_ADD:  # schemas 3 and 4: columns added
-                if row is not None and row[0] == old:
-                    self._add_columns(new, columns)
-                    row = (new,)
-            self.db.executescript(SCHEMA)
-            if row is not None and row[0] == "4":
-                self._migrate_4_5()
-                row = ("5",)
-            if row is not None and row[0] == "5":  # 5 -> 6: the table clocks_kept, made above
-                self._run("UPDATE meta SET value='6' WHERE key='schema'")
-                row = ("6",)
-            if row is None:
-                # (OR IGNORE: another process may have made the same archive at the same moment)
-                self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
-            elif row[0] != str(SCHEMA_VERSION):
-                raise ArchiveError(f"{self.path} has archive schema {row[0]}; this eboard reads {SCHEMA_VERSION}")
+            self.db = Store.sqlite(":memory:" if missing else self.path)
+            self._schema()
         except sqlite3.Error as e:
-            raise _translate(e, self.path) from None
+            raise _translate(e, self.name) from None
         self.identity = self._identity()
-        self.forks: dict[int, int] = {}  # archive game -> the game its record forked into
+
+    def _open_postgresql(self, url: str, create: bool) -> None:
+        self.path = url  # (to open it again: with its password, never shown)
+        self.name = shown(url)
+        try:
+            self.db = Store.postgresql(url)
+        except ModuleNotFoundError as e:
+            raise ArchiveError(str(e)) from None
+        except Exception as e:  # psycopg's errors (its module may not be importable here)
+            raise _translate(e, self.name) from None
+        try:
+            if self.db.has_table("meta") and self._version() == str(SCHEMA_VERSION):
+                return  # (no DDL at all: it would wait for, or deadlock with, the hosts writing)
+            # Several hosts starting at once make the schema one at a time.
+            with self.db.transaction(lock="eboard archive schema"):
+                if not create and not self.db.has_table("meta"):
+                    self.db.execute("SET search_path TO pg_temp")  # read as empty, nothing made
+                self._schema()
+        except self.db.errors as e:
+            raise _translate(e, self.name) from None
+
+    def _version(self) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        return None if row is None else str(row[0])
+
+    def _schema(self) -> None:
+        """The tables made, or an older archive's brought up to this schema."""
+        self.db.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is not None and row[0] == "1":
+            self._migrate_1_2()
+            row = ("2",)
+        for old, new, columns in MIGRATE_ADD:  # schemas 3 and 4: columns added
+            if row is not None and row[0] == old:
+                self._add_columns(new, columns)
+                row = (new,)
+        self.db.script(self.db.ddl(SCHEMA))
+        if row is not None and row[0] == "4":
+            self._migrate_4_5()
+            row = ("5",)
+        if row is not None and row[0] == "5":  # 5 -> 6: the table clocks_kept, made above
+            self._run("UPDATE meta SET value='6' WHERE key='schema'")
+            row = ("6",)
+        if row is None:
+            # (no conflict: another process may have made the same archive at the same moment)
+            self.db.execute("INSERT INTO meta VALUES('schema', ?) ON CONFLICT DO NOTHING", (str(SCHEMA_VERSION),))
+        elif row[0] != str(SCHEMA_VERSION):
+            raise ArchiveError(f"{self.name} has archive schema {row[0]}; this eboard reads {SCHEMA_VERSION}")
+
+    @property
+    def shared(self) -> bool:
+        """Do several hosts write this archive (PostgreSQL)?  Then a board is known by its
+        own id only, never by a port's name alone (every host has a /dev/ttyACM0)."""
+        return self.db.kind != "sqlite"
+
+    @property
+    def folder(self) -> Path:
+        """The folder beside the archive file, where a host keeps files of its own (for a
+        PostgreSQL archive, the default archive's folder on this host)."""
+        return self.path.parent if isinstance(self.path, Path) else default_path().parent
 
     # ---- the file under us (a long-running serve watches it) --------------------------------
 
@@ -278,8 +345,11 @@ class Archive:
 
     def gone(self) -> str | None:
         """Why the file this archive has open is no longer at its path (deleted, or
-        another file put there), or None.  SQLite goes on writing into the open file:
-        whatever is written then is lost when it is closed."""
+        another file put there), or None (always, for a PostgreSQL archive: no file here).
+        SQLite goes on writing into the open file: whatever is written then is lost when
+        it is closed."""
+        if self.db.kind != "sqlite":
+            return None
         now = self._identity()
         if now == self.identity:
             return None
@@ -288,6 +358,8 @@ class Archive:
     def wal_damaged(self) -> bool:
         """Is the write-ahead log's header damaged?  SQLite reads it only when the archive
         is opened next: then it would drop every change the log holds."""
+        if self.db.kind != "sqlite":
+            return False
         try:
             with open(str(self.path) + "-wal", "rb") as f:
                 head = f.read(32)
@@ -298,45 +370,44 @@ class Archive:
     def checkpoint(self) -> bool:
         """Everything in the write-ahead log into the archive file, and the log emptied
         (the connection knows the log's frames without its header); False if busy."""
+        if self.db.kind != "sqlite":
+            return True
         row = self._run("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         return row is not None and row[0] == 0
 
     def copy_to(self, path: Path) -> None:
-        """The whole archive, as this connection sees it, into a new file at path."""
+        """The whole archive, as this connection sees it, into a new file at path (SQLite)."""
+        if self.db.kind != "sqlite":
+            raise ArchiveError(f"{self.name} is a PostgreSQL archive: copy it with pg_dump")
         try:
             target = sqlite3.connect(path)
             try:
-                self.db.backup(target)
+                self.db.conn.backup(target)
             finally:
                 target.close()
         except sqlite3.Error as e:
-            raise _translate(e, path) from None
+            raise _translate(e, str(path)) from None
 
     def _add_columns(self, version: str, columns: tuple[tuple[str, str, str], ...]) -> None:
         """Schema `version`: the columns (table, name, type) added where missing, in one transaction."""
-        self.db.execute("BEGIN IMMEDIATE")
-        for table, name, kind in columns:
-            if name not in [c[1] for c in self.db.execute(f"PRAGMA table_info({table})")]:
-                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
-        self.db.execute("UPDATE meta SET value=? WHERE key='schema'", (version,))
-        self.db.execute("COMMIT")
+        with self.db.transaction():
+            for table, name, kind in columns:
+                if name not in self.db.columns(table):
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+            self.db.execute("UPDATE meta SET value=? WHERE key='schema'", (version,))
 
     def _migrate_1_2(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self.db.transaction():
             for stmt in MIGRATE_1_2.split(";"):
                 if stmt.strip():
                     self.db.execute(stmt)
             self.db.execute("UPDATE meta SET value='2' WHERE key='schema'")
-            self.db.execute("COMMIT")
-        except sqlite3.Error:
-            self.db.execute("ROLLBACK")
-            raise
 
     def _migrate_4_5(self) -> None:
         with self._transaction():
-            self.db.execute("INSERT OR IGNORE INTO kriegspiel_adjourned(game_id, actions) SELECT id, NULL FROM games "
-                            "WHERE event='Kriegspiel' AND ended IS NULL AND id NOT IN (SELECT game_id FROM kriegspiel)")
+            self.db.execute("INSERT INTO kriegspiel_adjourned(game_id, actions) SELECT id, NULL FROM games "
+                            "WHERE event='Kriegspiel' AND ended IS NULL AND id NOT IN (SELECT game_id FROM kriegspiel) "
+                            "ON CONFLICT DO NOTHING")
             self.db.execute("UPDATE meta SET value='5' WHERE key='schema'")
 
     def close(self) -> None:
@@ -344,24 +415,26 @@ class Archive:
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        """One write transaction (taken at once: writers wait their turn); rolled back and
-        ArchiveError on an SQLite error."""
+        """One write transaction (SQLite: taken at once, writers wait their turn); rolled
+        back and ArchiveError on a database error."""
         try:
-            self.db.execute("BEGIN IMMEDIATE")
-            yield
-            self.db.execute("COMMIT")
-        except sqlite3.Error as e:
-            try:
-                self.db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-            raise _translate(e, self.path) from None
+            with self.db.transaction():
+                yield
+        except self.db.errors as e:
+            raise _translate(e, self.name) from None
 
-    def _run(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
+    def _run(self, sql: str, args: tuple[object, ...] = ()) -> Any:
         try:
             return self.db.execute(sql, args)
-        except sqlite3.Error as e:
-            raise _translate(e, self.path) from None
+        except self.db.errors as e:
+            raise _translate(e, self.name) from None
+
+    def _insert(self, sql: str, args: tuple[object, ...]) -> int:
+        """An INSERT of one row; its id."""
+        try:
+            return self.db.insert(sql, args)
+        except self.db.errors as e:
+            raise _translate(e, self.name) from None
 
     # ---- writing ------------------------------------------------------------------------
 
@@ -373,7 +446,7 @@ class Archive:
             "UPDATE games SET ended=?, reason=COALESCE(reason, 'abandoned') WHERE board=? AND ended IS NULL",
             (_now(), board),
         )
-        cur = self._run(
+        return self._insert(
             "INSERT INTO games(board, game, fen, started, white, black, event, site, uid) VALUES(?,?,?,?,?,?,?,?,?)",
             (
                 board,
@@ -387,8 +460,6 @@ class Archive:
                 uid,
             ),
         )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
 
     def current_game(self, board: str) -> GameRow | None:
         row = self._run(
@@ -410,7 +481,7 @@ class Archive:
         never given its result."""
         with self._transaction():
             cur = self.db.execute(
-                "INSERT OR IGNORE INTO events(board, uid, seq, at, game_id, text) VALUES(?,?,?,?,?,?)",
+                "INSERT INTO events(board, uid, seq, at, game_id, text) VALUES(?,?,?,?,?,?) ON CONFLICT DO NOTHING",
                 (board, uid, seq, _now(), game_id, said.text),
             )
             fresh = cur.rowcount == 1
@@ -427,7 +498,7 @@ class Archive:
             if old is not None and old[0] != said.move:
                 game_id = self._fork(game_id, said.ply)
             self.db.execute(
-                "INSERT OR IGNORE INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,?,?)",
+                "INSERT INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,?,?) ON CONFLICT DO NOTHING",
                 (game_id, said.ply, said.move, seq, _now()),
             )
             # An adjourned game played on (its board followed again): no longer adjourned.
@@ -458,10 +529,8 @@ class Archive:
         row = self.db.execute("SELECT board, game, fen, uid FROM games WHERE id=?", (game_id,)).fetchone()
         self.db.execute("UPDATE games SET ended=COALESCE(ended, ?), reason=COALESCE(reason, 'diverged') WHERE id=?",
                         (_now(), game_id))
-        cur = self.db.execute("INSERT INTO games(board, game, fen, started, uid) VALUES(?,?,?,?,?)",
+        fork = self.db.insert("INSERT INTO games(board, game, fen, started, uid) VALUES(?,?,?,?,?)",
                               (row[0], row[1], row[2], _now(), row[3]))
-        fork = cur.lastrowid
-        assert fork is not None
         self.db.execute("INSERT INTO moves(game_id, ply, move, seq, at, clock_ms) "
                         "SELECT ?, ply, move, seq, at, clock_ms FROM moves WHERE game_id=? AND ply<?", (fork, game_id, ply))
         self.forks[game_id] = fork
@@ -494,7 +563,8 @@ class Archive:
 
         with self._transaction():
             self._put_moves(game_id, moves)
-            self.db.execute("INSERT OR REPLACE INTO kriegspiel_adjourned(game_id, opening, actions) VALUES(?,?,?)",
+            self.db.execute("INSERT INTO kriegspiel_adjourned(game_id, opening, actions) VALUES(?,?,?) ON CONFLICT(game_id) "
+                            "DO UPDATE SET opening=excluded.opening, actions=excluded.actions",
                             (game_id, int(opening), json.dumps(actions)))
             self.db.execute("UPDATE games SET reason='adjourned' WHERE id=? AND ended IS NULL", (game_id,))
 
@@ -517,11 +587,9 @@ class Archive:
 
         self._run("UPDATE kriegspiel_live SET ended=?, how='abandoned' WHERE white=? AND black=? AND ended IS NULL",
                   (_now(), white, black))
-        cur = self._run(
+        return self._insert(
             "INSERT INTO kriegspiel_live(white, black, game, fen, opening, actions, started, updated)"
             " VALUES(?,?,?,?,?,?,?,?)", (white, black, game, fen, int(opening), json.dumps([]), _now(), _now()))
-        assert cur.lastrowid is not None
-        return cur.lastrowid
 
     def kriegspiel_live_save(self, live_id: int, actions: list[str]) -> None:
         """Every action the umpire has taken (an attempt, ask, resign): from them and the
@@ -559,7 +627,7 @@ class Archive:
             self.db.execute("DELETE FROM kriegspiel_adjourned WHERE game_id=?", (game_id,))
             gone = self.db.execute("DELETE FROM games WHERE id=?", (game_id,)).rowcount
         if gone != 1:
-            raise ArchiveError(f"no game {game_id} in {self.path}")
+            raise ArchiveError(f"no game {game_id} in {self.name}")
 
     def adjourn(self, game_id: int) -> bool:
         """A game left unfinished on purpose (`quit`): adjourned, to be resumed
@@ -601,7 +669,7 @@ class Archive:
 
     def _put_moves(self, game_id: int, moves: list[str]) -> None:
         for ply, move in enumerate(moves, 1):
-            self.db.execute("INSERT OR IGNORE INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,NULL,?)",
+            self.db.execute("INSERT INTO moves(game_id, ply, move, seq, at) VALUES(?,?,?,NULL,?) ON CONFLICT DO NOTHING",
                             (game_id, ply, move, _now()))
 
     def set_clock(self, game_id: int, ply: int, ms: int) -> None:
@@ -615,8 +683,9 @@ class Archive:
     def keep_clock(self, game_id: int, control: str, white_ms: int, black_ms: int) -> None:
         """A clock game's control ('5+3', '5d3') and both times left, kept (at each move and
         at its adjournment) for `play --resume`."""
-        self._run("INSERT OR REPLACE INTO clocks_kept(game_id, control, white_ms, black_ms) VALUES(?,?,?,?)",
-                  (game_id, control, white_ms, black_ms))
+        self._run("INSERT INTO clocks_kept(game_id, control, white_ms, black_ms) VALUES(?,?,?,?) "
+                  "ON CONFLICT(game_id) DO UPDATE SET control=excluded.control, white_ms=excluded.white_ms, "
+                  "black_ms=excluded.black_ms", (game_id, control, white_ms, black_ms))
 
     def kept_clock(self, game_id: int) -> dict[str, Any] | None:
         """keep_clock's record of the game ({"control", "white", "black"}), or None."""
@@ -629,7 +698,7 @@ class Archive:
 
     def vouch(self, board: str, uid: str, what: str) -> None:
         """A host here asks the board for the end `what` ('time 1-0') of its game uid."""
-        self._run("INSERT OR IGNORE INTO host_ends(board, uid, what, at) VALUES(?,?,?,?)", (board, uid, what, _now()))
+        self._run("INSERT INTO host_ends(board, uid, what, at) VALUES(?,?,?,?) ON CONFLICT DO NOTHING", (board, uid, what, _now()))
 
     def vouched(self, board: str, uid: str, what: str) -> bool:
         """Did a host here ask the board for that end of that game (in any session)?"""
@@ -641,10 +710,25 @@ class Archive:
         return row is not None
 
     def game_last_seq(self, game_id: int) -> int:
-        """The highest message number stored for the archive game (0: none)."""
+        """The highest message number stored for the archive game (0: none); where its
+        moves have a gap, the number of the move before it (0: the first move is missing).
+
+        A gap: the moves said while a host asks which game the board plays are filed
+        before the board replays (`since`) those made while no host listened; a host
+        killed in between left the later move stored and the earlier ones not, and the
+        highest number alone would never ask for them again (bench/hall_pg.py)."""
         # (a number above SEQ_MAX, stored by an older host, would make `since` refused for ever)
         row = self._run("SELECT MAX(seq) FROM events WHERE game_id=? AND seq<=?", (game_id, SEQ_MAX)).fetchone()
-        return int(row[0]) if row and row[0] is not None else 0
+        last = int(row[0]) if row and row[0] is not None else 0
+        plies = self._run("SELECT COUNT(*), MAX(ply), MIN(ply) FROM moves WHERE game_id=?", (game_id,)).fetchone()
+        if plies is None or plies[1] is None or plies[0] == plies[1]:
+            return last  # plies 1 to n, every one there
+        if plies[2] != 1:
+            return 0
+        before = self._run("SELECT seq FROM moves m WHERE game_id=? AND ply<? AND NOT EXISTS "
+                           "(SELECT 1 FROM moves n WHERE n.game_id=m.game_id AND n.ply=m.ply+1) ORDER BY ply LIMIT 1",
+                           (game_id, plies[1])).fetchone()
+        return min(last, int(before[0])) if before is not None and before[0] is not None else 0
 
     def set_tag(self, game_id: int, name: str, value: str) -> None:
         """Set a game's White, Black, Event, Site or Date (any case; a Date as PGN writes it,
@@ -658,7 +742,7 @@ class Archive:
         if column == "date" and not pgn_date(value):
             raise ArchiveError(f"a Date is YYYY.MM.DD, with ?? for what is not known (2026.11.22, 1934.??.??), not {value!r}")
         if self._run("UPDATE games SET " + column + "=? WHERE id=?", (value, game_id)).rowcount != 1:
-            raise ArchiveError(f"no game {game_id} in {self.path}")
+            raise ArchiveError(f"no game {game_id} in {self.name}")
 
     # ---- reading ------------------------------------------------------------------------
 
@@ -674,7 +758,7 @@ class Archive:
         else:
             raise ArchiveError(f"{ref!r} is not a game id (a number, or 'last')")
         if row is None:
-            raise ArchiveError(f"no game {ref} in {self.path}" if ref != "last" else f"no games in {self.path}")
+            raise ArchiveError(f"no game {ref} in {self.name}" if ref != "last" else f"no games in {self.name}")
         return GameRow(*row)
 
     def moves(self, game_id: int) -> list[str]:

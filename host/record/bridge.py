@@ -15,6 +15,7 @@ twice.
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Callable
 
@@ -55,6 +56,7 @@ class Bridge:
         self.boot: int | None = None  # the board's power-up id (random), from its version line
         self.reconnects = 0
         self._rehello = False  # the board said hello: catch up again
+        self._replaying = False  # `since` is asked: what comes before its reply was said before
         self._next_try = 0.0
         self._held: list[tuple[int, Event]] | None = None  # events that came during catch-up
         self.unsaved: list[tuple[int, Event]] = []  # messages the archive has not taken yet, in order
@@ -82,7 +84,7 @@ class Bridge:
             version = read_version(link.hello())
             if self.key is None:
                 # Messages are filed under the board's own id: a port name is reused.
-                self.key = version.board_id or self.port
+                self.key = version.board_id or self._port_key()
             self.boot = version.boot
             self.link = link
             self._catch_up()
@@ -111,9 +113,14 @@ class Bridge:
         self.flush()
         # Everything said since the last message stored for this game, in order (a
         # message stored before is skipped; the journal's replay may switch games on the
-        # way: the previous game's end, then this one's start) ...
+        # way: the previous game's end, then this one's start; where the archived moves
+        # have a gap, since the move before it) ...
         assert self.game_id is not None
-        self.link.request("since %d" % self.archive.game_last_seq(self.game_id))
+        self._replaying = True
+        try:
+            self.link.request("since %d" % self.archive.game_last_seq(self.game_id))
+        finally:
+            self._replaying = False
         # ... and the board's own record of its game, which must extend the archived one.
         history = list(read_history(self.link.request("history"), now).moves)
         stored = self.archive.moves(self.game_id)
@@ -146,7 +153,12 @@ class Bridge:
         self.game_id = row.id if row is not None else self.archive.new_game(self._board(), game, fen, uid=uid)
 
     def _board(self) -> str:
-        return self.key if self.key is not None else self.port
+        return self.key if self.key is not None else self._port_key()
+
+    def _port_key(self) -> str:
+        """A board that says no id of its own is filed under its port: in an archive that
+        several hosts write, the port on this host."""
+        return f"{socket.gethostname()}:{self.port}" if self.archive.shared else self.port
 
     def _note(self, text: str) -> None:
         if self.on_note is not None:
@@ -291,7 +303,10 @@ class Bridge:
             if self.on_warning is not None:
                 self.on_warning(f"a malformed line, skipped: {e}")
             return
-        if isinstance(said, Hello):
+        if isinstance(said, Hello) and not self._replaying:
+            # (A hello that `since` replays is a reset long past, filed like any message: taken
+            # for a new one, it held back the rest of the replay, and a game whose first moves
+            # the host had missed no longer matched the board's and was filed again.)
             # The board was reset: what it says from now on may be another game's; it is
             # held until poll (or request) has asked which game it plays.
             self._rehello = True

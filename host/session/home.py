@@ -42,7 +42,7 @@ class HomeBoard(VirtualBoard):
 def _home(archive: Archive, name: str) -> tuple[Path, int] | None:
     """The folder `name` beside the archive file, locked for this process (its lock's file
     descriptor), or None while another process holds it (or it cannot be made)."""
-    folder = Path(archive.path).parent / name
+    folder = archive.folder / name
     try:
         folder.mkdir(parents=True, exist_ok=True)
         fd = os.open(folder / "lock", os.O_CREAT | os.O_RDWR, 0o644)

