@@ -7,13 +7,15 @@ from __future__ import annotations
 from firmware.rules import GAMES, FenError, new_position
 
 
-def check(game: str, fen: str | None) -> None:
+def check(game: str, fen: str | None) -> str | None:
     """ValueError, in words, if game is not a game id or fen not a position of it (naming
-    the game the FEN would fit, if another does)."""
+    the game the FEN would fit, if another does).  Returns the FEN as one line, its fields
+    one space apart (the rules read any whitespace between them: a newline or U+2028 given
+    inside it must not reach the board, where a request is one line)."""
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
     if fen is None:
-        return
+        return None
     if not fen.strip():
         raise ValueError(f"bad FEN for {game}: it is empty")
     try:
@@ -22,6 +24,7 @@ def check(game: str, fen: str | None) -> None:
         fits = [g for g in GAMES if g != game and _fits(g, fen)]
         hint = f" (it is a FEN of {fits[0]}: add --game {fits[0]})" if fits else ""
         raise ValueError(f"bad FEN for {game}: {e}{hint}") from None
+    return " ".join(fen.split())
 
 
 def _fits(game: str, fen: str) -> bool:
