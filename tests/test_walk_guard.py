@@ -23,16 +23,24 @@ def test_a_fen_split_inside_starts_the_whole_position(tmp_path, split):
     requests (a game from half the FEN, the replies out of step); U+2028 was an internal
     error.  The FEN goes to the board as one line: the game is the position given."""
     fen = PROMOTION.replace(" - 0", split + "-" + split + "0")
-    p = spawn(["play", "--sim", "--game", "chess", "--fen", fen], tmp_path)
-    p.expect("quit\r?\n> ")
-    p.sendline("e7e8q")
-    p.expect(r"moves: 1\. e8=Q")
+    said = _played(tmp_path, ["--game", "chess", "--fen", fen], "e7e8q", r"moves: 1\. e8=Q")
+    assert "internal error" not in said and "unknown-command" not in said
+
+
+def _played(tmp_path, args, move, shown, prompt="quit\r?\n> "):
+    """`eboard play --sim ARGS` in a terminal: move typed at the prompt until the view shows
+    shown (a regex), then quit (exit status 0); what it printed before quit."""
+    p = spawn(["play", "--sim", *args], tmp_path)
+    p.expect(prompt)
+    head = p.before + p.after
+    p.sendline(move)
+    p.expect(shown)
+    head += p.before + p.after
     p.sendline("quit")
     p.expect(pexpect.EOF)
-    said = p.before
     p.close()
-    assert p.exitstatus == 0, said[-2000:]
-    assert "internal error" not in said and "unknown-command" not in said
+    assert p.exitstatus == 0, p.before[-2000:]
+    return head
 
 
 @needs_mp
@@ -112,3 +120,102 @@ def test_cecp_bare_setboard_is_an_error(tmp_path):
     _uci(p, "quit")
     p.expect(pexpect.EOF)
     p.close()
+
+
+# ---- item 12 ---------------------------------------------------------------------------
+
+
+def _eboard(tmp_path, *args, stdin=""):
+    import os
+    import subprocess
+
+    from walkutil import EBOARD, person
+
+    env = dict(person(tmp_path), TERM="dumb")
+    env.pop("COLUMNS", None)
+    return subprocess.run([EBOARD, *args], input=stdin, capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=120, check=False)
+
+
+def test_games_refuses_a_file_that_is_not_an_archive_and_leaves_it_as_it_was(tmp_path):
+    """Item 12: `eboard games --archive f` on a 1-byte file turned it into a database."""
+    import sqlite3
+
+    one = tmp_path / "f"
+    one.write_bytes(b"x")
+    other = tmp_path / "places.sqlite"  # another program's database
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE bookmarks(url TEXT)")
+    db.close()
+    before = other.read_bytes()
+    for path, word in ((one, "not a readable game archive (not an SQLite file)"), (other, "an SQLite database but not a game archive")):
+        for command in (["games"], ["export", "last"], ["tag", "1", "Round", "3"]):
+            r = _eboard(tmp_path, *command, "--archive", str(path))
+            assert r.returncode == 2 and word in r.stderr and "Traceback" not in r.stderr, (command, r.stderr)
+    assert one.read_bytes() == b"x" and other.read_bytes() == before
+    assert not (tmp_path / "f-wal").exists()
+    # an empty file has nothing to lose: it becomes an archive
+    empty = tmp_path / "new.sqlite"
+    empty.touch()
+    assert _eboard(tmp_path, "games", "--archive", str(empty)).returncode == 0
+
+
+def _start_fen(db):
+    from host.record import Archive
+
+    a = Archive(str(db))
+    try:
+        return a.games()[-1].fen
+    finally:
+        a.close()
+
+
+@needs_mp
+def test_each_battle_and_kriegspiel_on_virtual_boards_draws_its_own_arrays(tmp_path):
+    """Item 12: `play --battle` and `kriegspiel --sim` gave the same "random" array every
+    run (seed 0).  Two runs now draw two arrays; --seed gives the same again."""
+    def two_runs(name, *args, stdin):
+        fens = []
+        for i in range(2):
+            (tmp_path / f"{name}{i}").mkdir()  # (each its own virtual board, beside its archive)
+            db = tmp_path / f"{name}{i}" / "games.sqlite"
+            r = _eboard(tmp_path, *args, "--archive", str(db), stdin=stdin)
+            assert r.returncode == 0, r.stderr
+            fens.append(_start_fen(db))
+        return fens
+
+    battles = two_runs("b", "play", "--sim", "--battle", stdin="quit\n")
+    assert battles[0] != battles[1]
+    kriegs = two_runs("k", "kriegspiel", "--sim", stdin="resign\n")
+    assert kriegs[0] != kriegs[1]
+    seeded = two_runs("s", "kriegspiel", "--sim", "--seed", "7", stdin="resign\n")
+    assert seeded[0] == seeded[1]
+
+
+@needs_mp
+@pytest.mark.parametrize("game,example", [("checkers12", "e3f4"), ("gardner", "b1c3"), ("chess", "d2d4")])
+def test_the_prompt_gives_a_move_of_the_game_being_played(tmp_path, game, example):
+    """Item 12: the prompt said "type a move (e2e4)" in checkers12 and gardner, where e2e4
+    is no move.  Its example is a legal move of the position, from the rules core, and
+    typing it plays it."""
+    said = _played(tmp_path, ["--game", game], example, r"moves: 1\. ")
+    assert f"type a move ({example}), lift/place SQ, help, quit" in said
+
+
+CHECKERS_CAPTURE = "1m1m1m3m1m/m1m3m1m3/3m1m1m1m1m/m3m1m5/12/8m3/1M5M4/12/11M/M1M1M3M1M1/1M1M1M1M1M1M/M1M3M1M3 b - - 0 11"
+
+
+@needs_mp
+def test_a_checkers_capture_typed_with_its_mark_is_recorded_as_notation_md_writes_it(tmp_path):
+    """Item 12: `f6xh8` was recorded as `f6h8`.  Found: docs/rules/notation.md's move string
+    for a checkers capture is its landing squares with no mark (`g3e5c7`), and
+    docs/notation.md takes `x` as optional input; host/record/notation.py drops it when it
+    reads the typed move (_norm).  So the capture typed `i7xg5` is the move `i7g5`, the one
+    capture there, recorded so in the archive and PGN; the mark is not lost information."""
+    _played(tmp_path, ["--game", "checkers12", "--fen", CHECKERS_CAPTURE], "i7xg5", r"moves: .*i7g5")
+    r = _eboard(tmp_path, "export", "last")
+    assert r.returncode == 0 and "11... i7g5 *" in r.stdout, r.stdout + r.stderr
+    from firmware.rules import new_position
+
+    pos = new_position("checkers12", CHECKERS_CAPTURE)
+    assert [pos.move_str(m) for m in pos.legal_moves() if pos.takes(m)] == ["i7g5"]

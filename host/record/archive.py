@@ -143,6 +143,9 @@ def tag_value_ok(text: str) -> bool:
     return text.isprintable()
 
 
+SQLITE_HEAD = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
+
+
 class ArchiveError(Exception):
     """The archive cannot be used: one line a person can act on."""
 
@@ -228,9 +231,13 @@ class Archive:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise ArchiveError(f"cannot create {self.path.parent}: {e.strerror}") from None
+        if not missing:
+            self._refuse_other_files()
         try:
             where = ":memory:" if missing else self.path
             self.db = sqlite3.connect(where, isolation_level=None, timeout=10, check_same_thread=False)
+            if not missing:
+                self._refuse_other_databases()
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
@@ -255,6 +262,31 @@ class Archive:
             raise _translate(e, self.path) from None
         self.identity = self._identity()
         self.forks: dict[int, int] = {}  # archive game -> the game its record forked into
+
+    def _refuse_other_files(self) -> None:
+        """ArchiveError, before SQLite touches it, for a file that is there and not empty but
+        not an SQLite database (SQLite made a 1-byte file an archive, its byte lost)."""
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(len(SQLITE_HEAD))
+        except FileNotFoundError:
+            return
+        except IsADirectoryError:
+            raise ArchiveError(f"{self.path} is a folder, not a game archive") from None
+        except OSError as e:
+            raise ArchiveError(f"cannot read {self.path}: {e.strerror}") from None
+        if head and head != SQLITE_HEAD:
+            raise ArchiveError(f"{self.path} is not a readable game archive (not an SQLite file): it was left as it is; "
+                               "give an archive's path, or a new file's")
+
+    def _refuse_other_databases(self) -> None:
+        """ArchiveError for an SQLite database with tables but none of an archive's (our
+        tables must not be written into another program's database)."""
+        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if tables and ("meta" not in tables
+                       or self.db.execute("SELECT 1 FROM meta WHERE key='schema'").fetchone() is None):
+            self.db.close()
+            raise ArchiveError(f"{self.path} is an SQLite database but not a game archive: it was left as it is")
 
     # ---- the file under us (a long-running serve watches it) --------------------------------
 
