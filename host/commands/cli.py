@@ -215,7 +215,7 @@ def _options_kriegspiel(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", help="chess (default), courier, gardner or lippo")
     p.add_argument("--fen", help="the true start position (default: chess's screened battle setup; another game's start)")
     p.add_argument("--standard", action="store_true", help="start from the usual array, castling allowed (ICC's rule)")
-    p.add_argument("--seed", type=int, default=0, help="--sim: the virtual hands' random arrays")
+    p.add_argument("--seed", type=int, help="--sim: the virtual hands' random arrays (default: new ones each run)")
     p.add_argument("--archive", help=ARCHIVE_HELP)
     p.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng; Russian unless --lang en)")
     speech_arguments(p, "ru")
@@ -461,6 +461,7 @@ def _options_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", help="start this game (default: go on with the board's game; lippo on --sim)")
     p.add_argument("--fen", help="--game: " + FEN_HELP)
     p.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (docs/rules/battle-setup.md)")
+    p.add_argument("--seed", type=int, help="--battle on --sim/--pico: the virtual hands' random arrays (default: new ones each run)")
     p.add_argument("--archive", help=ARCHIVE_HELP)
     p.add_argument("--resume", metavar="ID", help="go on with an adjourned game of the archive (a game id, or last)")
     p.add_argument("--engine", nargs="?", const="ours", metavar="LEVEL|ours|uci|uci:PATH",
@@ -517,7 +518,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         with _web(args) as server:
             return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle,
                             tags=tags, web=server is not None, pico=pico, resume=args.resume,
-                            opponent=opponent, control=control, speaker=speaker)
+                            opponent=opponent, control=control, speaker=speaker, seed=args.seed)
     except (PlayError, LinkError, BridgeTimeout, BoardError, ArchiveError, VirtualBoardError) as e:
         raise CliError(f"board: {e}" if isinstance(e, (BridgeTimeout, BoardError)) else str(e)) from None
 

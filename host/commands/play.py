@@ -29,6 +29,7 @@ def run(
     opponent: Opponent | None = None,
     control: str | None = None,
     speaker=None,
+    seed: int | None = None,
 ) -> int:
     """pico: an emulated Pico instead (True: stock MicroPython + flash.sh; or the Path
     of a UF2 with the firmware in it), its hands doing what --sim's do.  speaker: a
@@ -49,6 +50,7 @@ def run(
         session.tags = tags or {}
         session.pico = bool(pico)
         session.speaker = speaker
+        session.seed = seed  # the virtual hands' battle arrays (None: fresh ones)
         if opponent is not None or control is not None:
             session.versus(opponent, control)
         if resume is not None:
