@@ -9,7 +9,7 @@ from typing import TextIO
 
 from host.link import BridgeTimeout, LinkError
 from host.record import Archive
-from host.session import Home, Opponent, Session
+from host.session import Home, Opponent, Session, example_move
 from host.web import board_feed
 
 
@@ -65,7 +65,8 @@ def run(
         session.publish()
         interactive = inp.isatty()
         if interactive:
-            out.write("type a move (e2e4), lift/place SQ, help, quit\n> ")
+            example = example_move(session.snap.game, session.snap.fen)  # the game's own (checkers12: c3d4)
+            out.write(f"type a move{f' ({example})' if example else ''}, lift/place SQ, help, quit\n> ")
             out.flush()
         typed = LineInput(inp)
         todo: list[str] = []  # lines typed (or pasted) and not yet carried out, in order
