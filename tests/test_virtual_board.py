@@ -333,6 +333,7 @@ def test_a_stray_repl_line_is_refused_and_the_deliberate_one_gives_the_board_bac
             assert e.value.code == "bad-args" and "boot id" in e.value.detail, junk
         assert link.request("ping") == "pong"
         assert link.request("history") == "history e2e4"
+    restarts = board.restarts
     with serial.Serial(board.port, 115200, timeout=0.05) as ser:
         ser.write(f"repl {boot} 1\n".encode())
         got = _read_until(ser, b">>> ")
@@ -341,8 +342,11 @@ def test_a_stray_repl_line_is_refused_and_the_deliberate_one_gives_the_board_bac
         assert b"42" in _read_until(ser, b"42")
         # Left idle a second, the REPL gives the board back: a reboot into its game.
         assert b"goes back to play" in _read_until(ser, b"goes back to play")
+    deadline = time.monotonic() + 60  # (a guard: the reboot is at once)
+    while board.restarts == restarts:
+        assert time.monotonic() < deadline, "the idle REPL kept the board"
+        time.sleep(0.05)
     with BoardLink(board.port) as link:
-        hello = next(text for _, text in link.poll(5.0) if text.startswith("hello"))
-        assert hello.split()[-1] != boot  # a new power-up
+        assert link.hello(timeout_s=30).split()[-1] != boot  # a new power-up
         assert link.request("history") == "history e2e4"
         assert link.request("ping") == "pong"
