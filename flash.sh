@@ -103,7 +103,7 @@ for f in '$files'.split():
 
 case "${1:-}" in
     "" | -h | --help)
-        sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;
     --repl)
         [ -n "${2:-}" ] || die "--repl needs the board's port (e.g. /dev/ttyACM0)"
