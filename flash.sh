@@ -6,7 +6,8 @@
 #   ./flash.sh --sim                a fresh virtual board, started and stopped here
 #   ./flash.sh --build-only [PROFILE]   only compile, into build/PROFILE
 #   ./flash.sh --repl PORT          stop the board's firmware for MicroPython's REPL (mpremote):
-#                                   a board in play ignores Ctrl-C; the `repl` request is the way in
+#                                   a board in play ignores Ctrl-C; the `repl` request, with the
+#                                   board's boot id, is the way in (back to play after 60 s idle)
 set -euo pipefail
 cd "$(dirname "$0")"
 BIN=.venv/bin

@@ -182,6 +182,31 @@ class Hardware:
         for the REPL after Ctrl-C, so that mpremote is not cut off by a reset."""
         mem32[WATCHDOG_CTRL | ATOMIC_CLEAR] = WATCHDOG_ENABLE
 
+    def idle_reset(self, idle_s):
+        """After the `repl` request: reset the board (a power-up: the game goes on from its
+        journal) once the REPL has stood idle for idle_s seconds, so that a REPL nobody uses
+        gives the board back to play by itself.  The REPL runs nothing while it waits for a
+        byte, so idle is a heap that has not changed (every line it runs, a person's or
+        mpremote's, allocates).  A soft reset (mpremote's first connection) ends the
+        countdown with every timer: the REPL is then mpremote's until its reset."""
+        import gc
+
+        from machine import Timer, reset
+
+        seen = [gc.mem_alloc(), 0]
+
+        def check(_):
+            alloc = gc.mem_alloc()
+            if alloc != seen[0]:
+                seen[0] = alloc
+                seen[1] = 0
+                return
+            seen[1] += 1
+            if seen[1] >= idle_s:
+                reset()
+
+        self.repl_timer = Timer(period=1000, callback=check)
+
     def tick(self, board, now_ms):
         pass
 

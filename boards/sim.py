@@ -282,12 +282,13 @@ class Hardware:
             return "ok sim occupancy " + "".join("1" if b else "0" for b in self.matrix.occ)
         raise Refused("bad-args", USAGE)
 
-    def stop_for_repl(self, stdin):
+    def stop_for_repl(self, stdin, idle_s):
         """The `repl` request was answered: like a real board, hand the link to the REPL
-        (for mpremote and flash.sh --sim)."""
+        (for mpremote and flash.sh --sim), which reboots the board into play once no byte
+        has come for idle_s seconds."""
         from boards import simrepl
 
-        simrepl.repl(stdin)
+        simrepl.repl(stdin, idle_s=idle_s)
 
     def square(self, name, geo, lifting):
         """A square name (or "off", or "@P" for physical square P) -> physical square; -1 for "off" with no margin

@@ -10,7 +10,10 @@ program.
 Supported: the friendly REPL (one line at a time), the raw REPL (Ctrl-A; code ends with
 Ctrl-D, answered "OK", its output, Ctrl-D, its error, Ctrl-D), raw-paste refused ("R\\x00",
 mpremote then falls back), Ctrl-B back to the friendly REPL, Ctrl-D soft reboot, and
-machine.reset().  A reboot ends the process with EXIT_REBOOT (run main.py again) or
+machine.reset().  Reached by the `repl` request, it reboots the board into play once no byte
+has come for the idle time the request gave (the chip's REPL does the same: boards/pico.py,
+idle_reset); after a soft reboot into the raw REPL (mpremote) it waits as long as it takes.
+A reboot ends the process with EXIT_REBOOT (run main.py again) or
 EXIT_RAW (come back in the raw REPL); host/link/virtual.py restarts it on the same port.
 """
 
@@ -43,15 +46,28 @@ def _out(text):
     sys.stdout.write(text)
 
 
+IDLE = [0, None]  # the idle time (ms; 0: none) and the link's poll, set by repl()
+
+
 def _read(stdin):
+    if IDLE[0] and not IDLE[1].poll(IDLE[0]):
+        _out("\r\nthe REPL stood idle: the board goes back to play\r\n")
+        _exit(EXIT_REBOOT)
     b = stdin.read(1)
     if not b:
         _exit(0)  # the port is gone
     return b[0]
 
 
-def repl(stdin, raw=False):
-    """Run the REPL on the link until a reboot ends the process."""
+def repl(stdin, raw=False, idle_s=0):
+    """Run the REPL on the link until a reboot ends the process (idle_s: after that many
+    seconds with no byte, a reboot into play; 0, never)."""
+    if idle_s:
+        import select
+
+        IDLE[1] = select.poll()
+        IDLE[1].register(stdin, select.POLLIN)
+        IDLE[0] = idle_s * 1000
     sys.modules["machine"] = _Machine()
     env = {"__name__": "__main__"}
     if not raw:

@@ -72,7 +72,7 @@ class Board:
         self.krieg = None  # a krieg.Player when the board is one Kriegspiel player's
         self.arranging = None  # an arrange.Arranger during battle chess's screened setup
         self.ended = None  # the host's end of the game (`end time ...`), an Outcome, or None
-        self.repl = False  # `repl` was answered: the loop (main.py) stops for the REPL
+        self.repl = 0  # `repl` was answered: the loop (main.py) stops for the REPL, idle for at most this many s
         self.held_lift = None  # a lift's square, said once its hints are lit (_on_switch)
         self.heap_peak = 0  # the largest live heap after the firmware's own collections
         self.last_state = -1  # the tracker's state at the last scan

@@ -9,8 +9,8 @@ SYS_PATH = sys.path[:]  # as it was: given back when the firmware stops for the 
 if sys.platform == "rp2":
     # No keyboard interrupt while the board plays: a byte 3 on the USB link (line noise,
     # a key pressed in a serial monitor, mpremote's own way in) dropped it into the REPL,
-    # for good (docs/protocol.md, Framing).  The `repl` request is the way in; after
-    # main.py, MicroPython's REPL takes Ctrl-C again.
+    # for good (docs/protocol.md, Framing).  The `repl` request, with this power-up's boot
+    # id, is the way in; after main.py, MicroPython's REPL takes Ctrl-C again.
     import micropython
 
     micropython.kbd_intr(-1)
@@ -52,7 +52,7 @@ class LineReader:
     once, at its newline, as too long.  A carriage return and Ctrl-C (3) are dropped
     wherever they come: a stray Ctrl-C (line noise, a key pressed in a serial monitor)
     neither stops the board nor spoils the request around it; the REPL is reached on
-    purpose, with the `repl` request.  on_line(line) returns True when the board stops
+    purpose, with the `repl` request and this power-up's boot id.  on_line(line) returns True when the board stops
     for the REPL: the bytes after that line are the REPL's."""
 
     def __init__(self):
@@ -137,7 +137,8 @@ def byte_loop(readinto, one, ipoll, reader, put, on_line):
 
 
 class StopForRepl(Exception):
-    """The `repl` request was answered: the firmware ends and MicroPython's REPL follows."""
+    """The `repl` request was answered: the firmware ends and MicroPython's REPL follows
+    (args[0]: the seconds it may stand idle before the board goes back to play)."""
 
 
 def run(hw):
@@ -145,10 +146,12 @@ def run(hw):
     is gone or the `repl` request stops the firmware for MicroPython's REPL."""
     try:
         _serve(hw)
-    except StopForRepl:
+    except StopForRepl as e:
         # The firmware ends for the REPL (the `repl` request): a watchdog left running
-        # would reset the board under mpremote a few seconds later.
+        # would reset the board under mpremote a few seconds later; a countdown takes its
+        # place, which resets the board once the REPL has stood idle (hw.idle_reset).
         hw.release_watchdog()
+        hw.idle_reset(e.args[0])
         sys.path[:] = SYS_PATH
         for name in BUILTINS:  # the REPL's imports as MicroPython's own
             sys.modules.pop(name, None)
@@ -211,7 +214,7 @@ def _serve(hw):
             if not n:
                 return True
             if reader.feed(bytes(view[:n]), on_line):
-                raise StopForRepl()  # answered `ok repl`: the REPL takes the link
+                raise StopForRepl(board.repl)  # answered `ok repl`: the REPL takes the link
             if realtime and ticks_diff(clock.now(), next_scan[0]) >= 0:
                 return True  # the sensors' turn
 
@@ -224,9 +227,10 @@ def _serve(hw):
                 return False  # the link is gone (the virtual board's pty was closed)
             if n == -2:  # answered `ok repl`: the REPL takes the link
                 if not hw.is_sim:
-                    raise StopForRepl()
-                board.repl = False
-                hw.stop_for_repl(stdin)
+                    raise StopForRepl(board.repl)
+                idle = board.repl
+                board.repl = 0
+                hw.stop_for_repl(stdin, idle)
                 return True
             if not n:
                 return True

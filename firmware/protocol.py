@@ -8,7 +8,9 @@ ever stops the loop.
 """
 
 from firmware import drop_module
-from firmware.terms import DETAIL, MAX_LINE, Refused, check_args as _args, fen_of
+from firmware.terms import DETAIL, MAX_LINE, Refused, check_args as _args, fen_of, whole
+
+REPL_IDLE = 60  # seconds an idle REPL waits before the board goes back to play
 
 
 def _words(line):
@@ -133,10 +135,15 @@ def _late(name, where):
 
 def c_repl(board, w, now):
     # The deliberate way to MicroPython's REPL (flash.sh, mpremote): the loop stops the
-    # firmware once this reply is out.  Ctrl-C alone never does, while the board plays.
-    _args(w, 0, 0, "repl")
-    board.repl = True
-    return "ok repl"
+    # firmware once this reply is out.  It must carry this power-up's boot id (hello's
+    # and `ok version`'s last word), which a stray line cannot: `repl` alone, or `repl`
+    # spliced out of line noise, is refused in words and the board plays on.  An idle
+    # REPL gives the board back by itself after <idle> seconds (REPL_IDLE by default).
+    _args(w, 1, 2, "repl <boot id> [<idle s>]: the boot id is the last word of hello and of ok version")
+    if w[0] != str(board.boot_id):
+        raise Refused("bad-args", "repl %s: not this power-up's boot id (the last word of ok version)" % w[0][:12])
+    board.repl = whole(w[1], 1, 3600, "the REPL's idle time (s)") if len(w) > 1 else REPL_IDLE
+    return "ok repl %d" % board.repl
 
 
 def c_selftest(board, w, now):

@@ -375,7 +375,7 @@ def test_play_starts_battle_chess_from_a_screened_setup(tmp_path):
     from test_cli import EBOARD
 
     db = tmp_path / "p.sqlite"
-    r = subprocess.run([EBOARD, "play", "--sim", "--battle", "--archive", str(db)], input="quit\n",
+    r = subprocess.run([EBOARD, "play", "--sim", "--battle", "--seed", "0", "--archive", str(db)], input="quit\n",
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "White's army stands" in r.stdout and "play may begin" in r.stdout

@@ -208,7 +208,28 @@ def test_stray_ctrl_c_changes_nothing_on_the_chip(pico):
         assert e.value.code == "bad-bytes"
         assert request_with_ctrl_c(link, "history", rng) == "history e2e4 e7e5 g1f3"
         assert request_with_ctrl_c(link, "state", rng).split()[2] == "idle"
+        # Issue #34 item 9: stray `repl` lines (the red team's) are refused in words.
+        for junk in (b"re\x03pl", b"re\rpl", b"   repl   ", b"repl\r"):
+            link.ser.write(junk)
+            with pytest.raises(BoardError) as e:
+                link.request("")  # (its newline ends the junk line: its reply)
+            assert e.value.code == "bad-args"
+            assert e.value.detail.startswith("repl <boot id>")
+        assert link.request("ping") == "pong"
+        boot = link.request("version").split()[-1]
     assert pico.control("resets")[0] == "ok resets 0 0"
+    # The deliberate way in, left idle: the chip resets itself into its game.  (The held
+    # hands stop the chip after their last wait: it runs on now, as a board in a room.)
+    pico.control("hold 0")
+    stop_for_repl(pico.port, idle_s=2)
+    deadline = time.monotonic() + 120
+    while pico.control("resets")[0] == "ok resets 0 0":
+        assert time.monotonic() < deadline, "an idle REPL kept the board"
+        time.sleep(0.5)
+    wait_firmware(pico.port)
+    with BoardLink(pico.port, timeout_s=30) as link:
+        assert link.hello(timeout_s=20).split()[-1] != boot
+        assert link.request("history") == "history e2e4 e7e5 g1f3"
 
 
 def test_a_flood_of_junk_is_dropped_and_a_move_made_meanwhile_kept(pico):

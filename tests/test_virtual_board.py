@@ -148,8 +148,10 @@ def test_a_line_that_is_not_utf8_in_the_repl_is_an_error_and_the_repl_goes_on(bo
     # virtual board.  (The REPL is reached with the `repl` request: Ctrl-C is dropped.)
     import serial
 
+    with BoardLink(board.port) as link:
+        boot = link.request("version").split()[-1]
     with serial.Serial(board.port, 115200, timeout=0.05) as ser:
-        ser.write(b"\x03repl\n")
+        ser.write(b"\x03repl " + boot.encode() + b"\n")
         got = _read_until(ser, b">>> ")
         assert b"ok repl" in got and b">>> " in got
         ser.write(b"\xff\xfe\xc3(\r")
@@ -308,3 +310,43 @@ def test_line_reader_takes_a_chunk_as_it_takes_its_bytes_one_by_one(tmp_path):
     out = subprocess.run([mp, "-c", MPY_FEED_CHECK], cwd=ROOT, capture_output=True, text=True, timeout=120,
                          env={"MICROPYPATH": f"{ROOT}:{ROOT}/tests/mpy"})
     assert out.stdout.strip() == "same", out.stdout + out.stderr
+
+
+# Issue #34 item 9: the red team's stray lines that reached MicroPython's REPL, for good.
+STRAY_REPL = [b"re\x03pl", b"re\rpl", b"   repl   ", b"repl\r", b"\x03r\x03e\x03p\x03l\x03", b"repl 0", b"repl x 5"]
+
+
+def test_a_stray_repl_line_is_refused_and_the_deliberate_one_gives_the_board_back_when_idle(board):
+    """No junk line stops the board: `repl` must carry this power-up's boot id (a stray line
+    cannot), each is refused in words and the game goes on.  The deliberate `repl <boot>
+    <idle s>` reaches the REPL, and a REPL left idle reboots the board into its game."""
+    import serial
+
+    with BoardLink(board.port) as link:
+        boot = link.request("version").split()[-1]
+        for line in ("new chess", "sim setup", "sim wait 100", "sim lift e2", "sim wait 50", "sim place e4", "sim wait 500"):
+            link.request(line)
+        for junk in STRAY_REPL:
+            link.ser.write(junk + b"\n")
+            with pytest.raises(BoardError) as e:
+                _reply_of(link)
+            assert e.value.code == "bad-args" and "boot id" in e.value.detail, junk
+        assert link.request("ping") == "pong"
+        assert link.request("history") == "history e2e4"
+    restarts = board.restarts
+    with serial.Serial(board.port, 115200, timeout=0.05) as ser:
+        ser.write(f"repl {boot} 1\n".encode())
+        got = _read_until(ser, b">>> ")
+        assert b"ok repl 1" in got and b">>> " in got
+        ser.write(b"print(6 * 7)\r")
+        assert b"42" in _read_until(ser, b"42")
+        # Left idle a second, the REPL gives the board back: a reboot into its game.
+        assert b"goes back to play" in _read_until(ser, b"goes back to play")
+    deadline = time.monotonic() + 60  # (a guard: the reboot is at once)
+    while board.restarts == restarts:
+        assert time.monotonic() < deadline, "the idle REPL kept the board"
+        time.sleep(0.05)
+    with BoardLink(board.port) as link:
+        assert link.hello(timeout_s=30).split()[-1] != boot  # a new power-up
+        assert link.request("history") == "history e2e4"
+        assert link.request("ping") == "pong"

@@ -179,6 +179,8 @@ class CecpFront(Front):
             self._think()
 
     def cmd_setboard(self, args: list[str]) -> None:
+        if not args:  # (it was the start position, silently)
+            raise ValueError("setboard needs a FEN")
         self._stop()
         g = Game(self.game.game)
         fen = self.coords.fen_into(" ".join(args))

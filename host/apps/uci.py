@@ -145,9 +145,11 @@ class UciFront(Front):
             try:
                 ours = game.pos.move_str(self.coords.parse(game.pos, m))
             except MoveError:
-                self.game = game
-                raise ValueError(f"move {i + 1}, {m}, is not legal in {self.variant} there: "
-                                 f"the position is the one before it") from None
+                # The last legal position is kept, and the player (the board) is shown it:
+                # a `go` then searches, or waits for a move made, there.
+                self.out(f"info string position: move {i + 1}, {m}, is not legal in {self.variant} there: "
+                         f"the position is the one before it")
+                break
             game.push(ours)
         self.game = game
         said = self.player.position(game)
@@ -248,6 +250,13 @@ class UciFront(Front):
                 move = None
             self.held.wait()
             if job["drop"]:
+                return
+            if move is None and game.pos.outcome() is None:
+                # "(none)" is a position with no legal move (a GUI reads mate or stalemate):
+                # a player with moves left that gives none (the board left the position, a
+                # stop before the person moved) says so, and answers UCI's null move.
+                self.out("info string no move was made in this position: bestmove 0000 (UCI's null move)")
+                self.out("bestmove 0000")
                 return
             self.out("bestmove " + (coords.out(move) if move else "(none)"))
 

@@ -99,6 +99,8 @@ class BoardPlayer(Player):
         if pos.outcome() is not None:
             return None
         mine = "white" if pos.fen().split()[1] == "w" else "black"
+        if self._state()[3] != pos.fen():  # the board shows another position: the program's first
+            self._position(game)
         self._tell("black" if mine == "white" else "white")
         start = pos.fen()
         if self.session.sim:

@@ -75,14 +75,15 @@ def _fen_or_start(args: argparse.Namespace) -> str | None:
         raise CliError(f"bad --start {args.start!r}: a whole number from 0 to 959 (518: the usual one)") from None
 
 
-def _start(game: str | None, fen: str | None) -> None:
-    """Check a game and FEN given on the command line before any board hears of them."""
+def _start(game: str | None, fen: str | None) -> str | None:
+    """Check a game and FEN given on the command line before any board hears of them; the
+    FEN as the board is sent it (one line: host.session.check)."""
     from host.session import check
 
     if game is None:
-        return
+        return fen
     try:
-        check(game, fen)
+        return check(game, fen)
     except ValueError as e:
         raise CliError(str(e)) from None
 
@@ -214,7 +215,7 @@ def _options_kriegspiel(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", help="chess (default), courier, gardner or lippo")
     p.add_argument("--fen", help="the true start position (default: chess's screened battle setup; another game's start)")
     p.add_argument("--standard", action="store_true", help="start from the usual array, castling allowed (ICC's rule)")
-    p.add_argument("--seed", type=int, default=0, help="--sim: the virtual hands' random arrays")
+    p.add_argument("--seed", type=int, help="--sim: the virtual hands' random arrays (default: new ones each run)")
     p.add_argument("--archive", help=ARCHIVE_HELP)
     p.add_argument("--speak", action="store_true", help="say the announcements aloud (espeak-ng; Russian unless --lang en)")
     speech_arguments(p, "ru")
@@ -249,12 +250,12 @@ def cmd_kriegspiel(args: argparse.Namespace) -> int:
     if not args.sim:
         _distinct_ports([args.white, args.black])
     try:
-        fen = args.fen or ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" if args.standard else None)
         from firmware.rules.kriegspiel import GAMES as KRIEG_GAMES
 
         if args.game not in KRIEG_GAMES:
             raise CliError(f"Kriegspiel is played in {', '.join(KRIEG_GAMES)}, not {args.game!r}")
-        _start(args.game, args.fen)
+        args.fen = _start(args.game, args.fen)
+        fen = args.fen or ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" if args.standard else None)
         with _web(args) as server:
             feed = None if server is None else partial(kriegspiel_feed, server)
             rc = run(args.white, args.black, args.sim, fen, args.archive, args.speak, args.seed, args.game,
@@ -285,7 +286,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from host.link import BoardError, BoardLink, BridgeTimeout, LinkError
     from host.link import ROOT, TemporaryBoard, VirtualBoard, VirtualBoardError
 
-    _start(args.game, args.fen)
+    args.fen = _start(args.game, args.fen)
     if args.fen and not args.game:
         raise CliError("--fen needs --game GAME: the game the position belongs to")
     board_dir = args.dir or "a temporary folder"
@@ -343,7 +344,7 @@ def cmd_replay_sensors(args: argparse.Namespace) -> int:
         raise CliError(f"cannot read {args.file}: {e.strerror}") from None
     except UnicodeDecodeError:
         raise CliError(f"{args.file} is not a sensor script (text: lift SQ, place SQ, wait MS)") from None
-    _start(args.game, args.fen)
+    args.fen = _start(args.game, args.fen)
     steps: list[tuple[int, str]] = []
     for i, raw in enumerate(lines, 1):
         line = raw.split("#", 1)[0].strip()
@@ -514,6 +515,7 @@ def _options_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", help="start this game (default: go on with the board's game; lippo on --sim)")
     p.add_argument("--fen", help="--game: " + FEN_HELP)
     p.add_argument("--battle", action="store_true", help="chess from a screened free setup, man by man (docs/rules/battle-setup.md)")
+    p.add_argument("--seed", type=int, help="--battle on --sim/--pico: the virtual hands' random arrays (default: new ones each run)")
     p.add_argument("--archive", help=ARCHIVE_HELP)
     p.add_argument("--resume", metavar="ID", help="go on with an adjourned game of the archive (a game id, or last)")
     p.add_argument("--engine", nargs="?", const="ours", metavar="LEVEL|ours|uci|uci:PATH",
@@ -563,7 +565,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise CliError(f"--date is YYYY.MM.DD, with ?? for what is not known (2026.11.22), not {args.date!r}")
     if args.fen and not args.game and not args.sim:
         raise CliError("--fen needs --game GAME: the game the position belongs to")
-    _start(args.game or ("lippo" if args.sim else None), args.fen)
+    args.fen = _start(args.game or ("lippo" if args.sim else None), args.fen)
     opponent, control = _opponent(args)
     try:
         tags = {t: getattr(args, t) for t in TAG_OPTIONS if getattr(args, t)}
@@ -572,7 +574,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         with _web(args) as server:
             return play.run(args.port, args.sim, args.game, args.fen, args.archive, battle=args.battle,
                             tags=tags, web=server is not None, pico=pico, resume=args.resume,
-                            opponent=opponent, control=control, speaker=speaker)
+                            opponent=opponent, control=control, speaker=speaker, seed=args.seed)
     except (PlayError, LinkError, BridgeTimeout, BoardError, ArchiveError, VirtualBoardError) as e:
         raise CliError(f"board: {e}" if isinstance(e, (BridgeTimeout, BoardError)) else str(e)) from None
 

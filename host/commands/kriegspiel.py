@@ -461,7 +461,7 @@ def adjourned_game(arch: Any, ref: str) -> dict[str, Any]:
 
 
 def run(white_port: str | None, black_port: str | None, sim: bool, fen: str | None, archive_path: str | None,
-        speak: bool, seed: int = 0, game: str = "chess", inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
+        speak: bool, seed: int | None = None, game: str = "chess", inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
         white_view: str | None = None, black_view: str | None = None, new: bool = False, web=None,
         json_record: bool = False, resume: str | None = None, lang: str = "ru",
         print_words: bool = False) -> int:  # type: ignore[no-untyped-def]

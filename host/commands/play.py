@@ -9,7 +9,7 @@ from typing import TextIO
 
 from host.link import BridgeTimeout, LinkError
 from host.record import Archive
-from host.session import Home, Opponent, Session
+from host.session import Home, Opponent, Session, example_move
 from host.web import board_feed
 
 
@@ -29,6 +29,7 @@ def run(
     opponent: Opponent | None = None,
     control: str | None = None,
     speaker=None,
+    seed: int | None = None,
 ) -> int:
     """pico: an emulated Pico instead (True: stock MicroPython + flash.sh; or the Path
     of a UF2 with the firmware in it), its hands doing what --sim's do.  speaker: a
@@ -49,6 +50,7 @@ def run(
         session.tags = tags or {}
         session.pico = bool(pico)
         session.speaker = speaker
+        session.seed = seed  # the virtual hands' battle arrays (None: fresh ones)
         if opponent is not None or control is not None:
             session.versus(opponent, None if resume is not None else control)  # (a resumed game's: below)
         if resume is not None:
@@ -64,7 +66,8 @@ def run(
         session.publish()
         interactive = inp.isatty()
         if interactive:
-            out.write("type a move (e2e4), lift/place SQ, help, quit\n> ")
+            example = example_move(session.snap.game, session.snap.fen)  # the game's own (checkers12: c3d4)
+            out.write(f"type a move{f' ({example})' if example else ''}, lift/place SQ, help, quit\n> ")
             out.flush()
         typed = LineInput(inp)
         todo: list[str] = []  # lines typed (or pasted) and not yet carried out, in order

@@ -5,9 +5,12 @@ flash.sh, and a person about to use mpremote, first ask the firmware to stop:
 
     python -m host.link.repl PORT     (what ./flash.sh --repl PORT runs)
 
-The board answers `ok repl`, releases its watchdog and ends its firmware; MicroPython's
-REPL then has the link (and takes Ctrl-C again), so that mpremote connects as to any
-board, until the board is reset.  A board already at its REPL (stock MicroPython, or
+It reads the board's boot id first (`version`), then sends `repl <boot id>`: a stray
+`repl` (line noise, a person typing in a serial monitor) carries no boot id and is
+refused.  The board answers `ok repl <idle s>`, releases its watchdog and ends its
+firmware; MicroPython's REPL then has the link (and takes Ctrl-C again), so that mpremote
+connects as to any board, until the board is reset, or until the REPL has stood idle that
+many seconds: then the board resets itself and plays on.  A board already at its REPL (stock MicroPython, or
 firmware that has stopped) is left as it is.
 """
 
@@ -30,18 +33,37 @@ def _said(got: bytes, *words: bytes) -> bool:
     return False
 
 
-def stop_for_repl(port: str, timeout_s: float = 10.0) -> str:
+def _boot_of(got: bytes) -> str | None:
+    """The boot id in a board's `ok version ... <boot>` (its last word), if got holds one."""
+    for line in got.split(b"\n"):
+        w = line.split()
+        if len(w) >= 4 and w[0].isdigit() and w[1:3] == [b"ok", b"version"] and w[-1].isdigit():
+            return w[-1].decode()
+    return None
+
+
+def stop_for_repl(port: str, timeout_s: float = 10.0, idle_s: int | None = None) -> str:
     """Ask the board on port to stop its firmware for the REPL; what it did, in words.
+    The request carries this power-up's boot id (read first, from `version`), which a
+    stray line cannot: a bare `repl` is refused.  idle_s: the seconds the REPL may then
+    stand idle before the board goes back to play (the board's default, 60, if None).
     OSError (serial.SerialException) if the port cannot be opened; TimeoutError if the
     board says nothing that tells."""
     with serial.Serial(port, 115200, timeout=0.1) as ser:
         ser.reset_input_buffer()
         # A newline first ends whatever half line was there (answered `error empty`).
-        ser.write(b"\nrepl\n")
+        ser.write(b"\nversion\n")
         got = b""
         deadline = time.monotonic() + timeout_s
+        asked = False
         while time.monotonic() < deadline:
             got += ser.read(ser.in_waiting or 1)
+            boot = _boot_of(got)
+            if boot is not None and not asked:
+                ser.write(f"repl {boot}{'' if idle_s is None else f' {idle_s}'}\n".encode())
+                asked = True
+                got = b""
+                continue
             if _said(got, b"ok", b"repl"):
                 # The firmware ends; MicroPython's REPL says its banner and prompt.
                 rest = got[got.index(b"ok repl") :]
@@ -49,7 +71,13 @@ def stop_for_repl(port: str, timeout_s: float = 10.0) -> str:
                     rest += ser.read(ser.in_waiting or 1)
                 if PROMPT not in rest:
                     raise TimeoutError(f"{port}: the firmware stopped, but no REPL prompt came")
-                return "the firmware stopped: its REPL is free (mpremote, flash.sh) until a reset"
+                return "the firmware stopped: its REPL is free (mpremote, flash.sh) until it stands idle or a reset"
+            if asked and _said(got, b"error", b"bad-args"):
+                # A firmware from before the boot id: its `repl` takes no words.
+                ser.write(b"repl\n")
+                asked = False
+                got = b""
+                continue
             if _said(got, b"error", b"unknown-command", b"repl"):
                 return "firmware from before the `repl` request: Ctrl-C (mpremote) reaches its REPL"
             if PROMPT in got and not _said(got, b"error"):

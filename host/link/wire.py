@@ -223,7 +223,14 @@ class BoardLink:
         return out
 
     def request(self, line: str, timeout_s: float | None = None) -> str:
-        """Send one line; the reply text after "ok " (BoardError for "error ...")."""
+        """Send one line; the reply text after "ok " (BoardError for "error ...").  A request
+        is one line of printable ASCII, always: one that is not (a newline or U+2028 would
+        split it into two requests, whose replies then go out of step) is refused here,
+        before any byte of it is sent, as the board refuses such a line (`bad-bytes`)."""
+        bad = next((i for i, c in enumerate(line) if not " " <= c <= "~"), None)
+        if bad is not None:
+            raise BoardError("bad-bytes", f"{printable(line[bad])} at {bad + 1} of a request: a request to the board is one "
+                                          "line of printable ASCII (nothing of it was sent)")
         try:
             self.ser.write(line.encode("ascii") + b"\n")
         except (OSError, serial.SerialException, TypeError) as e:

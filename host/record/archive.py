@@ -153,6 +153,9 @@ def tag_value_ok(text: str) -> bool:
     return text.isprintable()
 
 
+SQLITE_HEAD = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
+
+
 class ArchiveError(Exception):
     """The archive cannot be used: one line a person can act on."""
 
@@ -267,8 +270,11 @@ class Archive:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise ArchiveError(f"cannot create {self.path.parent}: {e.strerror}") from None
+        if not missing:
+            self._refuse_other_files()
         try:
-            self.db = Store.sqlite(":memory:" if missing else self.path)
+            self.db = Store.sqlite(":memory:" if missing else self.path,
+                                   check=None if missing else self._refuse_other_databases)
             self._schema()
         except sqlite3.Error as e:
             raise _translate(e, self.name) from None
@@ -333,6 +339,30 @@ class Archive:
         """The folder beside the archive file, where a host keeps files of its own (for a
         PostgreSQL archive, the default archive's folder on this host)."""
         return self.path.parent if isinstance(self.path, Path) else default_path().parent
+
+    def _refuse_other_files(self) -> None:
+        """ArchiveError, before SQLite touches it, for a file that is there and not empty but
+        not an SQLite database (SQLite made a 1-byte file an archive, its byte lost)."""
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(len(SQLITE_HEAD))
+        except FileNotFoundError:
+            return
+        except IsADirectoryError:
+            raise ArchiveError(f"{self.path} is a folder, not a game archive") from None
+        except OSError as e:
+            raise ArchiveError(f"cannot read {self.path}: {e.strerror}") from None
+        if head and head != SQLITE_HEAD:
+            raise ArchiveError(f"{self.path} is not a readable game archive (not an SQLite file): it was left as it is; "
+                               "give an archive's path, or a new file's")
+
+    def _refuse_other_databases(self, conn: sqlite3.Connection) -> None:
+        """ArchiveError for an SQLite database with tables but none of an archive's (our
+        tables must not be written into another program's database)."""
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if tables and ("meta" not in tables
+                       or conn.execute("SELECT 1 FROM meta WHERE key='schema'").fetchone() is None):
+            raise ArchiveError(f"{self.path} is an SQLite database but not a game archive: it was left as it is")
 
     # ---- the file under us (a long-running serve watches it) --------------------------------
 

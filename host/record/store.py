@@ -15,7 +15,7 @@ extra names it).  A URL's password is never shown: `name` is the URL without it.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
@@ -72,8 +72,16 @@ class Store:
             self.errors = (psycopg.Error,)
 
     @classmethod
-    def sqlite(cls, where: object) -> Store:
+    def sqlite(cls, where: object, check: Callable[[Any], None] | None = None) -> Store:
+        """An SQLite file in WAL mode; check(conn), if given, runs before anything is written
+        (WAL's pragma already rewrites the file's header)."""
         conn = sqlite3.connect(where, isolation_level=None, timeout=10, check_same_thread=False)  # type: ignore[arg-type]
+        if check is not None:
+            try:
+                check(conn)
+            except BaseException:
+                conn.close()
+                raise
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         return cls("sqlite", conn)

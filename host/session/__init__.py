@@ -9,7 +9,7 @@ the fronts (apps) and the commands.
   view.py      the terminal view of a board (Snapshot, render)
   opponent.py  the computer as an opponent: our engine or a UCI one, searching in a thread
   takeback.py  a takeback said in words: which man goes back where
-  start.py     a game and its FEN checked before a board is asked
+  start.py     a game and its FEN checked before a board is asked; a prompt's example move
   pieces.py    the key to the pieces (`help pieces`; docs/pieces.md)
   army.py      virtual hands for battle chess's screened setup
 
@@ -21,12 +21,12 @@ from host.session.army import ArmyHands
 from host.session.home import Home, HomeBoard, HomeError, leave_pico_home, open_home, own_board, pico_home
 from host.session.opponent import Job, Opponent, OpponentError, flag_result
 from host.session.session import HELP, PlayError, Session
-from host.session.start import check
+from host.session.start import check, example_move
 from host.session.view import LED_NAMES, Snapshot, render
 from host.session.home import PairHome, open_pair  # kriegspiel's two boards
 
 __all__ = [
     "ArmyHands", "HELP", "Home", "HomeBoard", "HomeError", "Job", "LED_NAMES", "Opponent", "OpponentError", "PlayError", "Session",
-    "Snapshot", "check", "flag_result", "leave_pico_home", "open_home", "own_board", "pico_home", "render",
+    "Snapshot", "check", "example_move", "flag_result", "leave_pico_home", "open_home", "own_board", "pico_home", "render",
 ]
 __all__ += ["PairHome", "open_pair"]

@@ -23,14 +23,33 @@ def random_array(colour: int, seed: int) -> str:
     return battle.field([(p if colour == WHITE else p.lower(), f, r) for p, f, r in placed])
 
 
+def fresh_seed() -> int:
+    """A seed drawn from the system's randomness: every run its own arrays."""
+    import random
+
+    return random.SystemRandom().randrange(1 << 31)
+
+
 class ArmyHands:
-    """Virtual hands for a screened setup: each side's random array (seed, seed + 1),
-    placed man by man as a board asks for them, through request(line)."""
+    """Virtual hands for a screened setup: each side's random array (White's of seed,
+    Black's of seed + 1, or of the next seed whose array leaves Black's king out of check:
+    two arrays that conflict, §2.5, would be set up again, and the hands have one army
+    each), placed man by man as a board asks for them, through request(line).  seed None:
+    a fresh one (fresh_seed), kept in .seed; a number gives the same arrays every run."""
 
-    def __init__(self, seed: int) -> None:
-        from firmware.rules.battle import men
+    def __init__(self, seed: int | None = None) -> None:
+        from firmware.rules.battle import SetupConflict, men, start_fen
 
-        self.todo = {side: men(random_array(side, seed + (side == BLACK)), side) for side in (WHITE, BLACK)}
+        seed = self.seed = fresh_seed() if seed is None else seed
+        white = random_array(WHITE, seed)
+        for k in range(1, 1000):
+            black = random_array(BLACK, seed + k)
+            try:
+                start_fen(white, black)
+                break
+            except SetupConflict:
+                continue
+        self.todo = {WHITE: men(white, WHITE), BLACK: men(black, BLACK)}
 
     @staticmethod
     def clear(request: Callable[[str], str]) -> None:

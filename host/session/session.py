@@ -118,6 +118,7 @@ class Session:
         self.moved_since_ask = False  # a move since the host asked which piece a typed promotion takes
         self.pico = False  # an emulated Pico (its games go on with --resume ID --pico)
         self.speaker = None  # --speak, --words: a host.record.Speaker that says every move and end (issue #37)
+        self.seed: int | None = None  # --seed: the virtual hands' battle arrays (None: fresh ones each time)
         self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s, on_note=self._note)
         try:
             self.bridge.connect()
@@ -699,8 +700,9 @@ class Session:
         self.job = opp.think("hint", st.game, st.fen, Limits(movetime_ms=HINT_MS))
         self.snap.notes.append("hint: the engine is looking ...")
 
-    def battle(self, seed: int = 0) -> None:
-        """Battle chess: each side's army set up man by man as the board asks."""
+    def battle(self, seed: int | None = None) -> None:
+        """Battle chess: each side's army set up man by man as the board asks (on a virtual
+        board by its hands: arrays of seed, else of self.seed, else fresh ones each time)."""
         from host.session.army import ArmyHands
 
         self.adjourn("battle chess")
@@ -709,7 +711,7 @@ class Session:
             self.snap.notes.append("set up White's army, then Black's, as the board asks ("
                                    + (self.asked.text if self.asked else "") + ")")
             return
-        army = ArmyHands(seed)
+        army = ArmyHands(self.seed if seed is None else seed)
         chess = Geometry(new_position("chess").game.layout)
 
         def hand(line: str) -> str:
