@@ -534,10 +534,12 @@ class Tracker:
             return False
         cell = self.geo.cell(self.diff[0])
         for c in pos.game.castlings:
-            if c.rook == cell:
+            if c.rook == cell and pos.castling & c.bit:
                 break
         else:
-            return False  # not a castling rook's square: no need to look at every move
+            # Not a castling rook's square, or its side's right to castle with it is gone:
+            # no need to look at the royal piece's moves.
+            return False
         # A castling is a move of the royal piece: its moves alone, never the turn's list
         # (listed a few pieces a scan, a lift early in the turn finished it: a Lippo
         # Fortress in its corner, 200 and more moves, 38 ms on the emulated Pico).

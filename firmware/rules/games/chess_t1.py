@@ -155,24 +155,24 @@ class T1Position(Position):
         """(sums, royal hits): sums[side][cell] is the side's raw strength on the cell
         in half units (side 0 White), royal[side][cell] how many of its royal pieces hit it.
         near: a list of cells whose figures alone are wanted (a lifted piece's captures):
-        only the pieces that may reach them (REACH) are looked at, the other cells' left short."""
+        only the pieces whose field may hold one of them (_REACHES) are looked at, and
+        the other cells are left short."""
         lay = self.game.layout
         sums = (bytearray(450), bytearray(450))
         roy = (bytearray(450), bytearray(450))
         pts = self.game.points
         cells = self.cells
         tmp = []
-        if near is not None:
-            near = [(x % STRIDE, x // STRIDE) for x in near]
         for sq in lay.squares:
             c = cells[sq]
             if not c or c & 31 == SCOUT:
                 continue
             if near is not None:
-                f = sq % STRIDE
-                r = sq // STRIDE
-                for xf, xr in near:
-                    if -REACH <= xf - f <= REACH and -REACH <= xr - r <= REACH:
+                reach = _REACHES[0 if c & WHITE else 1]
+                t = c & 31
+                for to in near:
+                    o = to - sq + _BIAS
+                    if 0 <= o <= 2 * _BIAS and reach[o] >> t & 1:
                         break
                 else:
                     continue
@@ -181,10 +181,19 @@ class T1Position(Position):
             r = ROYAL >> (c & 31) & 1  # royal(), inline: once a piece
             del tmp[:]
             self.field(sq, tmp)
-            sums[side][sq] += s
-            for to in tmp:
-                sums[side][to] += s
-                roy[side][to] += r
+            if near is None:
+                sums[side][sq] += s
+                for to in tmp:
+                    sums[side][to] += s
+                    roy[side][to] += r
+                continue
+            # (the wanted cells alone: a field's other cells are not added up)
+            for to in near:
+                if to == sq:
+                    sums[side][to] += s
+                elif to in tmp:
+                    sums[side][to] += s
+                    roy[side][to] += r
         return sums, roy
 
     def attack(self, side, sq, smap):
@@ -478,6 +487,34 @@ class T1Position(Position):
 
 
 POSITION = T1Position  # the class a player's Kriegspiel view derives from
+
+# The offsets (to - from) a piece's field may hold, each a bit of the piece types whose
+# field may (a table a colour, White's first): strength_map's test of which pieces may
+# reach a lifted piece's captures.  Made by field() itself, on an empty board, from
+# squares where nothing of a field falls off it (a Knecht's double step from its own
+# half).  On 8 files an offset names its files and ranks apart (|files| < STRIDE / 2).
+_BIAS = REACH * (STRIDE + 1)
+
+
+def _reach_tables():
+    pos = T1Position(GAME)
+    pos.cells = GAME.layout.empty_board()
+    tables = (bytearray(2 * _BIAS + 1), bytearray(2 * _BIAS + 1))
+    out = []
+    for side in (0, 1):
+        for t in range(1, len(GAME.letter)):
+            for sq in (index(3, 1), index(3, 3), index(4, 4), index(4, 6)):
+                pos.cells[sq] = (WHITE if side == 0 else BLACK) | t
+                del out[:]
+                pos.field(sq, out)
+                pos.cells[sq] = EMPTY
+                for to in out:
+                    tables[side][to - sq + _BIAS] |= 1 << t
+        tables[side][_BIAS] = 0xFF  # a piece's strength counts on its own square too
+    return tables
+
+
+_REACHES = _reach_tables()
 
 
 def new(fen=None, wk_enters_enemy_castle=True):

@@ -60,10 +60,26 @@ class GrossPosition(HundredPosition):
     MARS = GAME.type_of("M")
     SAGITTARIUS = GAME.type_of("S")
     OFFICER = GAME.type_of("O")
+    NEW_UNITS = (1 << QUEEN_V) | (1 << PRINCE) | (1 << MARS) | (1 << SAGITTARIUS) | (1 << OFFICER)  # a type mask
     THRONE_CHOICE = "QRBNZGVIMSO"
     # A unit arriving diagonally next to its King may be the treacherous Queen's first
     # victim: her way onto the King (_more_attacks).
     UNSAFE_ARRIVALS = _D1
+
+    def _unsafe_arrival(self, to, k, them):
+        # Only where a strong enemy Queen stands diagonally next to it (not on k): she alone
+        # takes it treacherously on to the King (_more_attacks, the same test).
+        queen = them | self.QUEEN_V
+        if not self.counts[queen]:
+            return False
+        for e in _D1:
+            if self._treacherous_on(to + e, k, queen):
+                return True
+        return False
+
+    def _treacherous_on(self, s, sq, queen):
+        # Is s, not sq, the square of a strong Queen (queen: her cell code)?
+        return s != sq and self.cells[s] == queen and self._strong(s)
 
     def _castle_partners(self):
         return (self.BISHOP, self.JESTER, self.QUEEN_V, self.SAGITTARIUS, self.OFFICER)
@@ -145,9 +161,9 @@ class GrossPosition(HundredPosition):
     def _more_attacks(self, sq, by):
         # The new units, by their own moves; and a treacherous second step onto sq.
         cells = self.cells
-        new = (1 << self.QUEEN_V) | (1 << self.PRINCE) | (1 << self.MARS) | (1 << self.SAGITTARIUS) | (1 << self.OFFICER)
         if not cells[sq]:
             return False
+        new = self.NEW_UNITS
         # A new unit further than two squares away captures only by the slides of Mars
         # and Sagittarius, which the game's attack tables have seen already: only the
         # 24 squares round sq are looked at (not the whole board, at every check test).
@@ -157,14 +173,15 @@ class GrossPosition(HundredPosition):
             if x & by and new >> (x & 31) & 1 and self._hits(a, sq):
                 return True
         queen = by | self.QUEEN_V
+        if not self.counts[queen]:
+            return False
         for d in _D1:
             v = sq + d  # the first victim, a unit of the attacked side next to sq
             x = cells[v]
             if x == EMPTY or x == OFF or x & by or x & 31 == self.KING:
                 continue
             for e in _D1:
-                s = v + e
-                if s != sq and cells[s] == queen and self._strong(s) and self._hits(v, s):
+                if self._treacherous_on(v + e, sq, queen) and self._hits(v, v + e):
                     return True
         return False
 

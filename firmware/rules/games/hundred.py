@@ -59,16 +59,6 @@ USED = (1, 2)
 CASTLED = (4, 8)
 
 
-def build(gid="hundred", files=10, ranks=10, letters="abcdefghik", pieces=PIECES, start=START, castlings=CASTLINGS):
-    g = Game(gid, files, ranks, letters, pieces, start, royal="K")
-    g.set_castlings(castlings)
-    g.castle_rook = g.type_of("R")
-    g.castle_cells = ()  # rights are kept by hand (two castlings a game)
-    g.check_rules = True
-    return g
-
-
-GAME = build()
 _D1 = tuple(delta(x, y) for x, y in DIAG)
 _O1 = tuple(delta(x, y) for x, y in ORTHO)
 _A1 = tuple(delta(x, y) for x, y in ALL8)
@@ -76,6 +66,33 @@ _A1 = tuple(delta(x, y) for x, y in ALL8)
 _G_BEND = tuple((delta(x, y), delta(x, 0), delta(0, y)) for x, y in DIAG)
 _Z_BEND = tuple((delta(2 * x, 0), delta(x, 1), delta(x, -1)) if x else (delta(0, 2 * y), delta(1, y), delta(-1, y))
                 for x, y in ORTHO)
+
+
+def build(gid="hundred", files=10, ranks=10, letters="abcdefghik", pieces=PIECES, start=START, castlings=CASTLINGS):
+    g = Game(gid, files, ranks, letters, pieces, start, royal="K")
+    g.set_castlings(castlings)
+    g.castle_rook = g.type_of("R")
+    g.castle_cells = ()  # rights are kept by hand (two castlings a game)
+    g.check_rules = True
+    # attacked()'s tables, from the game's own (Game.att_jumps, att_slides): its 8 lines,
+    # each (step, the slides' type mask, a diagonal?, the mask of the types that leap one
+    # step along it), the first unit on a line read once for both; and the other leaps,
+    # flat (offset, type mask) pairs
+    aj = g.att_jumps
+    leaps = dict((aj[i], aj[i + 1]) for i in range(0, len(aj), 2))
+    g.lines = tuple((d, mask, d in _D1, leaps.pop(d, 0)) for d, mask in g.att_slides)
+    flat = []
+    for d in sorted(leaps):
+        flat += [d, leaps[d]]
+    g.far_leaps = tuple(flat)
+    # the bending units of each side (White's, Black's: by >> 6), each with its bends
+    z = g.type_of("Z")
+    gen = g.type_of("G")
+    g.benders = tuple(((c | z, _Z_BEND), (c | gen, _G_BEND)) for c in (WHITE, BLACK))
+    return g
+
+
+GAME = build()
 
 
 class HundredPosition(ChessPosition):
@@ -193,7 +210,7 @@ class HundredPosition(ChessPosition):
     def attacked(self, sq, by):
         g = self.game
         cells = self.cells
-        aj = g.att_jumps  # the leaps of the game's tables (Position.attacked's first part)
+        aj = g.far_leaps  # the leaps longer than a step (the Knight's)
         for i in range(0, len(aj), 2):
             x = cells[sq - aj[i]]
             if x & by and aj[i + 1] >> (x & 31) & 1:
@@ -202,10 +219,11 @@ class HundredPosition(ChessPosition):
         jester = by | self.JESTER
         general = by | self.GENERAL
         # One walk along each of the 8 lines (the Queen slides along all of them): the
-        # first unit met may slide here (a strong Jester or General too); two squares
-        # away over an empty one, a Jester's or General's two-step or a strong King's.
-        for d, mask in g.att_slides:
-            two = jester if d in _D1 else general
+        # first unit met may slide here (a strong Jester or General too), or step here if
+        # it stands next to sq; two squares away over an empty one, a Jester's or
+        # General's two-step or a strong King's.
+        for d, mask, diag, step in g.lines:
+            two = jester if diag else general
             s = sq - d
             x = cells[s]
             if x == EMPTY:
@@ -216,23 +234,24 @@ class HundredPosition(ChessPosition):
                 while x == EMPTY:
                     s -= d
                     x = cells[s]
+            elif x & by and step >> (x & 31) & 1:
+                return True
             if x & by and (mask >> (x & 31) & 1 or x == two and self._strong(s)):
                 return True
         pawn = by | self.PAWN_T
         back = -STRIDE if by == WHITE else STRIDE
         if cells[sq + back - 1] == pawn or cells[sq + back + 1] == pawn:
             return True
-        for bends, piece in ((_Z_BEND, jester), (_G_BEND, general)):
-            if not self.counts[piece]:  # (none on the board: its bends not looked at)
-                continue
-            for t, v1, v2 in bends:
-                z = sq - t
-                if cells[z] == piece and (cells[z + v1] == EMPTY or cells[z + v2] == EMPTY):
-                    return True
+        for piece, bends in g.benders[by >> 6]:
+            if self.counts[piece]:  # (none on the board: its bends not looked at)
+                for t, v1, v2 in bends:
+                    z = sq - t
+                    if cells[z] == piece and (cells[z + v1] == EMPTY or cells[z + v2] == EMPTY):
+                        return True
         # a king's pawn also takes on its back diagonals
-        ahead = STRIDE if by == WHITE else -STRIDE
-        for s in (sq + ahead - 1, sq + ahead + 1):
-            if cells[s] == pawn and self._strong(s):
+        if self.counts[pawn]:
+            s = sq + (STRIDE if by == WHITE else -STRIDE) - 1
+            if cells[s] == pawn and self._strong(s) or cells[s + 2] == pawn and self._strong(s + 2):
                 return True
         return self._more_attacks(sq, by)
 
@@ -411,14 +430,16 @@ class HundredPosition(ChessPosition):
                     vac_safe = self._safe_emptied(frm, k, them)
                 to = m >> 9 & 511
                 if vac_safe:
-                    if to - k not in self.UNSAFE_ARRIVALS:
+                    if to - k not in self.UNSAFE_ARRIVALS or not self._unsafe_arrival(to, k, them):
                         # A unit arriving blocks lines and two-steps and takes at most an
                         # attacker: it makes no attack (but where UNSAFE_ARRIVALS says).
                         out.append(m)
                         continue
-                elif not self._near(to, k):
-                    # Off the King's lines and more than 2 squares away it blocks
-                    # nothing and takes no attacker: the King stays attacked.
+                elif not self._near(to, k) or not m & CAPTURE and not self._may_block(to, frm, k, check):
+                    # The unit gone, the King is attacked: off the King's lines and
+                    # more than 2 squares away the unit blocks nothing and takes no
+                    # attacker; not taking, it can only block (_may_block): else the
+                    # King stays attacked.
                     continue
             if self._legal(m, them):
                 out.append(m)
@@ -428,11 +449,37 @@ class HundredPosition(ChessPosition):
     # attack on it (Grosschess: a victim of the treacherous Queen): none here.
     UNSAFE_ARRIVALS = ()
 
+    def _unsafe_arrival(self, to, k, them):
+        # Whether a unit arriving on `to` (an UNSAFE_ARRIVALS square of the King on k) may
+        # give `them` an attack on the King: its move is then made and tested.
+        return True
+
     def _near(self, sq, k):
         # Is sq at most 2 squares from the King on k, or on one of its 8 lines?
         f = sq % STRIDE - k % STRIDE
         r = sq // STRIDE - k // STRIDE
         return -2 <= f <= 2 and -2 <= r <= 2 or f == 0 or r == 0 or f == r or f == -r
+
+    def _on_line(self, sq, k):
+        # Is sq on one of the 8 lines through the King on k?
+        f = sq % STRIDE - k % STRIDE
+        r = sq // STRIDE - k // STRIDE
+        return f == 0 or r == 0 or f == r or f == -r
+
+    def _may_block(self, to, frm, k, check):
+        """May a unit that leaves frm and arrives on `to`, taking nothing, shut every attack
+        on the King on k that frm emptied lets through?  A slide or a two-step is shut on
+        its line through the King; a leap, or a bend whose other way is shut already, only
+        by taking its unit.  The King not attacked before (check 0), every attack comes by
+        frm: a line's through frm (a bend's way by frm is a square next to the King, on
+        its lines too), so `to` must be on frm's line."""
+        if not self._on_line(to, k):
+            return False
+        if check or not self._on_line(frm, k):
+            return True
+        kf = k % STRIDE
+        kr = k // STRIDE
+        return (frm % STRIDE - kf) * (to // STRIDE - kr) == (to % STRIDE - kf) * (frm // STRIDE - kr)
 
     def _safe_emptied(self, frm, k, them):
         # Is the King on k safe with the unit on frm lifted off the board?
