@@ -815,7 +815,7 @@ def _options_serve(p: argparse.ArgumentParser) -> None:
 
 
 SIM_MAX = 256  # serve --sim's virtual boards: a hall on one PC (bench/hall.py)
-SIM_MB = 12  # the memory one virtual board takes (its MicroPython process, 512 KB heap; bench/hall.py)
+SIM_MB = 14  # the memory one virtual board takes (its MicroPython process, 512 KB heap: 13 MB; bench/hall.py)
 
 
 def _serve_capacity(ports: int, sim: int) -> None:
