@@ -16,10 +16,12 @@ import fcntl
 import os
 import select
 import struct
+import sys
 import termios
 import time
 
 BAUD = termios.B115200  # a USB CDC board ignores it; a UART adapter needs it
+POLL_BROKEN = sys.platform == "darwin"
 
 
 class PortError(OSError):
@@ -91,6 +93,10 @@ class Port:
         """Has the port something to read (or, with POLLOUT, room to write) within timeout_s?
         True on a hang-up or an error too: the read or write that follows says it."""
         fd = self._check()
+        if POLL_BROKEN:  # (macOS's poll() refuses devices: select(), and its 1024 descriptors)
+            r, w, _ = select.select([fd] if events == select.POLLIN else [], [fd] if events != select.POLLIN else [],
+                                    [], max(0.0, timeout_s))
+            return bool(r or w)
         if events != select.POLLIN:
             p = select.poll()
             p.register(fd, events)
