@@ -137,17 +137,39 @@ def connected(log: Path) -> int:
     return log.read_text(errors="replace").count(": connected\n")
 
 
-def history_len(port: str) -> int | None:
+def history(port: str) -> tuple[str, list[str]] | None:
+    """(the board's id, the moves of its game), asked of the board itself."""
     try:
         with BoardLink(port, timeout_s=30) as link:
             link.hello(timeout_s=30)
-            return len(link.request("history").split()) - 1
+            return link.board_id, link.request("history").split()[1:]
     except (LinkError, BridgeTimeout, BoardError, OSError):
         return None
 
 
+def differences(db: Path, boards: list[tuple[str, list[str]] | None]) -> list[str]:
+    """Each board whose archived games do not hold exactly its moves, in words."""
+    c = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    out = []
+    try:
+        for said in boards:
+            if said is None:
+                continue
+            key, moves = said
+            games = c.execute("SELECT id, result, reason FROM games WHERE board=? ORDER BY id", (key,)).fetchall()
+            filed = [[m for (m,) in c.execute("SELECT move FROM moves WHERE game_id=? ORDER BY ply", (g[0],))]
+                     for g in games]
+            if [f for f in filed if f] != [moves]:
+                out.append(f"board {key}: {len(moves)} moves made; archived " + ", ".join(
+                    f"game {g[0]} {len(f)} moves ({g[1]} {g[2]})" for g, f in zip(games, filed)))
+    finally:
+        c.close()
+    return out
+
+
 def run(n: int, seconds: int, game: str, tmp: Path) -> dict[str, object]:
     boards: list[VirtualBoard] = []
+    serves: list[Serve] = []  # stopped however the bench ends: a serve left behind grabs others' ptys
     db = tmp / "hall.sqlite"
     log = tmp / "serve.log"
     try:
@@ -161,6 +183,7 @@ def run(n: int, seconds: int, game: str, tmp: Path) -> dict[str, object]:
             vb.start()
             boards.append(vb)
         serve = Serve(db, [vb.port for vb in boards], log)
+        serves.append(serve)
         # live: serve follows the boards while they play; its minute is the first `seconds` after all started
         minute_end = time.monotonic() + seconds
         while time.monotonic() < minute_end:
@@ -175,18 +198,19 @@ def run(n: int, seconds: int, game: str, tmp: Path) -> dict[str, object]:
         boards_cpu = sum(cpu_s(vb.proc.pid) for vb in boards if vb.proc is not None)
         boards_rss = sum(status_kb(vb.proc.pid, "VmRSS") for vb in boards if vb.proc is not None)
         rc1 = serve.stop()
-        made_each = [history_len(vb.port) for vb in boards]
-        made = sum(m for m in made_each if m is not None)
-        unanswered = sum(1 for m in made_each if m is None)
+        said = [history(vb.port) for vb in boards]
+        made = sum(len(m[1]) for m in said if m is not None)
+        unanswered = sum(1 for m in said if m is None)
         # catch-up: serve again, until the archive holds every move made
         again = Serve(db, [vb.port for vb in boards], log)
+        serves.append(again)
         deadline = time.monotonic() + 300
         while connected(log) < 2 * n and time.monotonic() < deadline:  # (every board caught up with)
             time.sleep(1.0)
         after = wait_settled(db, again, deadline, target=made, calm_s=15.0)
         rc2 = again.stop()
         text = log.read_text(errors="replace")
-        return {
+        return {"differences": differences(db, said),
             "boards": n, "made": made, "in_minute": in_minute, "live": live, "after": after,
             "lost": made - after, "unanswered": unanswered, "serve_cpu": cpu, "serve_rss_mb": rss / 1024,
             "serve_fds": fds, "live_s": live_s, "boards_cpu": boards_cpu / live_s,
@@ -195,6 +219,10 @@ def run(n: int, seconds: int, game: str, tmp: Path) -> dict[str, object]:
             "setup_s": time.monotonic() - t0,
         }
     finally:
+        for sv in serves:
+            if sv.p.poll() is None:
+                sv.p.kill()
+                sv.p.wait()
         for vb in boards:
             vb.stop()
 
@@ -228,6 +256,7 @@ def main() -> None:
             notes.append(f"serve said {r['internal']} internal errors, {r['tracebacks']} tracebacks")
         if r["rc"] != (0, 0):
             notes.append(f"serve's exit codes {r['rc']}")
+        notes += r["differences"][:5]  # type: ignore[operator]
         if notes:
             print("  (" + "; ".join(notes) + ")", flush=True)
 

@@ -396,6 +396,39 @@ def test_serve_follows_forty_boards_on_one_descriptor_each_and_one_archive_conne
     assert "Traceback" not in serve.text
 
 
+def test_a_move_said_while_hello_is_asked_does_not_hide_the_moves_before_it(tmp_path):
+    # Found in a hall (bench/hall.py): boards that began playing before serve reached them.
+    # A move said while the bridge asked `version` was filed first, the `since` number taken
+    # after it skipped the moves before it, and `history` then filed the game a second time.
+    from host.record import Bridge
+
+    class Playing(FakeBoard):
+        journal = ["newgame chess 0e0e0e0e -", "move 1 e2e4", "move 2 e7e5", "move 3 g1f3"]
+
+        def answer(self, w):
+            if w[0] == "version" and self.seq == 0:
+                self.seq = 3  # (1-3 were said before serve came: nobody heard them)
+                self.say(self.journal[3])  # said while hello is asked
+            if w[0] == "since":
+                for n, text in enumerate(self.journal, 1):  # the journal's replay
+                    if n > int(w[1]):
+                        self.raw(b"%d %s\n" % (n, text.encode()))
+            if w[0] == "history":
+                return "ok history e2e4 e7e5 g1f3"
+            return super().answer(w)
+
+    board = Playing(tmp_path, "board")
+    a = Archive(tmp_path / "a.sqlite")
+    try:
+        bridge = Bridge(board.port, a)
+        bridge.connect()
+        bridge.poll(0.3)
+        bridge.close()
+    finally:
+        board.close()
+    assert [(g.uid, a.moves(g.id)) for g in a.games()] == [("0e0e0e0e", ["e2e4", "e7e5", "g1f3"])]
+
+
 def test_serve_refuses_more_boards_than_the_host_can_follow_in_words(tmp_path):
     # past what a host can follow: one line at the start, nothing started, never a loop of errors
     ports = [str(tmp_path / f"p{i}") for i in range(60)]
