@@ -107,6 +107,8 @@ COMMANDS = {
     ".venv/bin/python bench/invariants.py 2000 chess": ("short", None),
     "MICROPYPATH=.:tests/mpy .venv/bin/micropython -X heapsize=8M bench/invariants.py 100000": ("short", None),
     ".venv/bin/python bench/engine.py --fairy-only --movetime 100": ("short", None),
+    ".venv/bin/python bench/hall.py": ("short", None),
+    ".venv/bin/python bench/web_hall.py": ("short", None),
 }
 
 

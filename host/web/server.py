@@ -47,6 +47,7 @@ MAX_CONNECTIONS = 512  # open pages, streams and requests together; fewer under 
 SPARE_FDS = 64  # file descriptors kept for the rest of the process (boards, archive, engine)
 BURST_S = 10.0  # a refusal or an accept error this long after the last one starts a new burst
 REFUSE_WAIT_S = 5.0  # how long a refused client may take to send its request
+PLACES_S = 5.0  # how long the archive's rounds are kept before they are read again
 Parts = dict[str, str]
 
 
@@ -157,6 +158,7 @@ class WebServer:
         self.cap = max_connections()
         self.open = 0  # connections being served
         self._said: dict[str, float] = {}  # a console line -> when it was last said
+        self._places: tuple[float, list[tuple[Any, str, int | None]]] | None = None  # (when, _archived_places)
 
     # ---- life cycle ----------------------------------------------------------------------
 
@@ -405,7 +407,12 @@ class WebServer:
     # ---- a hall: its rounds, each round's boards by number -----------------------------------
 
     def _archived_places(self) -> list[tuple[Any, str, int | None]]:
-        """(game, round, board number) of every archived game that has a round (its tags)."""
+        """(game, round, board number) of every archived game that has a round (its tags),
+        read again at most every PLACES_S: a hall's audience opening its pages at once
+        reads the archive once, not once a page."""
+        now = time.monotonic()
+        if self._places is not None and now - self._places[0] < PLACES_S:
+            return self._places[1]
         assert self.archive is not None
         out = []
         for g in self.archive.games():
@@ -414,6 +421,7 @@ class WebServer:
             rnd, board = hall_place(game_tags(g))
             if rnd is not None:
                 out.append((g, rnd, board))
+        self._places = (now, out)
         return out
 
     def _rounds(self) -> list[str]:
