@@ -108,15 +108,16 @@ class Bridge:
             held, self._held = early + self._held, None
         self._switch(now.game, now.uid, now.fen)
         assert self.game_id is not None
-        # (taken before the held messages are filed: a move said while hello was asked,
-        # filed first, would put the number past the moves before it, never asked for)
-        last = self.archive.game_last_seq(self.game_id)
-        self.unsaved.extend(held)
-        self.flush()
         # Everything said since the last message stored for this game, in order (a
         # message stored before is skipped; the journal's replay may switch games on the
         # way: the previous game's end, then this one's start) ...
-        self.link.request("since %d" % last)
+        self.link.request("since %d" % self.archive.game_last_seq(self.game_id))
+        # ... which holds the messages held since hello (said before it was asked: filed
+        # again, they are skipped).  Filed before it, a move said during hello went in
+        # ahead of the moves before it: the game's last number was then that move's, and
+        # a replay cut short (a timeout, under load) left a gap no `since` asked for again.
+        self.unsaved.extend(held)
+        self.flush()
         # ... and the board's own record of its game, which must extend the archived one.
         history = list(read_history(self.link.request("history"), now).moves)
         stored = self.archive.moves(self.game_id)
