@@ -6,7 +6,8 @@
 `eboard serve --sim N --game chess --web 0` plays N virtual boards (random games, a move
 every two seconds or so a board); the watchers are N server-sent event streams (aiohttp's
 client, all in this one process) on the club room's stream by default (every board's tile:
-the heaviest page; a round's page, /round/R/events, is the same stream filtered).  Every
+the heaviest page: a 17 KB tile an update; a round's page, /round/R/events, is the same
+stream filtered, 220 B a row), or each on one board's own page (`--stream board`).  Every
 update carries, for each board it shows, the number of the board message it shows and the
 time serve heard it (`meta`: seq, heard_at, serve's wall clock); a watcher notes when the
 update arrives (this machine's wall clock, the same).  For each board message: its latency
@@ -60,13 +61,15 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(len(values) * p))]
 
 
-async def watch(url: str, got: dict[tuple[str, int, float], list[float]], stop: asyncio.Event, ready: list[int]) -> None:
-    """One page's stream: every (board, message) it is shown, and when it arrived."""
+async def watch(url: str, seen: list[tuple[str, int, float, float, float]], stop: asyncio.Event,
+                ready: list[int]) -> None:
+    """One page's stream: for every board it is shown, (board, message number, when serve
+    heard the message, when serve sent the update, when it arrived here)."""
     import aiohttp
 
     timeout = aiohttp.ClientTimeout(total=None, sock_read=None)
     async with aiohttp.ClientSession(timeout=timeout) as session:
-        async with session.get(url, headers={"Accept": "text/event-stream"}) as resp:
+        async with session.get(url, headers={"Accept": "text/event-stream"}, read_bufsize=1 << 20) as resp:
             if resp.status != 200:
                 raise RuntimeError(f"{url}: {resp.status} {await resp.text()}")
             ready.append(1)
@@ -77,32 +80,54 @@ async def watch(url: str, got: dict[tuple[str, int, float], list[float]], stop: 
                 if not line.startswith(b"data: "):
                     continue
                 now = time.time()
-                meta = json.loads(line[6:]).get("meta", {})
-                for topic, m in meta.items():
-                    heard = m.get("heard_at")
-                    if heard:
-                        got.setdefault((topic, int(m["seq"]), float(heard)), []).append(now - float(heard))
+                msg = json.loads(line[6:])
+                for topic, m in msg.get("meta", {}).items():
+                    if m.get("heard_at"):
+                        seen.append((topic, int(m["seq"]), float(m["heard_at"]), float(msg.get("now", 0)), now))
 
 
-async def audience(base: str, stream: str, watchers: int, seconds: float) -> tuple[dict[tuple[str, int, float], list[float]], int]:
-    got: dict[tuple[str, int, float], list[float]] = {}
+async def audience(base: str, stream: str, watchers: int, seconds: float) -> tuple[list[dict[tuple[str, int], tuple[float, float, float]]], float]:
+    """Each page's first sight of each board message: {(board, number): (heard, sent, arrived)}
+    (a page behind is sent a board's newest state only: a message it never got is seen when
+    a later one of its board arrives); and when every page was open."""
+    seen: list[list[tuple[str, int, float, float, float]]] = [[] for _ in range(watchers)]
     stop = asyncio.Event()
     ready: list[int] = []
-    tasks = [asyncio.create_task(watch(base + stream, got, stop, ready)) for _ in range(watchers)]
+    if stream == "board":  # each watcher on one board's own page, the boards in turn
+        import urllib.request
+
+        with urllib.request.urlopen(base + "/", timeout=30) as r:
+            slugs = sorted(set(re.findall(r'data-board="([^"]+)"', r.read().decode())))
+        urls = [f"{base}/board/{slugs[i % len(slugs)]}/events" for i in range(watchers)]
+    else:
+        urls = [base + stream] * watchers
+    tasks = [asyncio.create_task(watch(urls[i], seen[i], stop, ready)) for i in range(watchers)]
     t0 = time.monotonic()
     while len(ready) < watchers and time.monotonic() - t0 < 60:
         await asyncio.sleep(0.1)
         for t in tasks:
             if t.done() and t.exception() is not None:
                 raise t.exception()  # type: ignore[misc]
-    opened = len(ready)
     start = time.time()
     await asyncio.sleep(seconds)
     stop.set()
     for t in tasks:
         t.cancel()
+    died = [t for t in tasks if t.done() and not t.cancelled() and t.exception() is not None]
     await asyncio.gather(*tasks, return_exceptions=True)
-    return {k: v for k, v in got.items() if k[2] >= start}, opened  # what was heard once every page was open
+    if died:
+        print(f"{len(died)} watchers failed: {died[0].exception()!r}")
+    heard = {(topic, seq): h for page in seen for topic, seq, h, _, _ in page if h >= start}
+    pages = []
+    for page in seen:
+        first: dict[tuple[str, int], tuple[float, float, float]] = {}
+        for (topic, seq), h in heard.items():
+            later = [(sent, got) for t, s2, _, sent, got in page if t == topic and s2 >= seq]
+            if later:
+                sent, got = min(later, key=lambda x: x[1])
+                first[(topic, seq)] = (h, sent, got)
+        pages.append(first)
+    return pages, start
 
 
 def main() -> None:
@@ -110,7 +135,7 @@ def main() -> None:
     ap.add_argument("--watchers", type=int, default=200)
     ap.add_argument("--boards", type=int, default=16)
     ap.add_argument("--seconds", type=float, default=60)
-    ap.add_argument("--stream", default="/events/room")
+    ap.add_argument("--stream", default="/events/room", help="a stream's path, or board: each watcher on one board's page")
     args = ap.parse_args()
     import resource
 
@@ -135,7 +160,7 @@ def main() -> None:
             while Path(tmp, "serve.log").read_text().count(": connected") < args.boards and time.monotonic() < deadline:
                 time.sleep(0.5)
             cpu0, t0, me0 = cpu_s(serve.pid), time.monotonic(), time.process_time()
-            got, opened = asyncio.run(audience(base, args.stream, args.watchers, args.seconds))
+            pages, _ = asyncio.run(audience(base, args.stream, args.watchers, args.seconds))
             wall = time.monotonic() - t0
             serve_cpu = (cpu_s(serve.pid) - cpu0) / wall
             me_cpu = (time.process_time() - me0) / wall
@@ -148,23 +173,29 @@ def main() -> None:
                 serve.kill()
                 serve.wait()
         text = Path(tmp, "serve.log").read_text()
-    every = sorted(max(v) * 1000 for v in got.values() if len(v) == opened)
-    each = sorted(x * 1000 for v in got.values() for x in v)
-    partial = sum(1 for v in got.values() if len(v) != opened)
+    messages = set().union(*(p.keys() for p in pages)) if pages else set()
+    every, each, server, wire = [], [], [], []
+    watching = {t: sum(1 for p in pages if any(k[0] == t for k in p)) for t, _ in messages}
+    for key in messages:
+        sights = [p[key] for p in pages if key in p]
+        if len(sights) == watching[key[0]]:  # every page that shows this board
+            every.append(max(got - h for h, _, got in sights) * 1000)
+        each += [(got - h) * 1000 for h, _, got in sights]
+        server += [(sent - h) * 1000 for h, sent, _ in sights]
+        wire += [(got - sent) * 1000 for _, sent, got in sights]
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, commit {commit}, {os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.1f}")
-    print(f"{opened} watchers on {args.stream}, {args.boards} virtual boards (chess), {args.seconds:.0f} s: "
-          f"{len(got)} board messages shown, {len(each)} page updates")
-    if every:
-        print(f"a message -> every page: median {statistics.median(every):.0f} ms, 95th percentile "
-              f"{pct(every, 0.95):.0f} ms, max {every[-1]:.0f} ms")
-    if each:
-        print(f"a message -> one page: median {statistics.median(each):.0f} ms, 95th percentile "
-              f"{pct(each, 0.95):.0f} ms, max {each[-1]:.0f} ms")
-    if partial:
-        print(f"({partial} messages reached only some pages: a newer one of the same board replaced them)")
+    print(f"{len(pages)} watchers on {args.stream}, {args.boards} virtual boards (chess), {args.seconds:.0f} s: "
+          f"{len(messages)} board messages, {len(every)} seen on every page that shows the board")
+    for name, values in (("a message -> every page", every), ("a message -> one page", each),
+                         ("  of which serve (the board's state asked, rendered, queued)", server),
+                         ("  of which the stream to the page", wire)):
+        if values:
+            values.sort()
+            print(f"{name}: median {statistics.median(values):.0f} ms, 95th percentile {pct(values, 0.95):.0f} ms, "
+                  f"max {values[-1]:.0f} ms")
     print(f"serve (boards, archive, web): {100 * serve_cpu:.0f} % of a core, peak RSS {mem:.0f} MB; "
-          f"the {opened} watchers (this process): {100 * me_cpu:.0f} % of a core")
+          f"the {len(pages)} watchers (this process): {100 * me_cpu:.0f} % of a core")
     if "Traceback" in text or "internal error" in text:
         print("serve said: " + " | ".join(l for l in text.splitlines() if "internal error" in l or "Error" in l)[:500])
 
