@@ -137,8 +137,8 @@ def test_sim_prints_its_port_and_serve_follows_it_with_every_option(tmp_path):
         board.sendintr()
         board.expect(pexpect.EOF)
         board.close()
-    r = eboard(tmp_path, "serve", "--sim", "17")
-    assert r.returncode == 2 and "bad --sim 17: from 1 to 16 virtual boards" in r.stderr
+    r = eboard(tmp_path, "serve", "--sim", "257")
+    assert r.returncode == 2 and "bad --sim 257: from 1 to 256 virtual boards" in r.stderr
 
 
 @needs_mpy
