@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import pgcluster  # noqa: E402
 from firmware.app import start_position  # noqa: E402
-from host.commands.club import Hands, random_script  # noqa: E402
+from host.session.club import Hands, random_script  # noqa: E402
 from host.link import BoardError, BridgeTimeout, LinkError, TemporaryBoard  # noqa: E402
 from host.record import Archive, Bridge  # noqa: E402
 

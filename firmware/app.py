@@ -30,7 +30,7 @@ PIECE = 200  # bytes of a long reply's words on one line (the line's cap is 512:
 def start_position(gid, fen=None):
     """The position a new game of gid starts from on the board: fen's, else the game's
     start, after the opening the board plays itself (Courier's).  The one source of it:
-    the club room's virtual hands (host/commands/club.py) and bench/engine.py start from it too."""
+    the club room's virtual hands (host/session/club.py) and bench/engine.py start from it too."""
     return new_position(gid, fen or AFTER_OPENING.get(gid))
 
 

@@ -16,7 +16,7 @@ from firmware.rules import new_position
 from host.record.archive import Archive, ArchiveError
 from host.link import read_event
 from host.record.bridge import Bridge
-from host.commands.club import hand_steps
+from host.session import hand_steps
 from host.link import BoardLink
 from host.record.pgn import export
 from host.link.virtual import VirtualBoard

@@ -235,7 +235,7 @@ def test_an_adjourned_game_played_on_is_in_progress_again(tmp_path):
 
 @pytest.mark.parametrize("args,line", [
     (("serve",), "eboard: serve needs --port PORT (once per board) or --sim N (N virtual boards playing random games)"),
-    (("serve", "--sim", "0"), "eboard: bad --sim 0: from 1 to 16 virtual boards"),
+    (("serve", "--sim", "0"), "eboard: bad --sim 0: from 1 to 256 virtual boards"),
     (("delete", "abc"), "eboard: 'abc' is not a game id (a number, or 'last')"),
     (("play", "--sim", "--resume", "1", "--game", "chess"),
      "eboard: --resume goes on with an archived game: it takes no --game, --fen or --battle"),

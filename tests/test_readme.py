@@ -113,6 +113,8 @@ COMMANDS = {
     "MICROPYPATH=.:tests/mpy .venv/bin/micropython -X heapsize=8M bench/invariants.py 100000": ("short", None),
     ".venv/bin/python bench/engine.py --fairy-only --movetime 100": ("short", None),
     ".venv/bin/python bench/hall_pg.py 3 4 32": ("short", None),
+    ".venv/bin/python bench/hall.py": ("short", None),
+    ".venv/bin/python bench/web_hall.py": ("short", None),
 }
 
 

@@ -113,14 +113,14 @@ def test_web_alone_serves_the_archive_and_refuses_a_bad_port(tmp_path):
 @needs_mpy
 def test_sim_prints_its_port_and_serve_follows_it_with_every_option(tmp_path):
     """`eboard sim --game courier` in one terminal; in another `eboard serve` with each of
-    its options: --port (that board), --sim 1 --seed 3 (one board of random games beside it),
+    its options: --port (that board), --sim 1 --seed 3 --game chess (one board of random games beside it),
     --archive, --seconds (it stops by itself), --web 0 --web-host."""
     board = spawn(["sim", "--game", "courier"], tmp_path)
     try:
         board.expect(r"(/dev/pts/\d+)")
         port = board.match.group(1)
         archive = tmp_path / "club.sqlite"
-        r = eboard(tmp_path, "serve", "--port", port, "--sim", "1", "--seed", "3", "--archive", str(archive),
+        r = eboard(tmp_path, "serve", "--port", port, "--sim", "1", "--seed", "3", "--game", "chess", "--archive", str(archive),
                    "--seconds", "6", "--web", "0", "--web-host", "127.0.0.1")
         assert r.returncode == 0, r.stderr
         assert r.stdout.startswith("starting 1 virtual board; their hands play random games ...\n"), r.stdout
@@ -137,8 +137,8 @@ def test_sim_prints_its_port_and_serve_follows_it_with_every_option(tmp_path):
         board.sendintr()
         board.expect(pexpect.EOF)
         board.close()
-    r = eboard(tmp_path, "serve", "--sim", "17")
-    assert r.returncode == 2 and "bad --sim 17: from 1 to 16 virtual boards" in r.stderr
+    r = eboard(tmp_path, "serve", "--sim", "257")
+    assert r.returncode == 2 and "bad --sim 257: from 1 to 256 virtual boards" in r.stderr
 
 
 @needs_mpy

@@ -73,6 +73,7 @@ SERVE_WALKS = {
     "--port": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
     "--sim": "test_walk_club.py::test_serve_sim_plays_every_game_without_sticking",
     "--seed": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
+    "--game": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
     "--archive": "test_walk_club.py::test_serve_sim_plays_every_game_without_sticking",
     "--seconds": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
     "--web": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",

@@ -880,3 +880,66 @@ def test_the_live_board_and_its_tile_show_san_and_players(fed):
     body = get(base + "/board/clock-board")[1]
     assert "<h1>chess on clock-board, Anna – computer</h1>" in body
     assert '<span class="last">Nf3</span>' in body and "<dd>2. Nf3</dd>" in body
+
+
+def test_a_halls_round_lists_its_boards_by_number_live_and_archived(tmp_path, monkeypatch):
+    # Issue #35: a round's boards by board number, names, clocks and results, live boards
+    # and archived games, from each game's Round and Board tags (as its PGN export says them).
+    import json
+
+    import host.web.hub as hub_module
+    import host.web.server as server_module
+    from host.web.hub import BoardFeed, Hub
+    from host.web.server import WebServer
+
+    path = tmp_path / "a.sqlite"
+    a = Archive(path)
+    places = {}  # game id -> (round, board)
+
+    def tags(g):
+        out = dict(real_tags(g))
+        if g.id in places:
+            out["Round"], out["Board"] = places[g.id]
+        return out
+
+    real_tags = hub_module.game_tags
+    monkeypatch.setattr(hub_module, "game_tags", tags)
+    monkeypatch.setattr(server_module, "game_tags", tags)
+    feeds = []
+    hub = Hub()
+    for key, white, black, place in (("b-two", "Ann", "Bob", ("3", "2")), ("b-one", "Cid", "Dee", ("3", "1")),
+                                     ("b-other", "Eve", "Fay", ("2", "1"))):
+        gid = a.new_game(key, "chess", None, white=white, black=black)
+        for ply, m in enumerate(CLOCK_GAME, 1):
+            a.record(key, ply, read_event(f"move {ply} {m}"), gid)
+        places[gid] = place
+        bridge = FakeBridge(gid)
+        bridge.key = bridge.port = key
+        feeds.append(BoardFeed(bridge, a, hub=hub))
+    done = a.new_game("b-old", "chess", None, white="Gus", black="Hal")
+    a.record("b-old", 1, read_event("move 1 e2e4"), done)
+    a.record("b-old", 2, read_event("end resign 1-0"), done)
+    places[done] = ("3", "4")
+    feeds[0].annotate("clocks", {"white": 61_000, "black": 59_000, "running": "white", "at": time.time()})
+    feeds[0].flush()
+    server = WebServer(str(path), port=0, hub=hub)
+    base = server.start()
+    try:
+        body = get(base + "/round/3")[1]
+        rows = re.findall(r'<div id="(row-[\w-]+|game-\d+)"><a class="row" href="([^"]+)" data-order="(\d+)">', body)
+        assert rows == [("row-b-one", "/board/b-one", "1"), ("row-b-two", "/board/b-two", "2"),
+                        (f"game-{done}", f"/archive/{done}", "4")]
+        assert "Cid" in body and "Ann" in body and "Gus" in body and "Eve" not in body
+        assert '<strong class="result">1-0</strong>' in body and 'class="clock white running"' in body
+        assert 'Rounds: <a href="/round/2">2</a> <a href="/round/3" class="here">3</a>' in body
+        assert 'Rounds: <a href="/round/2">2</a> <a href="/round/3">3</a>' in get(base + "/")[1]
+        assert "<h1>Round 3, board 1: chess on b-one, Cid – Dee</h1>" in get(base + "/board/b-one")[1]
+        assert get(base + "/round/9")[0] == 404 and get(base + "/round/a%20b")[0] == 404
+        with urllib.request.urlopen(base + "/round/3/events", timeout=10) as r:  # the round's boards only
+            line = r.readline()
+            while not line.startswith(b"data: "):
+                line = r.readline()
+            assert sorted(json.loads(line[6:])["parts"]) == ["row-b-one", "row-b-two"]
+    finally:
+        server.stop()
+        a.close()

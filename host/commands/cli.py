@@ -14,7 +14,7 @@
                                            a sensor script through a virtual board
     eboard tag ID NAME VALUE               set a game's White, Black, Event, Site or Date
     eboard delete ID                       remove a game from the archive
-    eboard serve (--port PORT ... | --sim N)
+    eboard serve (--port PORT ... | --sim N [--game GAME])
                                            follow boards (or N virtual ones) and archive
     eboard emulate chesslink (--port PORT | --sim | --pico)
                                            the board as a Millennium ChessLink board on a
@@ -863,41 +863,76 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 def _options_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", action="append", help="a board's port (repeat for more)")
-    p.add_argument("--sim", type=int, metavar="N", help="also N virtual boards whose hands play random games")
+    p.add_argument("--sim", type=int, metavar="N",
+                   help=f"also N virtual boards (1 to {SIM_MAX}) whose hands play random games")
+    p.add_argument("--game", help="--sim: every virtual board plays this game (default: every game in turn)")
     p.add_argument("--seed", type=int, default=0, help="--sim: the random games' seed")
     p.add_argument("--archive", help=ARCHIVE_HELP)
     p.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
     web_arguments(p)
 
 
+SIM_MAX = 256  # serve --sim's virtual boards: a hall on one PC (bench/hall.py)
+SIM_MB = 14  # the memory one virtual board takes (its MicroPython process, 512 KB heap: 13 MB; bench/hall.py)
+
+
+def _serve_capacity(ports: int, sim: int) -> None:
+    """Refuse, in words and before anything starts, more boards than this host can follow:
+    more than its file descriptors allow (a port costs serve one, a virtual board two), or
+    virtual boards beyond its free memory."""
+    from host.commands.serve import capacity
+
+    need = ports + 2 * sim
+    most, limit = capacity(1)
+    if need > most:
+        raise CliError(f"{ports + sim} boards are more than this host can follow: serve may open {limit} files "
+                       f"(ulimit -n), and needs {need} for them besides its own; raise the limit (ulimit -n "
+                       f"{need + 1024}) or share the boards out between hosts")
+    if sim:
+        free = _available_mb()
+        if free is not None and sim * SIM_MB > free:
+            raise CliError(f"{sim} virtual boards need about {sim * SIM_MB} MB, and this host has {free} MB free: "
+                           f"at most {max(1, free // SIM_MB)} here")
+
+
+def _available_mb() -> int | None:
+    """The memory free for new programs (Linux's MemAvailable), or None where unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from host.commands.serve import serve
+    from host.session import HomeError, open_hall
 
     if not args.port and args.sim is None:
         raise CliError("serve needs --port PORT (once per board) or --sim N (N virtual boards playing random games)")
-    if args.sim is not None and not 1 <= args.sim <= 16:
-        raise CliError(f"bad --sim {args.sim}: from 1 to 16 virtual boards")
+    if args.sim is not None and not 1 <= args.sim <= SIM_MAX:
+        raise CliError(f"bad --sim {args.sim}: from 1 to {SIM_MAX} virtual boards")
+    if args.game is not None:
+        if not args.sim:
+            raise CliError("--game is the game of serve's virtual boards: give --sim N too")
+        _start(args.game, None)
     _distinct_ports(args.port or [])
-    boards = []
+    _serve_capacity(len(args.port or []), args.sim or 0)
     with _web(args) as server:  # a port in use is said before any virtual board starts
+        if args.sim:
+            print(f"starting {args.sim} virtual board{'s' if args.sim != 1 else ''}; their hands play random games ...",
+                  flush=True)
         try:
-            if args.sim:
-                from host.commands.club import sim_room
-                from host.link import VirtualBoardError
-
-                print(f"starting {args.sim} virtual board{'s' if args.sim != 1 else ''}; their hands play random games ...",
-                      flush=True)
-                try:
-                    boards = sim_room(args.sim, args.seed)
-                except VirtualBoardError as e:
-                    raise CliError(str(e)) from None
-                for i, vb in enumerate(boards, 1):
-                    print(f"virtual board {i}: {vb.port}", flush=True)
-            return serve((args.port or []) + [vb.port for vb in boards], args.archive, args.seconds,
-                         web=server is not None, own=tuple(vb.port for vb in boards))
-        finally:
-            for vb in boards:
-                vb.stop()
+            hall = open_hall(args.archive, args.port or [], args.sim or 0, args.game, args.seed)
+        except HomeError as e:
+            raise CliError(str(e)) from None
+        with hall:
+            for i, port in enumerate(hall.own, 1):
+                print(f"virtual board {i}: {port}", flush=True)
+            return serve(hall.archive, hall.ports, args.seconds, web=server is not None, own=hall.own)
 
 
 def _distinct_ports(ports: list[str]) -> None:

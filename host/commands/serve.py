@@ -1,5 +1,9 @@
-"""`eboard serve`: a club room. One bridge per board, each in its own thread with its own
-connection to the archive (SQLite in WAL mode takes the writers one at a time).
+"""`eboard serve`: a club room, or a hall.  One follower (a Bridge) a board, each in its own
+thread waiting on its board's one file descriptor (poll(): host/link/port.py); one archive
+connection for all of them (host.record.SharedArchive), opened with the boards by the
+session room's Hall (host/session/home.py).  A board costs serve two descriptors at most:
+its port, and a virtual board's other end; a host given more boards than its descriptors
+allow is refused in words at the start (`capacity`).
 
 A follower never dies in silence: a board that is missing or busy is waited for (and
 said so), a full disk holds the messages in memory and is retried until space returns,
@@ -7,89 +11,75 @@ a malformed board line is logged and skipped, and an unexpected error is reporte
 the follower starts again.  serve exits 0 only when it was asked to stop.
 
 serve also watches the archive file: deleted (or replaced) under it, the archive is
-written out again from the copy SQLite still holds open, while the followers hold their
-messages; a damaged write-ahead log is emptied into the archive at once (SQLite would
-drop its changes at the next open).
+written out again from the copy its connection still holds open, while the followers
+wait for the archive; a damaged write-ahead log is emptied into the archive at once
+(SQLite would drop its changes at the next open).
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import sys
 import threading
 import time
-from pathlib import Path
 
-from host.record import Archive, ArchiveError
+from host.record import Archive, ArchiveError, SharedArchive
 from host.record import Bridge
 from host.link import Event, printable
 from host.web import board_feed
 
 RETRY_S = 1.0
+WAIT_S = 0.5  # a follower's wait for its board's next line (a stop is heard within it)
+SPARE_FDS = 64  # descriptors kept for the rest of serve (the archive, the web room's own cap, a log)
+STACK = 512 * 1024  # a follower's thread stack: a hall's hundreds of threads, not 8 MB each
+
+
+def capacity(per_board: int) -> tuple[int, int]:
+    """(the boards serve can follow here, the process's descriptor limit), its soft limit of
+    open files first raised as far as the hard one allows (Debian's soft 1024 holds about
+    480 boards at two descriptors each)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        try:
+            want = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            soft = want
+        except (ValueError, OSError):
+            pass
+    if soft == resource.RLIM_INFINITY:
+        soft = 1 << 20
+    return max(0, (soft - SPARE_FDS) // per_board), soft
 
 
 class Room:
-    """What the followers share: the output, a stop, and the archive's path, with a pause
-    while the archive file is written again (each follower closes its connection and
-    says so in `closed`)."""
+    """What the followers share: the output, a stop, and the ports of serve's own virtual
+    boards (which stop with it)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self) -> None:
         self.stop = threading.Event()
         self.lock = threading.Lock()
-        self.path = path
-        self.paused = threading.Event()
-        self.closed: set[str] = set()
-        self.own: set[str] = set()  # the ports of serve's own virtual boards, which stop with it
+        self.own: set[str] = set()
 
     def say(self, port: str, text: str, err: bool = False) -> None:
         with self.lock:
             print(f"{printable(port)}: {printable(text)}", file=sys.stderr if err else sys.stdout, flush=True)
 
 
-def _open(port: str, room: Room) -> Archive | None:
-    said = None
-    while not room.stop.is_set():
-        try:
-            return Archive(room.path)
-        except ArchiveError as e:
-            if str(e) != said:
-                room.say(port, f"{e}: retrying", err=True)
-                said = str(e)
-        room.stop.wait(RETRY_S)
-    return None
-
-
-def _follow(port: str, room: Room, web: bool = False) -> None:
-    archive = _open(port, room)
-    if archive is None:
-        return
-
+def _follow(port: str, room: Room, archive: SharedArchive, web: bool = False) -> None:
     def said(seq: int, event: Event) -> None:
         if event.word in ("move", "undo", "end", "newgame", "start", "alert"):
             room.say(port, event.text)
 
-    bridge = Bridge(port, archive, on_change=said)
+    bridge = Bridge(port, archive, on_change=said)  # type: ignore[arg-type]
     bridge.on_warning = lambda text: room.say(port, text, err=True)
     was: tuple[bool, str | None, str | None] = (False, None, None)
     feed = board_feed(bridge, archive) if web else None  # the web room's club room
     try:
         while not room.stop.is_set():
-            if room.paused.is_set():  # the archive file is being written again
-                archive.close()
-                with room.lock:
-                    room.closed.add(port)
-                while room.paused.is_set() and not room.stop.is_set():
-                    room.stop.wait(0.1)
-                reopened = _open(port, room)
-                if reopened is None:
-                    return
-                archive = bridge.archive = reopened
-                feed = board_feed(bridge, archive) if web else None
-                bridge.close()  # catch up again, against the archive as it is now
-                continue
             try:
-                bridge.poll(0.2)
+                bridge.poll(WAIT_S)
                 if feed is not None:
                     feed.flush()
             except Exception as e:  # our bug: said in one line, and the follower goes on
@@ -124,77 +114,70 @@ def _follow(port: str, room: Room, web: bool = False) -> None:
         if bridge.unsaved:
             room.say(port, f"{len(bridge.unsaved)} messages were never stored ({bridge.trouble}); "
                            "the board keeps its moves: serve again to fetch them", err=True)
-        archive.close()
 
 
-def _restore(keeper: Archive, why: str, room: Room, threads: list[threading.Thread]) -> Archive:
-    """The archive written again from keeper's open copy, once every follower has closed
-    its connection (an old connection closing last deletes the log by its name); at the
-    same path if it is free, else beside it.  Returns the archive open again."""
+def _restore(archive: SharedArchive, why: str, room: Room) -> None:
+    """The archive written again from its connection's open copy, the followers waiting for
+    it meanwhile (the connection closed before the file is put back: a connection closing
+    last deletes the log by its name); at the same path if it is free, else beside it."""
     room.say("archive", f"{why} under serve: the moves are held meanwhile, and the archive is written again "
                         "from the copy still open", err=True)
-    room.paused.set()
-    while not room.stop.is_set():
-        with room.lock:
-            waiting = [t for t in threads if t.is_alive() and t.name not in room.closed]
-        if not waiting:
-            break
-        room.stop.wait(0.1)
-    target = keeper.path
-    if os.path.lexists(target):
-        target = target.with_name(f"{target.stem}-restored-{time.strftime('%Y%m%d-%H%M%S')}{target.suffix}")
-    tmp = target.with_name(target.name + ".restoring")
-    while True:
-        try:
-            keeper.copy_to(tmp)
-            break
-        except ArchiveError as e:
-            room.say("archive", f"cannot write the archive again ({e}): retrying; the boards keep their moves",
-                     err=True)
-            if room.stop.wait(5.0):
-                return keeper  # stopping: closed by serve, as it is
-    keeper.close()
-    os.replace(tmp, target)
-    keeper = Archive(target)
-    room.path = target
-    room.closed.clear()
-    room.paused.clear()
-    room.say("archive", f"the archive is at {target} again: nothing was lost")
-    return keeper
+
+    def rewrite(keeper: Archive) -> Archive:
+        target = keeper.path
+        if os.path.lexists(target):
+            target = target.with_name(f"{target.stem}-restored-{time.strftime('%Y%m%d-%H%M%S')}{target.suffix}")
+        tmp = target.with_name(target.name + ".restoring")
+        while True:
+            try:
+                keeper.copy_to(tmp)
+                break
+            except ArchiveError as e:
+                room.say("archive", f"cannot write the archive again ({e}): retrying; the boards keep their moves",
+                         err=True)
+                if room.stop.wait(5.0):
+                    return keeper  # stopping: closed by serve, as it is
+        keeper.close()
+        os.replace(tmp, target)
+        return Archive(target)
+
+    archive.swap(rewrite)
+    if archive.gone() is None:
+        room.say("archive", f"the archive is at {archive.path} again: nothing was lost")
 
 
-def _watch(keeper: Archive, room: Room, threads: list[threading.Thread]) -> Archive:
+def _watch(archive: SharedArchive, room: Room) -> None:
     """One look at the archive file (serve's main thread, every second)."""
-    why = keeper.gone()
+    why = archive.gone()
     if why is not None:
-        return _restore(keeper, why, room, threads)
-    if keeper.wal_damaged():
+        _restore(archive, why, room)
+        return
+    if archive.wal_damaged():
         time.sleep(0.05)  # (a log being started afresh is written in one go: look twice)
-        if keeper.wal_damaged() and keeper.checkpoint():
-            room.say("archive", f"the write-ahead log {keeper.path}-wal was damaged: everything it held is now in "
-                                f"{keeper.path}, nothing was lost", err=True)
-    return keeper
+        if archive.wal_damaged() and archive.checkpoint():
+            room.say("archive", f"the write-ahead log {archive.path}-wal was damaged: everything it held is now in "
+                                f"{archive.path}, nothing was lost", err=True)
 
 
-def serve(ports: list[str], archive_path: str | None, seconds: float | None, web: bool = False,
+def serve(archive: SharedArchive, ports: list[str], seconds: float | None, web: bool = False,
           own: tuple[str, ...] = ()) -> int:
-    """Follow the boards on ports until interrupted (or seconds); own: the ports of virtual
-    boards that stop with serve (their unfinished games are adjourned)."""
-    try:
-        keeper = Archive(archive_path)  # made (schema, WAL) once, before the threads open it
-    except ArchiveError as e:
-        print(f"eboard: {e}", file=sys.stderr)
-        return 2
-    room = Room(keeper.path)
+    """Follow the boards on ports until interrupted (or seconds), filing into archive (the
+    caller opened it, with the boards: host.session.open_hall, and closes it); own: the
+    ports of virtual boards that stop with serve (their unfinished games are adjourned)."""
+    room = Room()
     room.own.update(own)
     # SIGTERM (a service manager's stop) ends serve as Ctrl-C does: the followers close.
     try:
         signal.signal(signal.SIGTERM, signal.default_int_handler)
     except ValueError:  # not the main thread (a test calling serve())
         pass
-    threads = [threading.Thread(target=_follow, args=(p, room, web), name=p, daemon=True) for p in ports]
-    for t in threads:
-        t.start()
+    stack = threading.stack_size(STACK)
+    try:
+        threads = [threading.Thread(target=_follow, args=(p, room, archive, web), name=p, daemon=True) for p in ports]
+        for t in threads:
+            t.start()
+    finally:
+        threading.stack_size(stack)
     rc = 0
     try:
         end = time.monotonic() + seconds if seconds else None
@@ -207,7 +190,7 @@ def serve(ports: list[str], archive_path: str | None, seconds: float | None, web
                 break
             if time.monotonic() >= next_look:
                 try:
-                    keeper = _watch(keeper, room, threads)
+                    _watch(archive, room)
                 except ArchiveError as e:
                     room.say("archive", str(e), err=True)
                 next_look = time.monotonic() + 1.0
@@ -217,5 +200,4 @@ def serve(ports: list[str], archive_path: str | None, seconds: float | None, web
         room.stop.set()
         for t in threads:
             t.join(timeout=5)
-        keeper.close()
     return rc

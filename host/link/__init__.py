@@ -3,9 +3,11 @@
 A board's line comes in here, whatever the board is: a real one on USB, the virtual board
 (the real firmware under the MicroPython unix port, behind a pseudo-terminal) or the
 emulated Pico (MicroPython's own Pico firmware on rp2040js).  All three look like a board
-on USB, so one BoardLink (pyserial, docs/protocol.md) talks to each.
+on USB, so one BoardLink (docs/protocol.md) talks to each.
 
   wire.py     BoardLink: the protocol's framing, requests and replies, events, `hello`
+  port.py     Port: a serial port on one file descriptor, waited on with poll() (a hall's
+              hundreds of boards; pyserial keeps five a port and select()s them)
   virtual.py  VirtualBoard, TemporaryBoard: the firmware behind a pty (eboard sim, play --sim)
   pico.py     EmulatedPico: the emulated RP2040 behind a pty, its hands and its flash
   words.py    the board's words: every reply and event read once into checked values

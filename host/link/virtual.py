@@ -102,7 +102,6 @@ class VirtualBoard:
         self.exit_code: int | None = None
         self.restarts = 0
         self._master = -1
-        self._slave = -1
         self._stop = False
         self._raw_next = False
         self._lock = threading.Lock()
@@ -112,11 +111,19 @@ class VirtualBoard:
     # ---- life cycle ----------------------------------------------------------------------
 
     def start(self) -> str:
-        """Start the board; returns its port (a /dev/pts path)."""
-        self._master, self._slave = os.openpty()
-        tty.setraw(self._slave)
-        self.port = os.ttyname(self._slave)
-        self._launch()
+        """Start the board; returns its port (a /dev/pts path).
+
+        This process keeps one descriptor of the board, the pty's master (to start the
+        board again on it); the board's process holds the other end open besides its own,
+        so that the port stays up while no link has it (a hall's hundreds of boards: each
+        costs the process that runs them one descriptor, and the link that follows it one)."""
+        self._master, slave = os.openpty()
+        try:
+            tty.setraw(slave)
+            self.port = os.ttyname(slave)
+            self._launch(slave)
+        finally:
+            os.close(slave)
         self._thread = threading.Thread(target=self._supervise, daemon=True)
         self._thread.start()
         return self.port
@@ -135,18 +142,26 @@ class VirtualBoard:
             return args + ["main.py", *flags], env  # as a real board runs its main.py
         return args + [str(ROOT / "boards" / "simrepl.py"), *flags], env  # only a REPL
 
-    def _launch(self) -> None:
+    def _launch(self, slave: int = -1) -> None:
         cmd, env = self._command()
-        with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(
-                cmd,
-                stdin=self._master,
-                stdout=self._master,
-                stderr=log,
-                cwd=self.board_dir,
-                env=env,
-                preexec_fn=_die_with_parent,
-            )
+        opened = slave < 0
+        if opened:  # (a restart: the port's other end, opened again for the new process to hold)
+            slave = os.open(self.port, os.O_RDWR | os.O_NOCTTY)
+        try:
+            with open(self.log_path, "ab") as log:
+                self.proc = subprocess.Popen(
+                    cmd,
+                    stdin=self._master,
+                    stdout=self._master,
+                    stderr=log,
+                    cwd=self.board_dir,
+                    env=env,
+                    preexec_fn=_die_with_parent,
+                    pass_fds=(slave,),  # held, never used: the port stays up between links
+                )
+        finally:
+            if opened:
+                os.close(slave)
         self._raw_next = False
         self.exit_code = None
 
@@ -223,8 +238,8 @@ class VirtualBoard:
                 self.proc.terminate()
         if self.proc is not None:
             end_process(self.proc)
-        close_quietly(self._master, self._slave)
-        self._master = self._slave = -1
+        close_quietly(self._master)
+        self._master = -1
 
     def __enter__(self) -> VirtualBoard:
         self.start()

@@ -1,4 +1,4 @@
-"""The host side of the serial link (docs/protocol.md), over pyserial.
+"""The host side of the serial link (docs/protocol.md), over one port (host/link/port.py).
 
 Every board line is "<seq> <text>".  A reply to a request is "ok ..." or "error ...";
 anything else is an event.  A reply too long for one line comes in pieces: continuation
@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Callable
 
-import serial
+from host.link.port import Port, PortError
 
 PROTOCOL = 3
 MAX_LINE = 512  # docs/protocol.md: a board's line has at most 512 bytes
@@ -88,20 +88,19 @@ class BoardLink:
         self._pieces: list[str] = []  # continuation lines of the reply to come
         self._pieces_over = 0  # continuation lines past MAX_PIECES, dropped
         try:
-            self.ser = serial.Serial(port, 115200, timeout=0.05, exclusive=True)
-        except serial.SerialException as e:
-            text = str(e)
-            if "busy" in text.lower() or "lock" in text.lower():
+            self.ser = Port(port, timeout=0.05)  # one descriptor, poll(): a hall's hundreds of boards
+        except PortError as e:
+            if e.why == "busy":
                 raise LinkError(f"{port} is busy: another program has it open (another eboard, mpremote, a serial "
                                 f"terminal): close it; `fuser {port}` names it") from None
-            if "No such file" in text or "could not open" in text:
+            if e.why == "missing":
                 raise LinkError(f"{port}: no such port (is the board plugged in?)") from None
-            raise LinkError(f"{port}: {text}") from None
+            raise LinkError(f"{port}: {e}") from None
 
     def close(self) -> None:
         try:
             self.ser.close()
-        except (OSError, serial.SerialException):
+        except OSError:
             pass
 
     def __enter__(self) -> BoardLink:
@@ -145,9 +144,10 @@ class BoardLink:
                 n = self.ser.in_waiting
                 if late and not n:
                     return None
-                chunk = self.ser.read(min(n, 4096) if n else 1)
-            except (OSError, serial.SerialException, TypeError) as e:
-                # (pyserial raises TypeError when the port was closed under it)
+                if not n and not self.ser.wait(deadline - time.monotonic()):
+                    continue  # the deadline passed: one more look, then None
+                chunk = self.ser.read(4096)
+            except OSError as e:
                 raise LinkError(f"{self.port}: the link dropped ({e})") from None
             self._buf += chunk
             if late:  # one read past the deadline, no more: a flood cannot hold us here
@@ -233,7 +233,7 @@ class BoardLink:
                                           "line of printable ASCII (nothing of it was sent)")
         try:
             self.ser.write(line.encode("ascii") + b"\n")
-        except (OSError, serial.SerialException, TypeError) as e:
+        except OSError as e:
             raise LinkError(f"{self.port}: the link dropped ({e})") from None
         deadline = time.monotonic() + (self.timeout_s if timeout_s is None else timeout_s)
         while True:

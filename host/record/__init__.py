@@ -7,6 +7,7 @@ the forms people use.
   bridge.py    Bridge: one board's messages -> the archive, across reconnects and resets
   archive.py   Archive: SQLite (WAL), the one file on disk every command shares, or PostgreSQL
   store.py     Store: the archive's database connection, SQLite or PostgreSQL (its one seam)
+  shared.py    SharedArchive: one Archive connection for many threads (serve's followers)
   notation.py  SAN and coordinates, over the rules core's own move list
   pgn.py       PGN export and import; a Kriegspiel player's scoresheet
   clock.py     Clock: base + increment, fed by timestamped events; PGN's [%clk]
@@ -22,6 +23,7 @@ from host.record.archive import Archive, ArchiveError, GameRow, pgn_date, result
 from host.record.bridge import Bridge
 from host.record.clock import Clock, ClockError, fmt, pgn_clk
 from host.record.notation import MoveError, WhichPiece, parse, parse_line, san, san_list
+from host.record.shared import SharedArchive
 from host.record.pgn import export, read_moves, scoresheet, unreadable
 from host.record.speech import (
     LANGS, Speaker, computer_words, end_words, flag_words, move_text_words, move_words, piece_name, put_back_words,
@@ -30,7 +32,7 @@ from host.record.speech import (
 
 __all__ = [
     "ANSWER_LEDS", "Archive", "ArchiveError", "Bridge", "Clock", "ClockError", "GameRow", "MoveError", "export", "fmt",
-    "parse", "parse_line", "pgn_clk", "plies", "pgn_date", "read_moves", "result_text", "san", "san_list", "scoresheet", "tag_value_ok", "unreadable",
+    "parse", "parse_line", "pgn_clk", "plies", "pgn_date", "read_moves", "result_text", "san", "san_list", "scoresheet", "SharedArchive", "tag_value_ok", "unreadable",
     "WhichPiece",
     "words",
     # speech.py

@@ -56,9 +56,10 @@ class Bridge:
         self.boot: int | None = None  # the board's power-up id (random), from its version line
         self.reconnects = 0
         self._rehello = False  # the board said hello: catch up again
-        self._replaying = False  # `since` is asked: what comes before its reply was said before
         self._next_try = 0.0
         self._held: list[tuple[int, Event]] | None = None  # events that came during catch-up
+        self._since: tuple[int, int] | None = None  # (archive game, number) of a `since` not answered whole
+        self._replaying = False  # a `since` is being answered: a hello in it is an old one
         self.unsaved: list[tuple[int, Event]] = []  # messages the archive has not taken yet, in order
         self._played: tuple[int, int, object] | None = None  # (archive game, plies, its position): moves checked
         self.trouble: str | None = None  # why the archive refuses them (a full disk ...)
@@ -109,18 +110,27 @@ class Bridge:
         finally:
             held, self._held = early + self._held, None
         self._switch(now.game, now.uid, now.fen)
+        assert self.game_id is not None
+        # The number to ask `since` for: the game's last stored message before the held
+        # ones are filed (a move said during hello would put it past the moves before it),
+        # or, after a replay cut short (a timeout, under load), the number that replay
+        # was asked for, until one comes in whole: the held move filed then is past a gap.
+        last = self.archive.game_last_seq(self.game_id)
+        if self._since is not None and self._since[0] == self.game_id:
+            last = min(last, self._since[1])
+        self._since = (self.game_id, last)
         self.unsaved.extend(held)
         self.flush()
         # Everything said since the last message stored for this game, in order (a
         # message stored before is skipped; the journal's replay may switch games on the
         # way: the previous game's end, then this one's start; where the archived moves
         # have a gap, since the move before it) ...
-        assert self.game_id is not None
         self._replaying = True
         try:
-            self.link.request("since %d" % self.archive.game_last_seq(self.game_id))
+            self.link.request("since %d" % last)
         finally:
             self._replaying = False
+        self._since = None
         # ... and the board's own record of its game, which must extend the archived one.
         history = list(read_history(self.link.request("history"), now).moves)
         stored = self.archive.moves(self.game_id)
@@ -304,11 +314,9 @@ class Bridge:
                 self.on_warning(f"a malformed line, skipped: {e}")
             return
         if isinstance(said, Hello) and not self._replaying:
-            # (A hello that `since` replays is a reset long past, filed like any message: taken
-            # for a new one, it held back the rest of the replay, and a game whose first moves
-            # the host had missed no longer matched the board's and was filed again.)
             # The board was reset: what it says from now on may be another game's; it is
-            # held until poll (or request) has asked which game it plays.
+            # held until poll (or request) has asked which game it plays.  (A hello in the
+            # replay of `since` is a reset of long ago: filed, it asks nothing again.)
             self._rehello = True
             if said.boot is not None:
                 self.boot = said.boot

@@ -3,7 +3,8 @@
 The archive, and the board: a port given (a board on USB), the archive's own virtual board
 (`sim-board` beside the archive file: the same id and flash from one `play --sim` to the
 next) or its emulated Pico (`pico-board`: its flash, id and log), with the hands that make
-moves on those two (`sim` requests).  play and board-engine open one Home and close it.
+moves on those two (`sim` requests).  play and board-engine open one Home and close it;
+serve opens a Hall (open_hall): one archive shared by many boards, ports and virtual ones.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from host.link import EmulatedPico, PicoError, SimCommands, TemporaryBoard, VirtualBoard, VirtualBoardError, emulated_board
-from host.record import Archive, ArchiveError
+from host.record import Archive, ArchiveError, SharedArchive
 
 EMULATED_TIMEOUT_S = 60.0  # an emulated chip runs at a third of a real one's speed: its replies take longer
 TIMEOUT_S = 5.0
@@ -181,11 +182,62 @@ def open_home(archive_path: str | None, port: str | None = None, sim: bool = Fal
               pico: bool | Path | None = None) -> Home:
     """The archive at archive_path (None: the default one) and the board, as a Home
     (board-engine, emulate); HomeError in words if either cannot be had."""
-    try:
-        archive = Archive(archive_path)
-    except ArchiveError as e:
-        raise HomeError(str(e)) from None
+    archive = _archive(archive_path)
     try:
         return Home(archive, port, sim, pico)  # the archive's own virtual board or Pico, as play's
+    except VirtualBoardError as e:
+        raise HomeError(str(e)) from None
+
+
+class Hall:
+    """serve's home: one archive, opened once and shared by every board's follower (one
+    connection: host.record.SharedArchive), and the boards: ports on USB, and n virtual
+    boards whose hands play random games (every game in turn, or game's only), each in a
+    temporary folder of its own.  close() stops the virtual boards and closes the archive.
+    VirtualBoardError in words if the virtual boards cannot run."""
+
+    def __init__(self, archive: Archive, ports: list[str], sim: int = 0, game: str | None = None,
+                 seed: int = 0) -> None:
+        from host.session.club import sim_room
+
+        self.archive = SharedArchive(archive)
+        self.boards: list[VirtualBoard] = []
+        if sim:
+            try:
+                self.boards = list(sim_room(sim, seed, game=game))
+            except BaseException:
+                archive.close()
+                raise
+        self.own = tuple(vb.port for vb in self.boards)  # the ports of the boards that stop with serve
+        self.ports = list(ports) + list(self.own)
+
+    def close(self) -> None:
+        for vb in self.boards:
+            vb.stop()
+        self.boards = []
+        self.archive.inner.close()
+
+    def __enter__(self) -> Hall:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _archive(archive_path: str | None) -> Archive:
+    """The archive at archive_path (None: the default one); HomeError in words if it cannot be had."""
+    try:
+        return Archive(archive_path)
+    except ArchiveError as e:
+        raise HomeError(str(e)) from None
+
+
+def open_hall(archive_path: str | None, ports: list[str], sim: int = 0, game: str | None = None,
+              seed: int = 0) -> Hall:
+    """The archive at archive_path (None: the default one) and a hall's boards, as a Hall
+    (serve); HomeError in words if either cannot be had."""
+    archive = _archive(archive_path)
+    try:
+        return Hall(archive, ports, sim, game, seed)
     except VirtualBoardError as e:
         raise HomeError(str(e)) from None

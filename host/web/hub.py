@@ -60,6 +60,24 @@ class Hub:
 HUB = Hub()
 
 
+def game_tags(g: Any) -> dict[str, str]:
+    """An archive game's PGN tags, as the archive's export writes them: the seven-tag
+    roster (Round among them) and a club's Board where it has one (`eboard tag`).  Read
+    from the export, so that the web room names a game's round and board as its PGN does."""
+    from host.record import export
+
+    head = export(g, []).split("\n\n", 1)[0]
+    return {name: re.sub(r"\\(.)", r"\1", value)
+            for name, value in re.findall(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$', head, re.M)}
+
+
+def hall_place(tags: dict[str, str]) -> tuple[str | None, int | None]:
+    """(round, board number) from a game's tags; None where unknown (PGN's "?", "-", "")."""
+    rnd = tags.get("Round", "").strip()
+    board = tags.get("Board", "").strip()
+    return (None if rnd in ("", "?", "-") else rnd), (int(board) if board.isdigit() and len(board) < 7 else None)
+
+
 def slug(key: str) -> str:
     """A board's key (its id, or a port path) as a URL path segment."""
     return re.sub(r"[^A-Za-z0-9_-]+", "-", key).strip("-") or "board"
@@ -173,7 +191,8 @@ class BoardFeed:
         if game_id is not None:
             snap["moves"] = self.archive.moves(game_id)
             row = self.archive.game(str(game_id))
-            snap.update(start_fen=row.fen, white=row.white, black=row.black,
+            rnd, board = hall_place(game_tags(row))
+            snap.update(start_fen=row.fen, white=row.white, black=row.black, round=rnd, board_no=board,
                         san=self.notation.sans(row.game, row.fen, snap["moves"]))
             if row.ended:
                 snap["result"] = row.result

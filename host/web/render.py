@@ -259,12 +259,41 @@ def tile(slug: str, s: dict[str, Any]) -> str:
     last = f" · {esc(move_label(len(moves), s.get('start_fen'), sans(s)))}" if moves else ""
     result = f' · <strong class="result">{esc(s["result"])}</strong>' if s.get("result") else ""
     who = f'<span class="players">{esc(players(s))}</span>' if players(s) else ""
+    if s.get("round") is not None and s.get("board_no") is not None:
+        who = f'<span class="place">round {esc(s["round"])}, board {esc(s["board_no"])}</span>' + who
     return (
         f'<a class="tile" href="/board/{esc(slug)}" data-board="{esc(slug)}">'
         f'{board_svg(str(s.get("game")), s.get("fen"), str(s.get("leds", "")), small=True, engine_move=engine_move(s))}'
         f'<span class="caption">{esc(s.get("game"))} · {esc(s.get("port", ""))}{last}{result}{who}</span>'
         f"{clocks(s, compact=True)}</a>"
     )
+
+
+def hall_row(s: dict[str, Any], link: str) -> str:
+    """One board of a round (a row of /round/R): its number, the players, its clocks, its last
+    move and its result, opening link (the live board's page, or the archived game's).
+    data-order puts a row added live in its place (app.js)."""
+    n = s.get("board_no")
+    number = str(int(n)) if isinstance(n, int) and not isinstance(n, bool) else "–"
+    moves = list(s.get("moves") or [])
+    last = esc(move_label(len(moves), s.get("start_fen"), sans(s))) if moves else ""
+    result = f'<strong class="result">{esc(s["result"])}</strong>' if s.get("result") else "*"
+    return (
+        f'<a class="row" href="{esc(link)}" data-order="{int(n) if number != "–" else 999999}">'
+        f'<span class="no">{number}</span><span class="white">{esc(s.get("white") or "?")}</span>'
+        f'<span class="black">{esc(s.get("black") or "?")}</span>'
+        f'<span class="clk">{clocks(s, compact=True)}</span><span class="last">{last}</span>'
+        f'<span class="res">{result}</span></a>'
+    )
+
+
+def rounds_nav(rounds: list[str], current: str | None = None) -> str:
+    """Links to every round's page ("" without rounds)."""
+    if not rounds:
+        return ""
+    here = ' class="here"'
+    links = " ".join(f'<a href="/round/{esc(r)}"{here if r == current else ""}>{esc(r)}</a>' for r in rounds)
+    return f'<nav class="rounds">Rounds: {links}</nav>'
 
 
 def lines(items: list[str]) -> str:

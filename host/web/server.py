@@ -30,7 +30,7 @@ from aiohttp import web
 
 from host.record import Archive, ArchiveError, result_text, san_list, unreadable
 from host.web import render
-from host.web.hub import HUB, Hub
+from host.web.hub import HUB, Hub, game_tags, hall_place
 
 STATIC = Path(__file__).resolve().parent / "static"
 STATIC_TYPES = {"app.js": "text/javascript", "style.css": "text/css"}
@@ -47,6 +47,7 @@ MAX_CONNECTIONS = 512  # open pages, streams and requests together; fewer under 
 SPARE_FDS = 64  # file descriptors kept for the rest of the process (boards, archive, engine)
 BURST_S = 10.0  # a refusal or an accept error this long after the last one starts a new burst
 REFUSE_WAIT_S = 5.0  # how long a refused client may take to send its request
+PLACES_S = 5.0  # how long the archive's rounds are kept before they are read again
 Parts = dict[str, str]
 
 
@@ -157,6 +158,7 @@ class WebServer:
         self.cap = max_connections()
         self.open = 0  # connections being served
         self._said: dict[str, float] = {}  # a console line -> when it was last said
+        self._places: tuple[float, list[tuple[Any, str, int | None]]] | None = None  # (when, _archived_places)
 
     # ---- life cycle ----------------------------------------------------------------------
 
@@ -327,6 +329,8 @@ class WebServer:
         r = app.router
         r.add_get("/", self.room)
         r.add_get("/events/room", self.room_events)
+        r.add_get(r"/round/{round:[A-Za-z0-9._-]{1,20}}", self.round)
+        r.add_get(r"/round/{round:[A-Za-z0-9._-]{1,20}}/events", self.round_events)
         r.add_get("/board/{slug}", self.board)
         r.add_get("/board/{slug}/events", self.board_events)
         r.add_get("/archive", self.archive_list)
@@ -398,7 +402,66 @@ class WebServer:
             body = ('<p class="muted" id="none">No board followed yet: <code>eboard serve --port PORT --web</code> '
                     "or <code>eboard play --web</code> shows its boards here.</p>")
         return self._html(render.page("room.html", title="eboard: club room", stream="/events/room",
-                                      tiles=body, matches=self._matches()))
+                                      tiles=body, matches=self._matches(), rounds=render.rounds_nav(self._rounds())))
+
+    # ---- a hall: its rounds, each round's boards by number -----------------------------------
+
+    def _archived_places(self) -> list[tuple[Any, str, int | None]]:
+        """(game, round, board number) of every archived game that has a round (its tags),
+        read again at most every PLACES_S: a hall's audience opening its pages at once
+        reads the archive once, not once a page."""
+        now = time.monotonic()
+        if self._places is not None and now - self._places[0] < PLACES_S:
+            return self._places[1]
+        assert self.archive is not None
+        out = []
+        for g in self.archive.games():
+            if self.archive.sealed(g) or unreadable(g) is not None:
+                continue
+            rnd, board = hall_place(game_tags(g))
+            if rnd is not None:
+                out.append((g, rnd, board))
+        self._places = (now, out)
+        return out
+
+    def _rounds(self) -> list[str]:
+        """Every round the live boards and the archive know, in order (numbers as numbers)."""
+        found = {str(d["round"]) for t in self.hub.topics("board:") if (d := self.hub.get(t)) and d.get("round")}
+        found.update(rnd for _, rnd, _ in self._archived_places())
+        return sorted(found, key=lambda r: (0, int(r), "") if r.isdigit() else (1, 0, r))
+
+    def _in_round(self, rnd: str) -> Callable[[str], bool]:
+        return lambda t: t.startswith("board:") and (self.hub.get(t) or {}).get("round") == rnd
+
+    async def round(self, request: web.Request) -> web.Response:
+        rnd = request.match_info["round"]
+        rows: list[tuple[int, str]] = []  # (board number, the row)
+        live: set[int] = set()
+        for topic in filter(self._in_round(rnd), self.hub.topics("board:")):
+            data = self.hub.get(topic)
+            if data is None:
+                continue
+            s = topic.split(":", 1)[1]
+            if data.get("game_id") is not None:
+                live.add(int(data["game_id"]))
+            rows.append((_order(data), f'<div id="row-{render.esc(s)}">{render.hall_row(data, "/board/" + s)}</div>'))
+        assert self.archive is not None
+        for g, r, board in self._archived_places():
+            if r != rnd or g.id in live:
+                continue
+            snap = {"board_no": board, "white": g.white, "black": g.black, "moves": self.archive.moves(g.id),
+                    "start_fen": g.fen, "result": g.result if g.ended else None}
+            rows.append((_order(snap), f'<div id="game-{g.id}">{render.hall_row(snap, f"/archive/{g.id}")}</div>'))
+        if not rows and rnd not in self._rounds():
+            return _not_found()
+        rows.sort(key=lambda x: x[0])
+        return self._html(render.page("round.html", title=f"eboard: round {render.esc(rnd)}",
+                                      stream=f"/round/{render.esc(rnd)}/events", heading=f"Round {render.esc(rnd)}",
+                                      rounds=render.rounds_nav(self._rounds(), rnd),
+                                      rows="".join(r for _, r in rows)))
+
+    async def round_events(self, request: web.Request) -> web.StreamResponse:
+        return await self._stream(request, self._in_round(request.match_info["round"]), _row_parts)
 
     async def room_events(self, request: web.Request) -> web.StreamResponse:
         return await self._stream(request, lambda t: t.startswith("board:"), _tile_parts)
@@ -411,7 +474,7 @@ class WebServer:
         parts = render.board_parts(data)
         return self._html(render.page("board.html", title=f"eboard: {render.esc(data.get('game'))}",
                                       stream=f"/board/{render.esc(s)}/events",
-                                      heading=f"{render.esc(data.get('game'))} on {render.esc(data.get('port'))}"
+                                      heading=_place(data) + f"{render.esc(data.get('game'))} on {render.esc(data.get('port'))}"
                                       + (f", {render.esc(render.players(data))}" if render.players(data) else ""),
                                       **parts))
 
@@ -579,6 +642,23 @@ class WebServer:
 def _tile_parts(topic: str, data: dict[str, Any]) -> Parts:
     s = topic.split(":", 1)[1]
     return {"tile-" + s: render.tile(s, data)}
+
+
+def _row_parts(topic: str, data: dict[str, Any]) -> Parts:
+    s = topic.split(":", 1)[1]
+    return {"row-" + s: render.hall_row(data, "/board/" + s)}
+
+
+def _order(data: dict[str, Any]) -> int:
+    n = data.get("board_no")
+    return int(n) if isinstance(n, int) and not isinstance(n, bool) else 999999
+
+
+def _place(data: dict[str, Any]) -> str:
+    """`Round 3, board 5: ` of a live board whose game has them (its tags), else ""."""
+    if data.get("round") is None or data.get("board_no") is None:
+        return ""
+    return f"Round {render.esc(data['round'])}, board {render.esc(data['board_no'])}: "
 
 
 def _board_parts(topic: str, data: dict[str, Any]) -> Parts:

@@ -1,7 +1,7 @@
 // eboard's pages: live updates by server-sent events, and the archive's replay.
 // Each event is JSON {"parts": {elementId: html}}: the page swaps the fragments in.
 // A fragment for an element the page does not have yet (a new board in the club room)
-// is added to #room.  Every update fires "eboard-update" on the document.
+// is added to #room (a round's row in its board number's place).  Every update fires "eboard-update" on the document.
 // Clocks (.clocks, render.clocks) are counted down here between updates: the running
 // clock's figure is as of data-at, in the server's time; the page knows the server's
 // time from its body's data-now and each event's "now", plus the time it measured itself
@@ -50,10 +50,24 @@ function swap(parts) {
       if (none) none.remove();
       el = document.createElement("div");
       el.id = id;
-      room.appendChild(el);
+      el.innerHTML = html;
+      room.insertBefore(el, after(room, order(el)));
+      continue;
     }
     el.innerHTML = html;
   }
+}
+
+function order(el) {  // a round's row: its board number (render.hall_row's data-order)
+  const first = el.firstElementChild;
+  return first && first.dataset.order !== undefined ? Number(first.dataset.order) : Infinity;
+}
+
+function after(room, n) {  // the first child that goes after a row numbered n (null: the end)
+  for (const child of room.children) {
+    if (order(child) > n) return child;
+  }
+  return null;
 }
 
 function live() {

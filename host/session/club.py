@@ -1,6 +1,7 @@
-"""`eboard serve --sim N`: a club room on one PC.  N virtual boards, each with virtual
-hands that play random games through the board's autoplay script (boards/sim.py), so
-that the room (and its web view) can be watched without any hardware."""
+"""`eboard serve --sim N`: a club room (or a hall) on one PC.  N virtual boards, each with
+virtual hands that play random games through the board's autoplay script (boards/sim.py),
+so that the room (and its web view) can be watched without any hardware: every game of
+the rules core in turn, or all of them one game (`--game`, as in a chess open)."""
 
 from __future__ import annotations
 
@@ -80,8 +81,10 @@ class Hands:
     written anew), so that the board holds at most a game or two of steps however long
     the room runs (a long script held whole leaves no room for lippo's tables)."""
 
-    def __init__(self, vb: TemporaryBoard, first: int, rng: random.Random, plies: int, pause_ms: int) -> None:
+    def __init__(self, vb: TemporaryBoard, first: int, rng: random.Random, plies: int, pause_ms: int,
+                 games: tuple[str, ...] = GAMES) -> None:
         self.vb = vb
+        self.games = games
         self.next = first
         self.rng = rng
         self.plies = plies
@@ -92,7 +95,7 @@ class Hands:
 
     def game(self) -> str:
         """The next game's script."""
-        gid = GAMES[self.next % len(GAMES)]
+        gid = self.games[self.next % len(self.games)]
         self.next += 1
         return "\n".join(random_script(gid, self.plies, self.rng, self.pause_ms)) + "\nwait 3000\n"
 
@@ -118,17 +121,19 @@ def _feed(hands: list[Hands]) -> None:
         hands = [h for h in hands if h.look()]
 
 
-def sim_room(n: int, seed: int = 0, plies: int = 60, pause_ms: int = 1500) -> list[TemporaryBoard]:
+def sim_room(n: int, seed: int = 0, plies: int = 60, pause_ms: int = 1500,
+             game: str | None = None) -> list[TemporaryBoard]:
     """n virtual boards, started, each playing random games of its own (every game of the
-    rules core in turn, without end); the caller stops them (which removes their folders,
-    and ends their hands)."""
+    rules core in turn, or game's only, without end); the caller stops them (which removes
+    their folders, and ends their hands)."""
+    games = (game,) if game is not None else GAMES
     boards = []
     hands = []
     try:
         for i in range(n):
             vb = TemporaryBoard(prefix=f"eboard-club{i + 1}-", realtime=True)
             boards.append(vb)
-            hands.append(Hands(vb, i, random.Random(seed * 1000 + i), plies, pause_ms))
+            hands.append(Hands(vb, i, random.Random(seed * 1000 + i), plies, pause_ms, games))
             vb.start()
     except BaseException:
         for vb in boards:
