@@ -184,7 +184,7 @@ def test_an_archive_of_schema_3_is_migrated_and_pgn_carries_the_clock(tmp_path):
     g = a.game("1")
     text = export(g, a.moves(1), clocks=a.clocks(1))
     a.close()
-    assert sqlite3.connect(path).execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("5",)  # on through schema 4 to 5
+    assert sqlite3.connect(path).execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("6",)  # on through schemas 4 and 5 to 6
     game = chess.pgn.read_game(io.StringIO(text))
     assert game.headers["TimeControl"] == "300+3"
     nodes = list(game.mainline())
@@ -209,7 +209,7 @@ def test_the_computers_move_is_lit_made_by_hand_and_archived_once(tmp_path):
     a = archive_of(tmp_path)
     (g,) = a.games()
     moves = a.moves(g.id)
-    assert len(moves) == 2 and moves[0] == "e2e4" and g.black == "eboard engine"
+    assert len(moves) == 2 and moves[0] == "e2e4" and g.black == "eboard engine, level 6"
     # e4, typed as the game began (before the clock ran), has its time too
     assert set(a.clocks(g.id)) == {1, 2} and all(250_000 < ms <= 300_000 for ms in a.clocks(g.id).values())
     events = [t for _, t in a.events(g.board) if t.startswith(("move ", "synced", "lift ", "place "))]

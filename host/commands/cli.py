@@ -12,7 +12,8 @@
                                            kriegspiel serves it beside them)
     eboard replay-sensors FILE --game GAME [--fen FEN] [--pico [--uf2 UF2]]
                                            a sensor script through a virtual board
-    eboard tag ID NAME VALUE               set a game's White, Black, Event, Site or Date
+    eboard tag ID NAME VALUE               set a game's White, Black, Event, Site, Date,
+                                           Round or Board
     eboard delete ID                       remove a game from the archive
     eboard serve (--port PORT ... | --sim N)
                                            follow boards (or N virtual ones) and archive
@@ -39,7 +40,7 @@ from host.web import add_arguments as web_arguments
 from host.web import port as web_port
 
 
-TAG_OPTIONS = ("white", "black", "event", "site", "date")  # play's PGN tag options
+TAG_OPTIONS = ("white", "black", "event", "site", "date", "round", "board")  # play's PGN tag options
 MAX_DEPTH = 99  # deeper than any count that ends; deeper still would exhaust Python's stack
 
 
@@ -497,11 +498,16 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError("--battle starts from the screened set-up: it takes no --fen")
     if args.battle and args.game not in (None, "chess"):  # (it was ignored: a chess game began)
         raise CliError(f"--battle is chess from a screened free set-up: it takes no --game {args.game}")
-    from host.record import pgn_date, tag_value_ok
+    from host.record import ArchiveError as TagError, own_tag, pgn_date, tag_value_ok
 
     for t in TAG_OPTIONS:
         if getattr(args, t) and not tag_value_ok(getattr(args, t)):
             raise CliError(f"--{t} is one line of text, without control characters: not {getattr(args, t)!r}")
+    for t in ("round", "board"):
+        try:
+            own_tag(t, getattr(args, t) or "")
+        except TagError as e:
+            raise CliError(f"--{t}: {e}") from None
     if args.date:
         if not pgn_date(args.date):
             raise CliError(f"--date is YYYY.MM.DD, with ?? for what is not known (2026.11.22), not {args.date!r}")
@@ -690,8 +696,8 @@ def _chosen(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     on stderr."""
     from host.record import ArchiveError
 
-    if not (args.ids or args.event or args.all):
-        raise CliError("export needs games: a game id (or last), several ids, --event NAME or --all")
+    if not (args.ids or args.event or args.all or args.round):
+        raise CliError("export needs games: a game id (or last), several ids, --event NAME, --round N or --all")
     a = _archive(args)
     chosen, seen = [], set()
     try:
@@ -703,10 +709,21 @@ def _chosen(args: argparse.Namespace):  # type: ignore[no-untyped-def]
                 chosen.append(g)
     except ArchiveError as e:
         raise CliError(str(e)) from None
-    if args.event is not None or args.all:
-        more = [g for g in a.games() if args.all or g.event == args.event]
+    if args.event is not None or args.all or args.round is not None:
+        try:
+            of_round = {g.id for g in a.round_games(args.round)} if args.round is not None else None
+        except ArchiveError as e:
+            raise CliError(str(e)) from None
+        more = [g for g in a.games() if args.all or (args.event is None or g.event == args.event)
+                and (of_round is None or g.id in of_round)]
         if args.event is not None and not more:
-            raise CliError(f"no games of event {args.event!r} in {a.path}")
+            raise CliError(f"no games of event {args.event!r}" + (f" in round {args.round}" if args.round else "")
+                           + f" in {a.path}")
+        if args.round is not None and not more:
+            raise CliError(f"no games of round {args.round} in {a.path} (eboard tag ID Round N, or play --round N)")
+        if of_round is not None:  # a round's games by board number
+            order = [g.id for g in a.round_games(args.round)]
+            more.sort(key=lambda g: order.index(g.id))
         if not more and not chosen:
             raise CliError(f"no games yet in {a.path}")
         for g in more:
@@ -723,6 +740,8 @@ def _chosen(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 def _options_export(p: argparse.ArgumentParser) -> None:
     p.add_argument("ids", nargs="*", metavar="ID", help="game ids, or last")
     p.add_argument("--event", metavar="NAME", help="every game of this Event (set with eboard tag ID Event NAME)")
+    p.add_argument("--round", metavar="N", help="every game of this Round (with --event: of that event), by board "
+                   "number: one PGN per round")
     p.add_argument("--all", action="store_true", help="every game of the archive")
     p.add_argument("--pgn", action="store_true", help="as PGN (the default; kept for older scripts)")
     p.add_argument("--sheet", choices=("white", "black"), help="a Kriegspiel player's own scoresheet, as text")
@@ -755,7 +774,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                 print(f"{why}: left out", file=sys.stderr)
                 left_out += 1
                 continue
-            parts.append(export(g, moves, a.kriegspiel_record(g.id), a.clocks(g.id)))
+            parts.append(export(g, moves, a.kriegspiel_record(g.id), a.clocks(g.id), a.tags(g.id)))
         text = "".join(parts)
     if args.output:
         try:
@@ -770,8 +789,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def _options_tag(p: argparse.ArgumentParser) -> None:
     p.add_argument("id", help="a game id, or last")
-    p.add_argument("name", help="White, Black, Event, Site or Date (YYYY.MM.DD)")
-    p.add_argument("value", help="the new value (quoted if it has spaces)")
+    p.add_argument("name", help="White, Black, Event, Site, Date (YYYY.MM.DD), Round (3), Board (5), WhiteElo, "
+                   "WhiteType, ... (the PGN tags eboard keeps)")
+    p.add_argument("value", help="the new value (quoted if it has spaces; \"\" removes a Round, Board, ...)")
     p.add_argument("--archive", help=ARCHIVE_HELP)
 
 
@@ -993,7 +1013,7 @@ COMMANDS: list[tuple[str, str, Callable[[argparse.ArgumentParser], None] | None,
     ("games", "list the archived games", _options_games, cmd_games),
     ("show", "replay an archived game in the terminal", _options_show, cmd_show),
     ("export", "write archived games out as PGN (several: one PGN file)", _options_export, cmd_export),
-    ("tag", "set an archived game's White, Black, Event, Site or Date (its PGN tags)", _options_tag, cmd_tag),
+    ("tag", "set an archived game's White, Black, Event, Site, Date, Round or Board (its PGN tags)", _options_tag, cmd_tag),
     ("delete", "remove an archived game", _options_delete, cmd_delete),
     ("serve", "follow several boards at once and archive their games", _options_serve, cmd_serve),
     ("uci", "our engine as a UCI engine on stdin/stdout, for chess programs (Arena, Cute Chess, En Croissant; every game by UCI_Variant)", None, cmd_uci),

@@ -526,7 +526,7 @@ class WebServer:
         if g is None:
             return _not_found()
         return web.Response(
-            text=export(g, self.archive.moves(g.id), clocks=self.archive.clocks(g.id)), content_type="application/x-chess-pgn",
+            text=export(g, self.archive.moves(g.id), clocks=self.archive.clocks(g.id), own=self.archive.tags(g.id)), content_type="application/x-chess-pgn",
             headers={"Content-Disposition": f'attachment; filename="eboard-{g.id}.pgn"'},
         )
 
