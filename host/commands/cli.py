@@ -472,6 +472,8 @@ def _options_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--clock", metavar="MIN+INC", help="a clock for both players: minutes each, seconds added a move (5+3)")
     for tag in TAG_OPTIONS:
         p.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")
+    p.add_argument("--round-file", metavar="FILE", help="the names of --board N's players from a round's pairings "
+                   "(CSV: board,white,black, as serve's), with --round N")
     p.add_argument("--speak", action="store_true", help="say every move aloud, the computer's too, and the end "
                    "(espeak-ng)")
     speech_arguments(p, "en")
@@ -511,6 +513,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.date:
         if not pgn_date(args.date):
             raise CliError(f"--date is YYYY.MM.DD, with ?? for what is not known (2026.11.22), not {args.date!r}")
+    pairs = _round_file(args)
+    if pairs is not None:  # the players' names of the board, unless named here
+        paired = pairs[int(args.board)]
+        args.white, args.black = args.white or paired[0], args.black or paired[1]
     if args.fen and not args.game and not args.sim:
         raise CliError("--fen needs --game GAME: the game the position belongs to")
     _start(args.game or ("lippo" if args.sim else None), args.fen)
@@ -829,6 +835,10 @@ def _options_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="--sim: the random games' seed")
     p.add_argument("--archive", help=ARCHIVE_HELP)
     p.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
+    p.add_argument("--round-file", metavar="FILE", help="a round's pairings, CSV: board,white,black; board N is the "
+                   "N-th board serve follows (the --port boards in order, then --sim's): its games are named and tagged")
+    p.add_argument("--round", metavar="N", help="--round-file: the round (PGN Round) of its games")
+    p.add_argument("--event", metavar="NAME", help="--round-file: the Event of its games")
     web_arguments(p)
 
 
@@ -840,6 +850,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.sim is not None and not 1 <= args.sim <= 16:
         raise CliError(f"bad --sim {args.sim}: from 1 to 16 virtual boards")
     _distinct_ports(args.port or [])
+    pairs = _round_file(args)
     boards = []
     with _web(args) as server:  # a port in use is said before any virtual board starts
         try:
@@ -855,11 +866,48 @@ def cmd_serve(args: argparse.Namespace) -> int:
                     raise CliError(str(e)) from None
                 for i, vb in enumerate(boards, 1):
                     print(f"virtual board {i}: {vb.port}", flush=True)
-            return serve((args.port or []) + [vb.port for vb in boards], args.archive, args.seconds,
-                         web=server is not None, own=tuple(vb.port for vb in boards))
+            ports = (args.port or []) + [vb.port for vb in boards]
+            if pairs is not None:
+                from host.commands.serve import round_tags
+
+                unpaired = sorted(set(pairs) - set(range(1, len(ports) + 1)))
+                if unpaired:
+                    print(f"eboard: the round file pairs board {unpaired[0]}, but serve follows {len(ports)} board"
+                          f"{'s' if len(ports) != 1 else ''}: its pairing waits for no board", file=sys.stderr)
+                tags = [round_tags(pairs, args.round, i, args.event) for i in range(1, len(ports) + 1)]
+            return serve(ports, args.archive, args.seconds, web=server is not None,
+                         own=tuple(vb.port for vb in boards), round_tags=tags if pairs is not None else None)
         finally:
             for vb in boards:
                 vb.stop()
+
+
+def _round_file(args: argparse.Namespace) -> dict[int, tuple[str, str]] | None:
+    """--round-file FILE --round N (and --event, --board where the command has them),
+    checked: the pairings, or None without --round-file; CliError in words."""
+    from host.commands.serve import RoundFileError, read_round_file
+    from host.record import ArchiveError, own_tag, tag_value_ok
+
+    board = getattr(args, "board", None)
+    if args.round_file is None:
+        if args.round is not None and getattr(args, "command", "") == "serve":
+            raise CliError("--round goes with --round-file FILE (the round's pairings: board,white,black)")
+        return None
+    if args.round is None:
+        raise CliError("--round-file needs --round N: the round its pairings are for")
+    try:
+        own_tag("Round", args.round)
+    except ArchiveError as e:
+        raise CliError(f"--round: {e}") from None
+    if args.event is not None and not tag_value_ok(args.event):
+        raise CliError(f"--event is one line of text, without control characters: not {args.event!r}")
+    try:
+        pairs = read_round_file(args.round_file)
+    except RoundFileError as e:
+        raise CliError(str(e)) from None
+    if getattr(args, "command", "") == "play" and (board is None or not board.isdigit() or int(board) not in pairs):
+        raise CliError("--round-file: give --board N, a board the file pairs (" + ", ".join(map(str, sorted(pairs))) + ")")
+    return pairs
 
 
 def _distinct_ports(ports: list[str]) -> None:

@@ -455,7 +455,7 @@ class WebServer:
             rows.append(
                 f'<tr><td><a href="/archive/{g.id}">{g.id}</a></td><td class="when">{render.esc(g.started[:16].replace("T", " "))}</td>'
                 f'<td><a href="/archive/{g.id}">{render.esc(g.game)}</a>{" · Kriegspiel" if g.id in krieg else ""}</td>'
-                f"<td>{(n + 1) // 2}</td><td>{render.esc(result)}</td><td>{render.esc(players)}</td>"
+                f"<td>{n}</td><td>{render.esc(result)}</td><td>{render.esc(players)}</td>"
                 f'<td class="board">{render.esc(g.board)}</td></tr>'
             )
         if not rows:
