@@ -8,7 +8,7 @@ lit as a move to make, is firmware/shown.py's.)
   end resign|agreement RESULT, end claim   the players' ends (claim: the rules core's)
 """
 
-from firmware.terms import Refused, check_args as _args, host_end
+from firmware.terms import CLAIM_ENDS, Refused, check_args as _args
 from firmware.rules.board import WHITE, BLACK
 from firmware.rules.position import MoveError
 from firmware.tracker import OVER, SETUP
@@ -52,7 +52,6 @@ def c_computer(board, w, now):
 
 
 END_USAGE = "end time 1-0|0-1|1/2-1/2, end resign 1-0|0-1, end agreement 1/2-1/2, or end claim"
-CLAIMS = ("threefold-repetition", "fifty-moves", "forty-moves")
 
 
 def c_end(board, w, now):
@@ -64,7 +63,7 @@ def c_end(board, w, now):
     if w[0] == "claim" and len(w) == 1:
         # A draw claimed: the rules core decides (outcome(claim=True)), never the host.
         o = board.pos.outcome(True)
-        if o is None or o.reason not in CLAIMS:
+        if o is None or o.reason not in CLAIM_ENDS:
             raise Refused("bad-claim", "no draw by repetition or by the count of moves can be claimed now")
         text = "%s %s" % (o.reason, o.result())
     else:
@@ -72,14 +71,5 @@ def c_end(board, w, now):
         if len(w) != 2 or w[1] not in results.get(w[0], ()):
             raise Refused("bad-args", END_USAGE)
         text = "%s %s" % (w[0], w[1])
-    finish(board, text, now)
+    board.declare(text, now)
     return "ok end " + text
-
-
-def finish(board, text, now):
-    """End the game as text ("resign 1-0") says: journaled, then said, like the rules' own
-    ends; the board shows the result (firmware/menus.py's end frame)."""
-    board.logbook.write("E %d %s" % (board.outbox.seq + 1, text))
-    board.ended = board.tracker.ended = host_end(text)
-    board._send("end " + text)
-    board.tracker.resync(now)

@@ -81,7 +81,8 @@ HOST_ENDS = ("time",)  # the host's own end (its clock's flag): trusted only whe
 # host, or the board's result gesture, firmware/gesture.py) and a draw claimed by a rule
 # that ends nothing by itself (the core's outcome(claim=True): threefold repetition, the
 # 50-move rule; chess-t1's 40 moves).  Journaled as `E` records, like the host's.
-PLAYER_ENDS = ("resign", "agreement", "threefold-repetition", "fifty-moves", "forty-moves")
+CLAIM_ENDS = ("threefold-repetition", "fifty-moves", "forty-moves")  # the core's outcome(claim=True)
+PLAYER_ENDS = ("resign", "agreement") + CLAIM_ENDS
 KEPT_ENDS = HOST_ENDS + PLAYER_ENDS  # the ends a takeback does not undo
 
 

@@ -80,6 +80,9 @@ SERVE_WALKS = {
     "--seconds": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
     "--web": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
     "--web-host": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
+    "--round-file": "test_walk_results.py::test_serve_names_a_round_s_games_from_its_round_file",
+    "--round": "test_walk_results.py::test_serve_names_a_round_s_games_from_its_round_file",
+    "--event": "test_walk_results.py::test_serve_names_a_round_s_games_from_its_round_file",
 }
 
 

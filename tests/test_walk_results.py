@@ -114,3 +114,77 @@ def test_a_club_s_evening_one_pgn_per_round(tmp_path):
     assert read[3].end().board().can_claim_threefold_repetition()  # python-chess agrees with the claim
     missing = eboard(tmp_path, "export", "--round", "2")
     assert missing.returncode == 2 and "no games of round 2" in missing.stderr
+
+
+@needs_mpy
+def test_the_result_gesture_on_the_board(tmp_path):
+    """A board on a port (`eboard sim` in another terminal): the adjourn line names --port;
+    resumed, the game ends by the result gesture made on the switches (both kings on the light
+    centre squares: 1-0); then gardner's 5 x 5 (one on each colour: a draw agreed) and
+    courier's 12 x 8 (both on dark: 0-1), men on the centre taken off first."""
+    import pexpect
+
+    board = spawn(["sim", "--game", "chess"], tmp_path)
+    try:
+        board.expect(r"(/dev/pts/\d+)")
+        port = board.match.group(1)
+        s = Screen(["play", "--port", port, "--game", "chess"], tmp_path)
+        s.wait("type a move.*\n> ")
+        s.type("Nf3", until=r"moves: 1\. Nf3")
+        s.p.sendline("quit")
+        s.wait(f"game 1 adjourned: eboard play --resume 1 --port {port} goes on with it")
+        s.p.expect(pexpect.EOF)
+        s = Screen(["play", "--port", port, "--resume", "1"], tmp_path)
+        s.wait("type a move.*\n> ")
+        s.type("Nf6", until=r"moves: 1\. Nf3 Nf6")
+        for line in ("lift e1", "place d5", "lift e8", "place e4"):  # d5 and e4: the light centre squares
+            s.type(line)
+        assert "board: correcting" in s.rows()[0]
+        s.type("wait 2000", until=r"the game is over, by resignation: 1-0")
+        assert "LEDs: L loser, W winner" in s.text()  # the board shows the result
+        s.type("new gardner", until="gardner on ")
+        s.type("b3 d3", until=r"moves: 1\. b3 d3")
+        for line in ("lift d3", "lift c4", "lift e1", "place c3", "lift e5", "place d3"):  # c3 dark, d3 light
+            s.type(line)
+        s.type("wait 2000", until=r"the game is over, drawn by agreement: 1/2-1/2")
+        s.type("new courier", until="courier on ")
+        s.type("Nc3 Nc6", until=r"moves: 1\. Nc3 Nc6")
+        for line in ("lift g4", "lift g5", "lift f1", "place f4", "lift f8", "place g5"):  # f4, g5: dark
+            s.type(line)
+        s.type("wait 2000", until=r"the game is over, by resignation: 0-1")
+        assert s.end() == 0
+    finally:
+        board.sendintr()
+        board.expect(pexpect.EOF)
+        board.close()
+    games = game_ids(tmp_path)
+    assert [re.search(r"plies +(\S+ \(\S+\))", line).group(1) for line in games.values()] == [
+        "1-0 (resign)", "1/2-1/2 (agreement)", "0-1 (resign)"], games
+
+
+@needs_mpy
+def test_serve_names_a_round_s_games_from_its_round_file(tmp_path):
+    """`eboard serve --sim 2 --round-file FILE --round 2 --event NAME`: board N is the N-th
+    board serve follows; every game begun on it is the round's, named; a round file that
+    cannot be used is said in words before any board starts."""
+    pairings = tmp_path / "round2.csv"
+    pairings.write_text("board,white,black\n1,Ann Li,Bob Roe\n")
+    archive = tmp_path / "club.sqlite"
+    r = eboard(tmp_path, "serve", "--sim", "2", "--round-file", pairings, "--round", "2", "--event", "Club night",
+               "--archive", archive, "--seconds", "5")
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"^\S+: game \d+: round 2, board 1: Ann Li - Bob Roe$", r.stdout, re.M), r.stdout
+    pgn = eboard(tmp_path, "export", "--round", "2", "--event", "Club night", "--archive", archive).stdout
+    for tag in ('[Round "2"]', '[Board "1"]', '[White "Ann Li"]', '[Black "Bob Roe"]', '[Event "Club night"]',
+                '[Board "2"]', '[White "?"]'):  # (board 2: the round's, its players not named)
+        assert tag in pgn, pgn
+    assert pgn.index('[Board "1"]') < pgn.index('[Board "2"]')  # by board number
+    for content, words in (("white,black\n1,A,B\n", "the round file's first line is the header board,white,black"),
+                           ("board,white,black\nx,A,B\n", "line 2: the board is a number from 1, not 'x'"),
+                           ("board,white,black\n1,A\n", "line 2: a board's line is board,white,black (3 fields), not 2"),
+                           ("board,white,black\n1,A,B\n1,C,D\n", "line 3: board 1 is paired twice")):
+        pairings.write_text(content)
+        r = eboard(tmp_path, "serve", "--sim", "1", "--round-file", pairings, "--round", "2")
+        assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
+    r = eboard(tmp_path, "serve", "--sim", "1", "--round", "2")
+    assert r.returncode == 2 and "--round goes with --round-file FILE" in r.stderr
