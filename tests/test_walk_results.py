@@ -188,3 +188,20 @@ def test_serve_names_a_round_s_games_from_its_round_file(tmp_path):
         assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
     r = eboard(tmp_path, "serve", "--sim", "1", "--round", "2")
     assert r.returncode == 2 and "--round goes with --round-file FILE" in r.stderr
+
+
+@needs_mpy
+def test_no_game_without_a_move_is_archived(tmp_path):
+    """Issue #34, item 5: courier (which starts after its traditional opening, played by the
+    board) left at once, and a game resigned before its first move, leave nothing behind."""
+    s = Screen(["play", "--sim", "--game", "courier"], tmp_path)
+    s.wait("type a move.*\n> ")
+    assert "game #1: archived once a move is made" in s.text()
+    s.type("resign", until=r"the game is over, by resignation: 0-1")
+    s.type("new chess", until="chess on ")
+    assert "adjourned" not in s.text()
+    s.p.sendline("quit")
+    s.wait(r"game \d+: no move was made: it is not archived")
+    s.p.expect(__import__("pexpect").EOF)
+    assert game_ids(tmp_path) == {}
+    assert "no games yet" in eboard(tmp_path, "games").stdout
