@@ -21,18 +21,12 @@ Commands, one a line:
   battle          chess from a screened free setup (docs/rules/battle-setup.md): the board
                   asks for each man in turn; on the virtual board, the hands set up
                   random arrays
-  resign [white|black]   the side to move resigns (or the side named; against the
-                  computer, you)
-  draw [white|black]     offer a draw (the side to move's, or the side named); it stands
-                  until the other side moves; against the computer it answers at once
-  accept, decline  the other side takes the draw offered, or says no
-  claim           claim a draw by threefold repetition or by the 50-move rule (chess-t1:
-                  40 moves), as the rules core finds it; lippo: claim perpetual|declare|demand
-  on the board    the result gesture: lift both kings (lippo's Presidents) and stand them
-                  on the four centre squares: both on light squares 1-0, both on dark 0-1,
-                  one on each a draw (claimed where a rule allows, else agreed); held
-                  still, the board ends the game and lights the result (docs/results.md)
-  moves           the legal moves
+  resign, draw    resign, or offer a draw (the side to move; resign|draw white|black: the
+                  side named); accept or decline it (the computer answers at once)
+  claim           a draw by repetition or the move count, as the rules core finds it; lippo:
+                  claim perpetual|declare|demand    moves   the legal moves
+  on the board    both kings on the 4 centre squares, held: both light 1-0, both dark 0-1,
+                  one of each a draw (docs/results.md)
   help            this text         quit    (or end of input, Ctrl-C) adjourns the game (a new
                   GAME or battle adjourns it too): --resume ID goes on with it
   help pieces     the key to the pieces: letters, names, points, how each moves
