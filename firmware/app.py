@@ -20,7 +20,7 @@ from firmware.journal import Journal, JournalFull, Logbook
 from firmware.outbox import Outbox
 from firmware.rules import FenError, MoveError, GAMES, fen_shape_ok, forget_games, new_position
 from firmware.rules.game import AFTER_OPENING
-from firmware.terms import DEFAULT_GAME, Refused, new_uid
+from firmware.terms import DEFAULT_GAME, Refused, host_end, new_uid
 from firmware.tracker import Tracker, CORRECTING, IDLE, OVER, SETUP, STATES, pos_last
 
 LED_LETTERS = leds.CODES.encode()
@@ -79,6 +79,9 @@ class Board:
         self.quiet_since = 0  # when the board last changed state or a switch (ms)
         self.after_due = 0  # a move made here: its rest is the next scan's (settle)
         self.ending = None  # the rules' search for the game's end, under way (settle)
+        self.gesture = None  # the result the men show by the result gesture (firmware/gesture.py)
+        self.gesture_ev = -1  # the tracker's event it was read at
+        self.gesture_at = 0  # and when
 
     # ---- memory -----------------------------------------------------------------------
 
@@ -172,6 +175,13 @@ class Board:
             self.tracker.dirty = True
         t = self.tracker
         n = t.n_diff
+        if t.state == CORRECTING and 2 <= n <= 6 and self.krieg is None:
+            from firmware import gesture
+
+            gesture.watch(self, now_ms)
+        elif self.gesture_ev >= 0:
+            self.gesture = None
+            self.gesture_ev = -1
         lone = t.diff[0] if n == 1 and (t.state == CORRECTING or t.state == SETUP) else -1
         if self.debouncer.stuck(lone, n, now_ms):
             how = "closed: a piece is seen where none can be" if t.actual[lone] else "open: no piece is seen where one stands"
@@ -339,6 +349,15 @@ class Board:
             self._send("%s %s" % (text, self.game))
         else:
             self._send(text)
+
+    def declare(self, text, now_ms):
+        """End the game as the players or the host say ("resign 1-0", "time 0-1"): journaled,
+        then said, like the rules' own ends; the board shows the result (the end frame) and
+        reads no more moves (terms.host_end)."""
+        self.logbook.write("E %d %s" % (self.outbox.seq + 1, text))
+        self.ended = self.tracker.ended = host_end(text)
+        self._send("end " + text)
+        self.tracker.resync(now_ms)
 
     def _check_end(self):
         o = self.pos.outcome()

@@ -5,9 +5,10 @@ lit as a move to make, is firmware/shown.py's.)
   computer white|black|-     the side the host plays: the board reads none of its moves
   hint MOVE | hint -         a move lit `h` for the player, until the next lift or place
   end time RESULT            a flag fell on the host's clock: the game ends
+  end resign|agreement RESULT, end claim   the players' ends (claim: the rules core's)
 """
 
-from firmware.terms import HOST_ENDS, Refused, check_args as _args, host_end
+from firmware.terms import CLAIM_ENDS, Refused, check_args as _args
 from firmware.rules.board import WHITE, BLACK
 from firmware.rules.position import MoveError
 from firmware.tracker import OVER, SETUP
@@ -50,18 +51,25 @@ def c_computer(board, w, now):
     return "ok computer " + w[0]
 
 
+END_USAGE = "end time 1-0|0-1|1/2-1/2, end resign 1-0|0-1, end agreement 1/2-1/2, or end claim"
+
+
 def c_end(board, w, now):
-    _args(w, 2, 2, "end time 1-0|0-1|1/2-1/2")
-    if w[0] not in HOST_ENDS or w[1] not in ("1-0", "0-1", "1/2-1/2"):
-        raise Refused("bad-args", "end time 1-0|0-1|1/2-1/2")
+    _args(w, 1, 2, END_USAGE)
     if board.krieg is not None:
         raise Refused("kriegspiel", "end: the umpire decides on a Kriegspiel player's board")
     if board.tracker.state == OVER:
         raise Refused("game-over", "the game has ended")
-    # Journaled, then said, like the rules' own ends; the board shows the result.
-    text = "%s %s" % (w[0], w[1])
-    board.logbook.write("E %d %s" % (board.outbox.seq + 1, text))
-    board.ended = board.tracker.ended = host_end(text)
-    board._send("end " + text)
-    board.tracker.resync(now)
+    if w[0] == "claim" and len(w) == 1:
+        # A draw claimed: the rules core decides (outcome(claim=True)), never the host.
+        o = board.pos.outcome(True)
+        if o is None or o.reason not in CLAIM_ENDS:
+            raise Refused("bad-claim", "no draw by repetition or by the count of moves can be claimed now")
+        text = "%s %s" % (o.reason, o.result())
+    else:
+        results = {"time": ("1-0", "0-1", "1/2-1/2"), "resign": ("1-0", "0-1"), "agreement": ("1/2-1/2",)}
+        if len(w) != 2 or w[1] not in results.get(w[0], ()):
+            raise Refused("bad-args", END_USAGE)
+        text = "%s %s" % (w[0], w[1])
+    board.declare(text, now)
     return "ok end " + text

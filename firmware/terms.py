@@ -76,14 +76,21 @@ def claim(pos, what):
         raise MoveError("no claim %r" % what)
 
 
-HOST_ENDS = ("time",)  # the reasons of `end`: the host's, not the rules'
+HOST_ENDS = ("time",)  # the host's own end (its clock's flag): trusted only when this host asked
+# The players' ends, which no position says again: a resignation, a draw agreed (typed at the
+# host, or the board's result gesture, firmware/gesture.py) and a draw claimed by a rule
+# that ends nothing by itself (the core's outcome(claim=True): threefold repetition, the
+# 50-move rule; chess-t1's 40 moves).  Journaled as `E` records, like the host's.
+CLAIM_ENDS = ("threefold-repetition", "fifty-moves", "forty-moves")  # the core's outcome(claim=True)
+PLAYER_ENDS = ("resign", "agreement") + CLAIM_ENDS
+KEPT_ENDS = HOST_ENDS + PLAYER_ENDS  # the ends a takeback does not undo
 
 
 def host_end(text):
     """An `end` record's "reason result" -> the Outcome the host declared, or None for
     the rules' own ends (the position says those again)."""
     words = text.split(" ")
-    if words[0] not in HOST_ENDS or len(words) < 2:
+    if words[0] not in KEPT_ENDS or len(words) < 2:
         return None
     from firmware.rules.position import Outcome
     from firmware.rules.board import WHITE, BLACK

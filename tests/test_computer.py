@@ -8,6 +8,7 @@ hint_and_flag.txt."""
 import io
 import os
 import random
+import re
 import sqlite3
 import subprocess
 import sys
@@ -234,7 +235,7 @@ def test_the_computers_move_is_lit_made_by_hand_and_archived_once(tmp_path):
     a = archive_of(tmp_path)
     (g,) = a.games()
     moves = a.moves(g.id)
-    assert len(moves) == 2 and moves[0] == "e2e4" and g.black == "eboard engine"
+    assert len(moves) == 2 and moves[0] == "e2e4" and g.black == "eboard engine, level 6"
     # e4, typed as the game began (it started the clock), has its time too
     assert set(a.clocks(g.id)) == {1, 2} and all(250_000 < ms <= 300_000 for ms in a.clocks(g.id).values())
     events = [t for _, t in a.events(g.board) if t.startswith(("move ", "synced", "lift ", "place "))]
@@ -267,11 +268,15 @@ def test_the_computer_takes_the_president_as_white(tmp_path):
 @needs_mpy
 def test_a_uci_engine_plays_on_the_board(tmp_path):
     p = eboard(tmp_path, "play", "--sim", "--game", "chess", "--fen", MATE_IN_ONE_FOR_BLACK, "--engine", "uci",
-               "--engine-time", "0.2", stdin="a3\n")
+               "--level", "3", "--engine-time", "0.2", stdin="a3\n")
     assert p.returncode == 0, p.stderr
     assert "our engine plays instead" not in p.stdout
     (g,) = archive_of(tmp_path).games()
     assert (g.result, archive_of(tmp_path).moves(g.id)) == ("0-1", ["a2a3", "d8d1"])
+    # archived by its own name (UCI `id name`) and level, not as our engine (issue #34, item 3)
+    assert re.fullmatch(r"Stockfish \S+.*, level 3", g.black), g.black
+    pgn = eboard(tmp_path, "export", "last").stdout
+    assert '[BlackType "program"]' in pgn and '[WhiteType "human"]' in pgn and f'[Black "{g.black}"]' in pgn
 
 
 @needs_mpy

@@ -139,7 +139,7 @@ def test_pgn_of_a_lippo_game_has_its_start_and_points(archive_at):
     a.record("b1", 1, read_event("move 1 f3f5"), g)
     a.record("b1", 2, read_event("end claim 1/2-1/2 400 400"), g)
     text = export(a.game(str(g)), a.moves(g))
-    assert '[Variant "Lippo"]' in text and '[SetUp "1"]' in text and '[FEN "kmhagdpgahmk/' in text
+    assert '[Variant "lippo"]' in text and '[SetUp "1"]' in text and '[FEN "kmhagdpgahmk/' in text
     assert '[WhitePoints "400"]' in text and "{points 400-400} 1/2-1/2" in text
 
 

@@ -31,7 +31,8 @@ PLAY_WALKS = {
     "battle": "test_walk_help.py::test_play_chess_every_help_entry",
     "claim": "test_walk_help.py::test_play_lippo_claims",
     "moves": "test_walk_screen.py::test_play_in_a_terminal_every_game",
-    "resign,": "test_walk_help.py::test_play_chess_every_help_entry",
+    "resign,": "test_walk_results.py::test_a_club_s_evening_one_pgn_per_round",
+    "on": "test_walk_results.py::test_the_result_gesture_on_the_board",
     "help": "test_walk_screen.py::test_play_in_a_terminal_every_game",
     "quit": "test_walk_screen.py::test_play_in_a_terminal_every_game",
 }
@@ -78,6 +79,9 @@ SERVE_WALKS = {
     "--seconds": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
     "--web": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
     "--web-host": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
+    "--round-file": "test_walk_results.py::test_serve_names_a_round_s_games_from_its_round_file",
+    "--round": "test_walk_results.py::test_serve_names_a_round_s_games_from_its_round_file",
+    "--event": "test_walk_results.py::test_serve_names_a_round_s_games_from_its_round_file",
 }
 
 
@@ -165,9 +169,9 @@ def test_play_chess_every_help_entry(tmp_path):
     (new ... vs computer, make, hint, undo), the hands, battle, new ... vs human."""
     s = Screen(["play", "--sim", "--game", "chess"], tmp_path)
     s.wait("type a move.*\n> ")
-    for typed, words in (("claim draw", "claim: only lippo's claims are made by hand; chess's draws"),
-                         ("draw", "draw: the board takes no draw offer or claim"),
-                         ("resign", "resign: the board takes no resignation yet")):
+    for typed, words in (("claim draw", "claim: refused: no draw by threefold repetition or by the 50-move rule"),
+                         ("draw", "White offers a draw: Black types accept"),
+                         ("decline", "the draw offered by White is declined: play on")):
         s.type(typed, until=words)
     s.type("Nf3 Nf6 Ng1 Ng8 " * 4, until="the game is over, fivefold repetition: 1/2-1/2")
     assert "ply 16  |  board: over" in s.rows()[0]

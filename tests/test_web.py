@@ -866,7 +866,7 @@ def test_pages_show_san_under_move_numbers_the_players_and_check(tmp_path):
         assert games["checkers"][2][0] in body  # checkers12 keeps its own notation
         body = get(f"{base}/archive")[1]
         assert "Anna – Boris" in body and "? – ?" not in body
-        assert "<th>moves</th>" in body and "<td>3</td>" in body  # 6 plies: 3 moves
+        assert "<th>plies</th>" in body and "<td>6</td>" in body  # 6 plies, as eboard games counts them (issue #34)
     finally:
         server.stop()
 

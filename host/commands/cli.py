@@ -12,7 +12,8 @@
                                            kriegspiel serves it beside them)
     eboard replay-sensors FILE --game GAME [--fen FEN] [--pico [--uf2 UF2]]
                                            a sensor script through a virtual board
-    eboard tag ID NAME VALUE               set a game's White, Black, Event, Site or Date
+    eboard tag ID NAME VALUE               set a game's White, Black, Event, Site, Date,
+                                           Round or Board
     eboard delete ID                       remove a game from the archive
     eboard serve (--port PORT ... | --sim N [--game GAME])
                                            follow boards (or N virtual ones) and archive
@@ -39,7 +40,7 @@ from host.web import add_arguments as web_arguments
 from host.web import port as web_port
 
 
-TAG_OPTIONS = ("white", "black", "event", "site", "date")  # play's PGN tag options
+TAG_OPTIONS = ("white", "black", "event", "site", "date", "round", "board")  # play's PGN tag options
 MAX_DEPTH = 99  # deeper than any count that ends; deeper still would exhaust Python's stack
 
 
@@ -529,6 +530,8 @@ def _options_play(p: argparse.ArgumentParser) -> None:
                    "(a move's time given back, up to 3 s); --resume goes on with the times it had")
     for tag in TAG_OPTIONS:
         p.add_argument("--" + tag, help=f"the {tag.capitalize()} of the games played (PGN tag; later: eboard tag)")
+    p.add_argument("--round-file", metavar="FILE", help="the names of --board N's players from a round's pairings "
+                   "(CSV: board,white,black, as serve's), with --round N")
     p.add_argument("--speak", action="store_true", help="say every move aloud, the computer's too, and the end "
                    "(espeak-ng)")
     speech_arguments(p, "en")
@@ -555,14 +558,23 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError("--battle starts from the screened set-up: it takes no --fen")
     if args.battle and args.game not in (None, "chess"):  # (it was ignored: a chess game began)
         raise CliError(f"--battle is chess from a screened free set-up: it takes no --game {args.game}")
-    from host.record import pgn_date, tag_value_ok
+    from host.record import ArchiveError as TagError, own_tag, pgn_date, tag_value_ok
 
     for t in TAG_OPTIONS:
         if getattr(args, t) and not tag_value_ok(getattr(args, t)):
             raise CliError(f"--{t} is one line of text, without control characters: not {getattr(args, t)!r}")
+    for t in ("round", "board"):
+        try:
+            own_tag(t, getattr(args, t) or "")
+        except TagError as e:
+            raise CliError(f"--{t}: {e}") from None
     if args.date:
         if not pgn_date(args.date):
             raise CliError(f"--date is YYYY.MM.DD, with ?? for what is not known (2026.11.22), not {args.date!r}")
+    pairs = _round_file(args)
+    if pairs is not None:  # the players' names of the board, unless named here
+        paired = pairs[int(args.board)]
+        args.white, args.black = args.white or paired[0], args.black or paired[1]
     if args.fen and not args.game and not args.sim:
         raise CliError("--fen needs --game GAME: the game the position belongs to")
     args.fen = _start(args.game or ("lippo" if args.sim else None), args.fen)
@@ -748,8 +760,8 @@ def _chosen(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     on stderr."""
     from host.record import ArchiveError
 
-    if not (args.ids or args.event or args.all):
-        raise CliError("export needs games: a game id (or last), several ids, --event NAME or --all")
+    if not (args.ids or args.event or args.all or args.round):
+        raise CliError("export needs games: a game id (or last), several ids, --event NAME, --round N or --all")
     a = _archive(args)
     chosen, seen = [], set()
     try:
@@ -761,10 +773,21 @@ def _chosen(args: argparse.Namespace):  # type: ignore[no-untyped-def]
                 chosen.append(g)
     except ArchiveError as e:
         raise CliError(str(e)) from None
-    if args.event is not None or args.all:
-        more = [g for g in a.games() if args.all or g.event == args.event]
+    if args.event is not None or args.all or args.round is not None:
+        try:
+            of_round = {g.id for g in a.round_games(args.round)} if args.round is not None else None
+        except ArchiveError as e:
+            raise CliError(str(e)) from None
+        more = [g for g in a.games() if args.all or (args.event is None or g.event == args.event)
+                and (of_round is None or g.id in of_round)]
         if args.event is not None and not more:
-            raise CliError(f"no games of event {args.event!r} in {a.name}")
+            raise CliError(f"no games of event {args.event!r}" + (f" in round {args.round}" if args.round else "")
+                           + f" in {a.name}")
+        if args.round is not None and not more:
+            raise CliError(f"no games of round {args.round} in {a.name} (eboard tag ID Round N, or play --round N)")
+        if of_round is not None:  # a round's games by board number
+            order = [g.id for g in a.round_games(args.round)]
+            more.sort(key=lambda g: order.index(g.id))
         if not more and not chosen:
             raise CliError(f"no games yet in {a.name}")
         for g in more:
@@ -781,6 +804,8 @@ def _chosen(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 def _options_export(p: argparse.ArgumentParser) -> None:
     p.add_argument("ids", nargs="*", metavar="ID", help="game ids, or last")
     p.add_argument("--event", metavar="NAME", help="every game of this Event (set with eboard tag ID Event NAME)")
+    p.add_argument("--round", metavar="N", help="every game of this Round (with --event: of that event), by board "
+                   "number: one PGN per round")
     p.add_argument("--all", action="store_true", help="every game of the archive")
     p.add_argument("--pgn", action="store_true", help="as PGN (the default; kept for older scripts)")
     p.add_argument("--sheet", choices=("white", "black"), help="a Kriegspiel player's own scoresheet, as text")
@@ -813,7 +838,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                 print(f"{why}: left out", file=sys.stderr)
                 left_out += 1
                 continue
-            parts.append(export(g, moves, a.kriegspiel_record(g.id), a.clocks(g.id)))
+            parts.append(export(g, moves, a.kriegspiel_record(g.id), a.clocks(g.id), a.tags(g.id)))
         text = "".join(parts)
     if args.output:
         try:
@@ -828,8 +853,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def _options_tag(p: argparse.ArgumentParser) -> None:
     p.add_argument("id", help="a game id, or last")
-    p.add_argument("name", help="White, Black, Event, Site or Date (YYYY.MM.DD)")
-    p.add_argument("value", help="the new value (quoted if it has spaces)")
+    p.add_argument("name", help="White, Black, Event, Site, Date (YYYY.MM.DD), Round (3), Board (5), WhiteElo, "
+                   "WhiteType, ... (the PGN tags eboard keeps)")
+    p.add_argument("value", help="the new value (quoted if it has spaces; \"\" removes a Round, Board, ...)")
     p.add_argument("--archive", help=ARCHIVE_HELP)
 
 
@@ -869,6 +895,10 @@ def _options_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="--sim: the random games' seed")
     p.add_argument("--archive", help=ARCHIVE_HELP)
     p.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
+    p.add_argument("--round-file", metavar="FILE", help="a round's pairings, CSV: board,white,black; board N is the "
+                   "N-th board serve follows (the --port boards in order, then --sim's): its games are named and tagged")
+    p.add_argument("--round", metavar="N", help="--round-file: the round (PGN Round) of its games")
+    p.add_argument("--event", metavar="NAME", help="--round-file: the Event of its games")
     web_arguments(p)
 
 
@@ -921,6 +951,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         _start(args.game, None)
     _distinct_ports(args.port or [])
     _serve_capacity(len(args.port or []), args.sim or 0)
+    pairs = _round_file(args)
     with _web(args) as server:  # a port in use is said before any virtual board starts
         if args.sim:
             print(f"starting {args.sim} virtual board{'s' if args.sim != 1 else ''}; their hands play random games ...",
@@ -932,7 +963,45 @@ def cmd_serve(args: argparse.Namespace) -> int:
         with hall:
             for i, port in enumerate(hall.own, 1):
                 print(f"virtual board {i}: {port}", flush=True)
-            return serve(hall.archive, hall.ports, args.seconds, web=server is not None, own=hall.own)
+            tags = None
+            if pairs is not None:  # board number i is the i-th port followed: --port's, then --sim's
+                from host.commands.serve import round_tags
+
+                ports = hall.ports
+                unpaired = sorted(set(pairs) - set(range(1, len(ports) + 1)))
+                if unpaired:
+                    print(f"eboard: the round file pairs board {unpaired[0]}, but serve follows {len(ports)} board"
+                          f"{'s' if len(ports) != 1 else ''}: its pairing waits for no board", file=sys.stderr)
+                tags = [round_tags(pairs, args.round, i, args.event) for i in range(1, len(ports) + 1)]
+            return serve(hall.archive, hall.ports, args.seconds, web=server is not None, own=hall.own, round_tags=tags)
+
+
+def _round_file(args: argparse.Namespace) -> dict[int, tuple[str, str]] | None:
+    """--round-file FILE --round N (and --event, --board where the command has them),
+    checked: the pairings, or None without --round-file; CliError in words."""
+    from host.commands.serve import RoundFileError, read_round_file
+    from host.record import ArchiveError, own_tag, tag_value_ok
+
+    board = getattr(args, "board", None)
+    if args.round_file is None:
+        if args.round is not None and getattr(args, "command", "") == "serve":
+            raise CliError("--round goes with --round-file FILE (the round's pairings: board,white,black)")
+        return None
+    if args.round is None:
+        raise CliError("--round-file needs --round N: the round its pairings are for")
+    try:
+        own_tag("Round", args.round)
+    except ArchiveError as e:
+        raise CliError(f"--round: {e}") from None
+    if args.event is not None and not tag_value_ok(args.event):
+        raise CliError(f"--event is one line of text, without control characters: not {args.event!r}")
+    try:
+        pairs = read_round_file(args.round_file)
+    except RoundFileError as e:
+        raise CliError(str(e)) from None
+    if getattr(args, "command", "") == "play" and (board is None or not board.isdigit() or int(board) not in pairs):
+        raise CliError("--round-file: give --board N, a board the file pairs (" + ", ".join(map(str, sorted(pairs))) + ")")
+    return pairs
 
 
 def _distinct_ports(ports: list[str]) -> None:
@@ -1087,7 +1156,7 @@ COMMANDS: list[tuple[str, str, Callable[[argparse.ArgumentParser], None] | None,
     ("games", "list the archived games", _options_games, cmd_games),
     ("show", "replay an archived game in the terminal", _options_show, cmd_show),
     ("export", "write archived games out as PGN (several: one PGN file)", _options_export, cmd_export),
-    ("tag", "set an archived game's White, Black, Event, Site or Date (its PGN tags)", _options_tag, cmd_tag),
+    ("tag", "set an archived game's White, Black, Event, Site, Date, Round or Board (its PGN tags)", _options_tag, cmd_tag),
     ("delete", "remove an archived game", _options_delete, cmd_delete),
     ("serve", "follow several boards at once and archive their games", _options_serve, cmd_serve),
     ("uci", "our engine as a UCI engine on stdin/stdout, for chess programs (Arena, Cute Chess, En Croissant; every game by UCI_Variant)", None, cmd_uci),

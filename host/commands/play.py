@@ -40,7 +40,8 @@ def run(
 
     archive = Archive(archive_path, create=resume is None)  # --resume of no archive makes none
     if resume is not None:
-        archive.game(resume)  # no such game: said before any board starts
+        resumed = archive.game(resume)  # no such game: said before any board starts
+        opponent = opponent if opponent is not None else resumed_opponent(archive, resumed.id)
     colour = out.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
     colour = colour and not (speaker is not None and not speaker.aloud)  # --words: lines, never redrawn
     with Home(archive, port, sim, pico) as home:
@@ -51,6 +52,8 @@ def run(
         session.pico = bool(pico)
         session.speaker = speaker
         session.seed = seed  # the virtual hands' battle arrays (None: fresh ones)
+        session.real_port = port is not None and not sim and not pico
+        session.archive_given = archive_path is not None
         if opponent is not None or control is not None:
             session.versus(opponent, None if resume is not None else control)  # (a resumed game's: below)
         if resume is not None:
@@ -114,8 +117,20 @@ def run(
         session.leave()
         adjourned = session.bridge.game_id
         session.keep_clock()  # the clock as it stands: --resume goes on with it
-        if adjourned is not None and archive.adjourn(adjourned):
+        if adjourned is not None and archive.drop_unplayed(adjourned):
+            out.write(f"game {adjourned}: no move was made: it is not archived\n")
+        elif adjourned is not None and archive.adjourn(adjourned):
             out.write(f"game {adjourned} adjourned: {session.resume_hint(adjourned)}\n")
         if interrupted:
             return 130  # (as an interrupted program does)
     return 0
+
+
+def resumed_opponent(archive: Archive, game_id: int) -> Opponent | None:
+    """The computer of an archived game, as it played (its side, engine, level and time a
+    move), or None for a game between people."""
+    kept = archive.opponent(game_id)
+    if kept is None:
+        return None
+    side, engine, level_no, movetime_ms = kept
+    return Opponent(side, engine, level_no, movetime_ms)

@@ -53,6 +53,59 @@ def capacity(per_board: int) -> tuple[int, int]:
     return max(0, (soft - SPARE_FDS) // per_board), soft
 
 
+ROUND_HEAD = ["board", "white", "black"]
+
+
+class RoundFileError(ValueError):
+    """A round file that cannot be read: the message names the file, its line and why."""
+
+
+def read_round_file(path: str) -> dict[int, tuple[str, str]]:
+    """A round file (CSV: a header row `board,white,black`, then one line a board: its
+    number from 1, White's and Black's names) -> board number -> (White, Black);
+    RoundFileError in words."""
+    import csv
+
+    from host.record import tag_value_ok
+
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            rows = list(csv.reader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise RoundFileError(f"cannot read the round file {path}: {getattr(e, 'strerror', None) or e}") from None
+    rows = [(n, r) for n, r in enumerate(rows, 1) if any(c.strip() for c in r)]
+    if not rows or [c.strip().lower() for c in rows[0][1]] != ROUND_HEAD:
+        raise RoundFileError(f"{path}: the round file's first line is the header board,white,black")
+    pairs: dict[int, tuple[str, str]] = {}
+    for n, row in rows[1:]:
+        cells = [c.strip() for c in row]
+        if len(cells) != 3:
+            raise RoundFileError(f"{path}, line {n}: a board's line is board,white,black (3 fields), not {len(cells)}")
+        board, white, black = cells
+        if not (board.isascii() and board.isdigit() and 1 <= int(board) <= 999):
+            raise RoundFileError(f"{path}, line {n}: the board is a number from 1, not {board!r}")
+        if int(board) in pairs:
+            raise RoundFileError(f"{path}, line {n}: board {int(board)} is paired twice")
+        for name in (white, black):
+            if not name or not tag_value_ok(name):
+                raise RoundFileError(f"{path}, line {n}: a player's name is one line of text, not {name!r}")
+        pairs[int(board)] = (white, black)
+    if not pairs:
+        raise RoundFileError(f"{path}: the round file pairs no board (a line board,white,black a board)")
+    return pairs
+
+
+def round_tags(pairs: dict[int, tuple[str, str]], round_: str, board: int, event: str | None = None) -> dict[str, str]:
+    """The tags of a game of the round on board number `board`: Round, Board, White, Black
+    (and Event); only Round and Board for a board the round file does not pair."""
+    tags = {"round": round_, "board": str(board)}
+    if board in pairs:
+        tags["white"], tags["black"] = pairs[board]
+    if event:
+        tags["event"] = event
+    return tags
+
+
 class Room:
     """What the followers share: the output, a stop, and the ports of serve's own virtual
     boards (which stop with it)."""
@@ -67,7 +120,13 @@ class Room:
             print(f"{printable(port)}: {printable(text)}", file=sys.stderr if err else sys.stdout, flush=True)
 
 
-def _follow(port: str, room: Room, archive: SharedArchive, web: bool = False) -> None:
+def _follow(port: str, room: Room, archive: SharedArchive, web: bool = False,
+            tags: dict[str, str] | None = None) -> None:
+    """Follow one board; tags: the round's (Round, Board, White, Black) given to each game
+    begun on it while serve runs, and to the game it holds when serve comes, unless that
+    game has a Round already."""
+    tagged: set[int] = set()
+
     def said(seq: int, event: Event) -> None:
         if event.word in ("move", "undo", "end", "newgame", "start", "alert"):
             room.say(port, event.text)
@@ -82,6 +141,9 @@ def _follow(port: str, room: Room, archive: SharedArchive, web: bool = False) ->
                 bridge.poll(WAIT_S)
                 if feed is not None:
                     feed.flush()
+                if tags and bridge.game_id is not None and bridge.game_id not in tagged:
+                    tagged.add(bridge.game_id)
+                    _tag_game(archive, bridge.game_id, tags, lambda text: room.say(port, text))
             except Exception as e:  # our bug: said in one line, and the follower goes on
                 room.say(port, f"internal error ({type(e).__name__}: {e}): the follower starts again", err=True)
                 bridge.close()
@@ -114,6 +176,15 @@ def _follow(port: str, room: Room, archive: SharedArchive, web: bool = False) ->
         if bridge.unsaved:
             room.say(port, f"{len(bridge.unsaved)} messages were never stored ({bridge.trouble}); "
                            "the board keeps its moves: serve again to fetch them", err=True)
+
+
+def _tag_game(archive: SharedArchive, game_id: int, tags: dict[str, str], say) -> None:  # type: ignore[no-untyped-def]
+    if "Round" in archive.tags(game_id):
+        return
+    for name, value in tags.items():
+        archive.set_tag(game_id, name, value)
+    say(f"game {game_id}: round {tags['round']}, board {tags['board']}"
+        + (f": {tags['white']} - {tags['black']}" if "white" in tags else ""))
 
 
 def _restore(archive: SharedArchive, why: str, room: Room) -> None:
@@ -160,10 +231,12 @@ def _watch(archive: SharedArchive, room: Room) -> None:
 
 
 def serve(archive: SharedArchive, ports: list[str], seconds: float | None, web: bool = False,
-          own: tuple[str, ...] = ()) -> int:
+          own: tuple[str, ...] = (), round_tags: list[dict[str, str]] | None = None) -> int:
     """Follow the boards on ports until interrupted (or seconds), filing into archive (the
     caller opened it, with the boards: host.session.open_hall, and closes it); own: the
-    ports of virtual boards that stop with serve (their unfinished games are adjourned)."""
+    ports of virtual boards that stop with serve (their unfinished games are adjourned);
+    round_tags: each port's round tags (`--round-file FILE --round N`: board number i is
+    the i-th port)."""
     room = Room()
     room.own.update(own)
     # SIGTERM (a service manager's stop) ends serve as Ctrl-C does: the followers close.
@@ -173,7 +246,8 @@ def serve(archive: SharedArchive, ports: list[str], seconds: float | None, web: 
         pass
     stack = threading.stack_size(STACK)
     try:
-        threads = [threading.Thread(target=_follow, args=(p, room, archive, web), name=p, daemon=True) for p in ports]
+        threads = [threading.Thread(target=_follow, args=(p, room, archive, web, round_tags[i] if round_tags else None),
+                                    name=p, daemon=True) for i, p in enumerate(ports)]
         for t in threads:
             t.start()
     finally:

@@ -19,7 +19,7 @@ This package is the room's one door: the rooms above (engine, web, commands) imp
 """
 
 from host.record.announce import ANSWER_LEDS, plies, words
-from host.record.archive import Archive, ArchiveError, GameRow, pgn_date, result_text, tag_value_ok
+from host.record.archive import Archive, ArchiveError, GameRow, own_tag, pgn_date, result_text, tag_value_ok
 from host.record.bridge import Bridge
 from host.record.clock import Clock, ClockError, fmt, pgn_clk
 from host.record.notation import MoveError, WhichPiece, parse, parse_line, san, san_list
@@ -32,7 +32,8 @@ from host.record.speech import (
 
 __all__ = [
     "ANSWER_LEDS", "Archive", "ArchiveError", "Bridge", "Clock", "ClockError", "GameRow", "MoveError", "export", "fmt",
-    "parse", "parse_line", "pgn_clk", "plies", "pgn_date", "read_moves", "result_text", "san", "san_list", "scoresheet", "SharedArchive", "tag_value_ok", "unreadable",
+    "own_tag", "parse", "parse_line", "pgn_clk", "plies", "pgn_date", "read_moves", "result_text", "san", "san_list",
+    "scoresheet", "SharedArchive", "tag_value_ok", "unreadable",
     "WhichPiece",
     "words",
     # speech.py

@@ -14,7 +14,9 @@ moves.clock_ms (the mover's time left after the move, on a clock game); older ro
 Schema 5: kriegspiel_adjourned (an adjourned Kriegspiel game's umpire actions, to resume
 it) and host_ends (the ends a host asked a board for, noted before they are sent).
 Schema 6: clocks_kept (a clock game's control and both times left, as of its last move or its
-adjournment: `play --resume` goes on with them).
+adjournment: `play --resume` goes on with them), tags (the PGN tags of a game beyond the
+columns: Round, Board, WhiteType, ...: one row a tag) and opponents (the computer's side,
+engine, level and time a move in a game played against it: `play --resume` plays it again).
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from firmware.terms import HOST_ENDS
+from firmware.rules.game import AFTER_OPENING
+from firmware.terms import KEPT_ENDS
 from host.link import End, Event, Move, Undo
 from host.record.store import Store, is_url, shown
 
@@ -103,6 +106,19 @@ CREATE TABLE IF NOT EXISTS clocks_kept(
     white_ms INTEGER NOT NULL,
     black_ms INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS tags(
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY(game_id, name)
+);
+CREATE TABLE IF NOT EXISTS opponents(
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    side TEXT NOT NULL,
+    engine TEXT NOT NULL,
+    level INTEGER,
+    movetime_ms INTEGER
+);
 CREATE TABLE IF NOT EXISTS host_ends(
     board TEXT NOT NULL,
     uid TEXT NOT NULL,
@@ -135,8 +151,18 @@ MIGRATE_ADD = (
 
 
 TAGS = {"white": "White", "black": "Black", "event": "Event", "site": "Site", "date": "Date"}  # column -> PGN tag
+# The PGN tags a game may be given beyond the columns (the tags table): the round and board
+# of a club's evening, and the standard's supplemental tags a club files (PGN 9).
+OWN_TAGS = ("Round", "Board", "WhiteElo", "BlackElo", "WhiteTitle", "BlackTitle", "WhiteTeam", "BlackTeam",
+            "WhiteType", "BlackType", "Annotator", "Section", "Stage", "Opening", "ECO")
+# The tags the archive writes itself, from the game (its result, start, clock): never set by hand.
+DERIVED = ("Result", "FEN", "SetUp", "Variant", "Termination", "TimeControl", "WhitePoints", "BlackPoints",
+           "Mode", "PlyCount")
 
 
+# A game from its usual start: no FEN, or the one the board begins it from by itself
+# (courier's traditional opening, played by the board: AFTER_OPENING).
+USUAL_START = "(fen IS NULL OR fen IN (" + ", ".join("?" * len(AFTER_OPENING)) + "))"
 SEQ_MAX = 1 << 30  # the largest message number a board says (docs/protocol.md)
 
 
@@ -158,6 +184,25 @@ SQLITE_HEAD = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite datab
 
 class ArchiveError(Exception):
     """The archive cannot be used: one line a person can act on."""
+
+
+def own_tag(name: str, value: str) -> str:
+    """A tag of the archive's tags table (Round, Board, or another of OWN_TAGS),
+    checked: its name as PGN spells it; ArchiveError in words for a name or value refused."""
+    import re
+
+    known = {n.lower(): n for n in OWN_TAGS}
+    if name.lower() not in known:
+        raise ArchiveError(f"no tag {name!r}: the tags that can be set are {', '.join(TAGS.values())}, "
+                           f"{', '.join(OWN_TAGS)} (eboard writes {', '.join(DERIVED)} itself)")
+    name = known[name.lower()]
+    if not tag_value_ok(value):
+        raise ArchiveError(f"a {name} is one line of text, without control characters: not {value!r}")
+    if name == "Round" and value and not re.fullmatch(r"\?|-|[0-9]{1,6}(\.[0-9]{1,6})*", value):
+        raise ArchiveError(f"a Round is a number (3), a round and its game (3.1), ? or -: not {value!r}")
+    if name == "Board" and value and not re.fullmatch(r"[1-9][0-9]{0,5}", value):
+        raise ArchiveError(f"a Board is a number from 1: not {value!r}")
+    return name
 
 
 @dataclass
@@ -319,7 +364,7 @@ class Archive:
         if row is not None and row[0] == "4":
             self._migrate_4_5()
             row = ("5",)
-        if row is not None and row[0] == "5":  # 5 -> 6: the table clocks_kept, made above
+        if row is not None and row[0] == "5":  # 5 -> 6: the tables clocks_kept, tags and opponents, made above
             self._run("UPDATE meta SET value='6' WHERE key='schema'")
             row = ("6",)
         if row is None:
@@ -359,9 +404,10 @@ class Archive:
     def _refuse_other_databases(self, conn: sqlite3.Connection) -> None:
         """ArchiveError for an SQLite database with tables but none of an archive's (our
         tables must not be written into another program's database)."""
+        # (meta is the first table an archive makes: another host making this archive at
+        # this moment may have made it and no other yet)
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if tables and ("meta" not in tables
-                       or conn.execute("SELECT 1 FROM meta WHERE key='schema'").fetchone() is None):
+        if tables and "meta" not in tables:
             raise ArchiveError(f"{self.path} is an SQLite database but not a game archive: it was left as it is")
 
     # ---- the file under us (a long-running serve watches it) --------------------------------
@@ -538,7 +584,7 @@ class Archive:
             # A takeback after the rules' end (the board allows it) reopens the game: the result
             # of a position no longer on the board is no longer the game's. A host's end (a
             # fallen flag) stands: the board stays over.
-            kept = ("diverged", "abandoned", *HOST_ENDS)
+            kept = ("diverged", "abandoned", *KEPT_ENDS)
             self.db.execute("UPDATE games SET ended=NULL, reason=NULL, result='*', white_points=NULL, "
                             f"black_points=NULL WHERE id=? AND ended IS NOT NULL AND COALESCE(reason, '') NOT IN "
                             f"({', '.join('?' * len(kept))})", (game_id, *kept))
@@ -563,6 +609,9 @@ class Archive:
                               (row[0], row[1], row[2], _now(), row[3]))
         self.db.execute("INSERT INTO moves(game_id, ply, move, seq, at, clock_ms) "
                         "SELECT ?, ply, move, seq, at, clock_ms FROM moves WHERE game_id=? AND ply<?", (fork, game_id, ply))
+        for table, cols in (("tags", "name, value"), ("opponents", "side, engine, level, movetime_ms")):
+            self.db.execute(f"INSERT INTO {table}(game_id, {cols}) SELECT ?, {cols} FROM {table} WHERE game_id=? "
+                            "ON CONFLICT DO NOTHING", (fork, game_id))
         self.forks[game_id] = fork
         return fork
 
@@ -642,10 +691,23 @@ class Archive:
         """Forget the board's unfinished games with no move from the usual start (a
         board's boot game, a game started and left at once): the archive holds games, not
         noise.  A game from a position of its own (a FEN, a screened set-up) is kept."""
-        for (game_id,) in self._run("SELECT id FROM games WHERE board=? AND ended IS NULL AND reason IS NULL AND fen IS NULL "
-                                "AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id=games.id) "
-                                "AND NOT EXISTS (SELECT 1 FROM kriegspiel WHERE game_id=games.id)", (board,)).fetchall():
+        for (game_id,) in self._run("SELECT id FROM games WHERE board=? AND ended IS NULL AND reason IS NULL AND "
+                                    f"{USUAL_START} AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id=games.id) "
+                                    "AND NOT EXISTS (SELECT 1 FROM kriegspiel WHERE game_id=games.id)",
+                                    (board, *AFTER_OPENING.values())).fetchall():
             self.delete(game_id)
+
+    def drop_unplayed(self, game_id: int) -> bool:
+        """Forget the game if no move of it was made from its usual start, even if it ended
+        (a flag fallen, a resignation before the first move): True if it was forgotten."""
+        row = self._run(f"SELECT 1 FROM games WHERE id=? AND {USUAL_START} AND NOT EXISTS (SELECT 1 FROM moves "
+                        "WHERE game_id=games.id) AND NOT EXISTS (SELECT 1 FROM kriegspiel WHERE game_id=games.id) "
+                        "AND NOT EXISTS (SELECT 1 FROM kriegspiel_adjourned WHERE game_id=games.id)",
+                        (game_id, *AFTER_OPENING.values())).fetchone()
+        if row is None:
+            return False
+        self.delete(game_id)
+        return True
 
     def delete(self, game_id: int) -> None:
         """Remove a game and its moves (its board's messages stay, filed under no game);
@@ -655,6 +717,8 @@ class Archive:
             self.db.execute("DELETE FROM moves WHERE game_id=?", (game_id,))
             self.db.execute("DELETE FROM kriegspiel WHERE game_id=?", (game_id,))
             self.db.execute("DELETE FROM kriegspiel_adjourned WHERE game_id=?", (game_id,))
+            self.db.execute("DELETE FROM tags WHERE game_id=?", (game_id,))
+            self.db.execute("DELETE FROM opponents WHERE game_id=?", (game_id,))
             gone = self.db.execute("DELETE FROM games WHERE id=?", (game_id,)).rowcount
         if gone != 1:
             raise ArchiveError(f"no game {game_id} in {self.name}")
@@ -663,7 +727,8 @@ class Archive:
         """A game left unfinished on purpose (`quit`): adjourned, to be resumed
         (`eboard play --resume ID`), not in progress forever.  False if it was not
         unfinished (or had no move from the usual start: then it is not kept at all)."""
-        row = self._run("SELECT board FROM games WHERE id=? AND ended IS NULL AND fen IS NULL", (game_id,)).fetchone()
+        row = self._run(f"SELECT board FROM games WHERE id=? AND ended IS NULL AND {USUAL_START}",
+                        (game_id, *AFTER_OPENING.values())).fetchone()
         if row is not None and not self.moves(game_id):
             self.drop_empty(row[0])
             return False
@@ -762,17 +827,54 @@ class Archive:
 
     def set_tag(self, game_id: int, name: str, value: str) -> None:
         """Set a game's White, Black, Event, Site or Date (any case; a Date as PGN writes it,
-        YYYY.MM.DD with ?? for what is not known); ArchiveError for another name, a malformed
-        Date, or no such game."""
+        YYYY.MM.DD with ?? for what is not known), its Round ("3", "3.1") and Board (a
+        number), or another of OWN_TAGS (WhiteElo, WhiteType, ...); an empty value removes
+        such a tag.  ArchiveError
+        for a name not allowed, a malformed value, or no such game."""
         column = name.lower()
         if column not in TAGS:
-            raise ArchiveError(f"no tag {name!r}: the tags that can be set are {', '.join(TAGS.values())}")
+            self._set_own_tag(game_id, name, value)
+            return
         if not tag_value_ok(value):
             raise ArchiveError(f"a {TAGS[column]} is one line of text, without control characters: not {value!r}")
         if column == "date" and not pgn_date(value):
             raise ArchiveError(f"a Date is YYYY.MM.DD, with ?? for what is not known (2026.11.22, 1934.??.??), not {value!r}")
         if self._run("UPDATE games SET " + column + "=? WHERE id=?", (value, game_id)).rowcount != 1:
             raise ArchiveError(f"no game {game_id} in {self.name}")
+
+    def _set_own_tag(self, game_id: int, name: str, value: str) -> None:
+        name = own_tag(name, value)
+        with self._transaction():
+            if self.db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone() is None:
+                raise ArchiveError(f"no game {game_id} in {self.name}")
+            if value:
+                self.db.execute("INSERT INTO tags(game_id, name, value) VALUES(?,?,?) "
+                                "ON CONFLICT(game_id, name) DO UPDATE SET value=excluded.value", (game_id, name, value))
+            else:
+                self.db.execute("DELETE FROM tags WHERE game_id=? AND name=?", (game_id, name))
+
+    def tags(self, game_id: int) -> dict[str, str]:
+        """The game's own tags beyond the columns (Round, Board, ...), by name."""
+        return dict(self._run("SELECT name, value FROM tags WHERE game_id=? ORDER BY name", (game_id,)))
+
+    def round_games(self, round_: str) -> list[GameRow]:
+        """The games of a round (their Round tag), by board number, then id."""
+        rows = self._run("SELECT g.* FROM games g JOIN tags t ON t.game_id=g.id AND t.name='Round' WHERE t.value=? "
+                         "ORDER BY (SELECT CAST(value AS INTEGER) FROM tags WHERE game_id=g.id AND name='Board'), g.id",
+                         (round_,))
+        return [GameRow(*r) for r in rows]
+
+    def set_opponent(self, game_id: int, side: str, engine: str, level: int | None, movetime_ms: int | None) -> None:
+        """The computer's part in a game: its side, engine ("ours", "uci", "uci:PATH"), level
+        and time a move, kept so that `play --resume` plays it again."""
+        self._run("INSERT INTO opponents(game_id, side, engine, level, movetime_ms) VALUES(?,?,?,?,?) "
+                  "ON CONFLICT(game_id) DO UPDATE SET side=excluded.side, engine=excluded.engine, "
+                  "level=excluded.level, movetime_ms=excluded.movetime_ms", (game_id, side, engine, level, movetime_ms))
+
+    def opponent(self, game_id: int) -> tuple[str, str, int | None, int | None] | None:
+        """(side, engine, level, movetime_ms) of the computer in the game, or None."""
+        row = self._run("SELECT side, engine, level, movetime_ms FROM opponents WHERE game_id=?", (game_id,)).fetchone()
+        return None if row is None else (row[0], row[1], row[2], row[3])
 
     # ---- reading ------------------------------------------------------------------------
 

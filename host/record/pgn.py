@@ -18,18 +18,23 @@ from host.record.archive import GameRow
 from host.record.clock import pgn_clk
 from host.record.notation import parse, san_list
 
-VARIANTS = {
-    "chess": "Standard",
-    "lippo": "Lippo",
-    "checkers12": "Lippo checkers 12x12",
-    "courier": "courier",
-    "gardner": "gardner",
-    "hundred": "100-square chess",
-    "grosschess": "Grosschess",
-    "chess-t1": "chess-T1",
-}
-# The rules' reasons (Outcome.reason, 'end' messages) -> PGN Termination.
+# The Variant tag: one convention, the name Fairy-Stockfish's UCI_Variant and pychess give
+# the game where they have one (chess, chess960, courier, gardner), else the game's own id
+# (lippo, checkers12, hundred, grosschess, chess-t1): docs/results.md's table.
+VARIANTS = {gid: gid for gid in GAMES}
+# The rules' reasons (Outcome.reason, 'end' messages) -> PGN Termination (a resignation, a
+# draw agreed or claimed: "normal", as PGN has it; the reason in words in a comment).
 TERMINATION = {"abandoned": "abandoned", "time": "time forfeit", "adjourned": "unterminated"}
+REASON_WORDS = {"agreement": "draw agreed", "threefold-repetition": "draw claimed: threefold repetition",
+                "fifty-moves": "draw claimed: the 50-move rule", "forty-moves": "draw claimed: the 40-move rule"}
+ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+
+
+def reason_words(reason: str, result: str) -> str:
+    """How the game ended, in the words of the comment before the result ('Black resigns')."""
+    if reason == "resign":
+        return ("Black" if result == "1-0" else "White") + " resigns"
+    return REASON_WORDS.get(reason, reason.replace("-", " "))
 
 
 def _tag(name: str, value: str) -> str:
@@ -89,19 +94,24 @@ def movetext(gid: str, fen: str | None, moves: list[str], comments: dict[int, li
 
 
 def export(g: GameRow, moves: list[str], record: dict[str, Any] | None = None,
-           clocks: dict[int, int] | None = None) -> str:
+           clocks: dict[int, int] | None = None, own: dict[str, str] | None = None) -> str:
     """The game as PGN; record: a Kriegspiel game's umpire's record (announcements become
-    comments); clocks: ply -> the mover's time left (ms), as `[%clk h:mm:ss]` after the move."""
+    comments); clocks: ply -> the mover's time left (ms), as `[%clk h:mm:ss]` after the move;
+    own: the game's tags of the archive's tags table (Round, Board, WhiteType ...: the
+    Round in the roster, the others after it)."""
+    own = own or {}
     date = g.date or (g.started[:10].replace("-", ".") if g.started else "????.??.??")
     tags = [
         _tag("Event", g.event),
         _tag("Site", g.site),
         _tag("Date", date),
-        _tag("Round", "?"),
+        _tag("Round", own.get("Round") or "?"),
         _tag("White", g.white),
         _tag("Black", g.black),
         _tag("Result", g.result or "*"),
     ]
+    tags += [_tag(name, value) for name, value in sorted(own.items(), key=lambda t: (t[0] != "Board", t[0]))
+             if name not in ROSTER]
     tags.append(_tag("Variant", VARIANTS.get(g.game, g.game)))
     if g.game != "chess" or g.fen:
         tags.append(_tag("FEN", g.fen or new_position(g.game).fen()))
@@ -119,7 +129,7 @@ def export(g: GameRow, moves: list[str], record: dict[str, Any] | None = None,
         comments.setdefault(ply, []).insert(0, "[%clk " + pgn_clk(ms) + "]")
     words = movetext(g.game, g.fen, moves, comments)
     if g.reason and termination(g) == "normal":
-        words.append(_comment(g.reason.replace("-", " ")))
+        words.append(_comment(reason_words(g.reason, g.result or "*")))
     if g.white_points is not None:
         words.append(_comment("points %d-%d" % (g.white_points, g.black_points or 0)))
     words.append(g.result or "*")

@@ -89,6 +89,12 @@ class Opponent:
             who += f", {self.movetime_ms / 1000:g} s a move"
         return who
 
+    def name(self, engine_name: str | None = None) -> str:
+        """The computer's name in the archive (PGN White/Black): 'eboard engine, level 3', or
+        the UCI engine's own name once known ('Stockfish 16, level 3'), else 'UCI engine'."""
+        who = "eboard engine" if self.engine == "ours" else engine_name or "UCI engine"
+        return who + (f", level {self.lvl.number}" if self.lvl is not None else "")
+
     def limits(self, clock: Clock | None, now_ms: float):  # type: ignore[no-untyped-def]
         """What the engine may spend on this move: its time a move (--engine-time, else the
         level's own, else DEFAULT_MS); on a clock, as engines manage their time, a share of

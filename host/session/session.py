@@ -21,8 +21,12 @@ Commands, one a line:
   battle          chess from a screened free setup (docs/rules/battle-setup.md): the board
                   asks for each man in turn; on the virtual board, the hands set up
                   random arrays
-  claim perpetual|declare|demand   lippo's claims         moves   the legal moves
-  resign, draw    not on the board: quit adjourns (other games' draws by rule end by themselves)
+  resign, draw    resign, or offer a draw (the side to move; resign|draw white|black: the
+                  side named); accept or decline it (the computer answers at once)
+  claim           a draw by repetition or the move count, as the rules core finds it; lippo:
+                  claim perpetual|declare|demand    moves   the legal moves
+  on the board    both kings on the 4 centre squares, held: both light 1-0, both dark 0-1,
+                  one of each a draw (docs/results.md)
   help            this text         quit    (or end of input, Ctrl-C) adjourns the game (a new
                   GAME or battle adjourns it too): --resume ID goes on with it
   help pieces     the key to the pieces: letters, names, points, how each moves
@@ -31,12 +35,13 @@ Commands, one a line:
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import time
 from collections.abc import Callable
 from typing import TextIO
 
-from firmware.terms import HOST_ENDS
+from firmware.terms import KEPT_ENDS
 from firmware.rules import MoveError, new_position
 from firmware.rules.board import BLACK, WHITE
 from firmware.squares import Geometry
@@ -55,15 +60,13 @@ from host.session.view import Snapshot, correction_words, render
 HELP = (__doc__ or "").partition("\n\n")[2].strip()  # the `help` page: the commands above
 COMMIT_WAIT_MS = 3000  # virtual time after a move made by hand: its calm has passed
 HINT_MS = 1000  # what a hint may take
+DRAW_LOOK_MS = 300  # what the computer looks at a draw offered to it
+DRAW_MARGIN_CP = 25  # it takes the draw unless it finds itself better by more (centipawns)
+ENGINE_NAMES = ("eboard engine", "UCI engine")  # the computer's names of its own (Opponent.name), set again
+CLAIM_COUNT = {"chess-t1": 40}  # the move count a draw is claimed by (the core's outcome(claim=True))
 PLAYING = ("idle", "moving", "pending", "promoting", "correcting")  # board states of a game on
 
 
-NOT_ON_THE_BOARD = {  # what a player may type that the board has no way to do (yet): said so
-    "resign": "the board takes no resignation yet: quit adjourns the game",
-    "draw": "the board takes no draw offer or claim: quit adjourns the game (its draws by rule end it "
-            "by themselves)",
-    "offer": "the board takes no draw offer: quit adjourns the game",
-}
 WAITING = {  # why the board takes no move in a state of a game (docs/protocol.md's `state`)
     "setup": "the board waits for the men to be set up as it shows",
     "moving": "a man is lifted: put it down first (or make the move with it)",
@@ -119,6 +122,9 @@ class Session:
         self.pico = False  # an emulated Pico (its games go on with --resume ID --pico)
         self.speaker = None  # --speak, --words: a host.record.Speaker that says every move and end (issue #37)
         self.seed: int | None = None  # --seed: the virtual hands' battle arrays (None: fresh ones each time)
+        self.offer: tuple[int | None, str, int] | None = None  # a draw offered: (game, side, the ply it lapses at)
+        self.real_port = False  # the board is on a port of its own (--port: the resume hint names it)
+        self.archive_given = False  # --archive PATH (the resume hint names it)
         self.bridge = Bridge(port, archive, on_change=self._changed, timeout_s=timeout_s, on_note=self._note)
         try:
             self.bridge.connect()
@@ -253,6 +259,9 @@ class Session:
             self.snap.notes.append(f"hint: {text} ({reply.move_str}), lit h on the board")
             return
         self.shown = (job.fen, reply.move_str)
+        if reply.engine != "ours" and self.bridge.game_id is not None and self.computer is not None \
+                and self.computer.engine != "ours":  # the UCI engine's own name, now known
+            self._file_game(self.bridge.game_id, reply.engine)
         self.bridge.request("move " + reply.move_str)
         self.snap.notes.append(f"the computer plays {text} ({reply.move_str}): make it on the board"
                                + (" (or type make)" if self.sim else ""))
@@ -372,12 +381,7 @@ class Session:
         game_id = self.bridge.game_id
         if game_id is not None and game_id not in self.tagged:  # --white, --black, ..., the clock
             self.tagged.add(game_id)
-            for name, value in self.tags.items():
-                self.archive.set_tag(game_id, name, value)
-            if self.computer is not None and self.computer.side not in self.tags:
-                self.archive.set_tag(game_id, self.computer.side, "eboard engine")
-            if self.clock is not None:
-                self.archive.set_time_control(game_id, self.clock.pgn_time_control())
+            self._file_game(game_id)
         self.snap.moves = []
         before = last = None  # the position before the last move, and that move
         if self.bridge.game_id:  # the moves in SAN, from the game's start
@@ -411,6 +415,25 @@ class Session:
                 self.shown is not None or self.moved_since_start)
 
         self.snap.notes[:] = [n for n in self.snap.notes if not stale(n)]
+
+    def _file_game(self, game_id: int, engine_name: str | None = None) -> None:
+        """The game's tags as play was given them (--white, --round, ...), and the computer's
+        part: its side, engine, level and time a move (`play --resume` plays it again), its
+        name where no name was given (our engine's, or the UCI engine's own, `id name`, once
+        it has answered: engine_name) and WhiteType/BlackType as PGN has them."""
+        for name, value in self.tags.items():
+            self.archive.set_tag(game_id, name, value)
+        opp = self.computer
+        if opp is not None:
+            self.archive.set_opponent(game_id, opp.side, opp.engine, opp.level_no, opp.movetime_ms)
+            named = getattr(self.archive.game(str(game_id)), opp.side)
+            if opp.side not in self.tags and (named == "?" or named.startswith(ENGINE_NAMES)):
+                self.archive.set_tag(game_id, opp.side, opp.name(engine_name))
+            human = "black" if opp.side == "white" else "white"
+            self.archive.set_tag(game_id, opp.side.capitalize() + "Type", "program")
+            self.archive.set_tag(game_id, human.capitalize() + "Type", "human")
+        if self.clock is not None:  # (the clocks' own record: host/record/clock.py's)
+            self.archive.set_time_control(game_id, self.clock.pgn_time_control())
 
     def show(self) -> None:
         self.refresh()
@@ -506,14 +529,21 @@ class Session:
 
     def adjourn(self, why: str) -> None:
         """The board's game, unfinished and with moves, adjourned before another takes the
-        board (`new`, `battle`), said in words: it is never lost."""
+        board (`new`, `battle`), said in words: it is never lost (a game with no move from
+        its usual start is not kept, even one ended: a flag, a resignation)."""
         game_id = self.bridge.game_id
         self.keep_clock()
+        if game_id is not None and self.archive.drop_unplayed(game_id):
+            return
         if game_id is not None and self.archive.adjourn(game_id):
             self.snap.notes.append(f"game {game_id} adjourned ({why}): {self.resume_hint(game_id)}")
 
     def resume_hint(self, game_id: int) -> str:
-        return f"eboard play --resume {game_id}" + (" --pico" if self.pico else " --sim" if self.sim else "") + " goes on with it"
+        """The exact command that goes on with the game: its board (--port PORT, --sim,
+        --pico) and archive; the opponent, level, side and names come back from the archive."""
+        where = " --pico" if self.pico else f" --port {shlex.quote(self.port)}" if self.real_port else " --sim"
+        archive = f" --archive {shlex.quote(self.archive.name)}" if self.archive_given else ""  # (never a password)
+        return f"eboard play --resume {game_id}{where}{archive} goes on with it"
 
     # ---- commands ------------------------------------------------------------------------
 
@@ -551,8 +581,87 @@ class Session:
             self.snap.page = HELP
         return True
 
-    def _not_on_the_board(self, words: list[str]) -> bool:
-        raise PlayError(f"{words[0]}: {NOT_ON_THE_BOARD[words[0]]}")
+    # ---- results as a club files them: resign, a draw offered and accepted, a draw claimed ----
+
+    def _side_named(self, words: list[str]) -> str:
+        """The side a resignation or a draw offer is from: the one named, else the player's
+        against the computer, else the side to move."""
+        if len(words) == 2 and words[1] in ("white", "black"):
+            return words[1]
+        if len(words) != 1:
+            raise PlayError(f"{words[0]} [white|black] (the side that {words[0]}s)")
+        if self.computer is not None:
+            return "black" if self.computer.side == "white" else "white"
+        return self.bridge.state().turn
+
+    def _playing(self, what: str):  # type: ignore[no-untyped-def]
+        """The board's State, its game on; PlayError in words when the game has ended."""
+        st = self.bridge.state()
+        if st.state == "over":
+            raise PlayError(f"{what}: the game has ended")
+        return st
+
+    def _resign(self, words: list[str]) -> bool:
+        side = self._side_named(words)
+        self._playing("resign")
+        self.offer = None
+        self.job = None  # a search under way is forgotten
+        self.bridge.request("end resign " + ("0-1" if side == "white" else "1-0"))
+        return True
+
+    def _draw(self, words: list[str]) -> bool:
+        side = self._side_named(words)
+        st = self._playing(words[0])
+        if self.computer is not None:
+            self._computer_answers(st)
+            return True
+        # The offer stands until the other side has moved (FIDE 9.1.2: it may be made
+        # before or after one's own move).
+        self.offer = (self.bridge.game_id, side, st.ply + (2 if st.turn == side else 1))
+        other = "Black" if side == "white" else "White"
+        self.snap.notes.append(f"{side.capitalize()} offers a draw: {other} types accept (or decline, "
+                               "or makes a move)")
+        return True
+
+    def _computer_answers(self, st) -> None:  # type: ignore[no-untyped-def]
+        """A draw offered to the computer: our engine looks at the position for a moment and
+        takes the draw unless it finds itself better (its score above a quarter pawn)."""
+        from host.engine import Limits, best_move
+
+        pos = st.position()
+        if pos.outcome() is not None:
+            raise PlayError("draw: the game has ended")
+        score = best_move(pos, Limits(movetime_ms=DRAW_LOOK_MS)).score  # the side to move's
+        if (score if st.turn == self.computer.side else -score) > DRAW_MARGIN_CP:
+            self.snap.notes.append("the computer declines the draw: play on")
+            return
+        self.snap.notes.append("the computer accepts the draw")
+        self.job = None
+        self.bridge.request("end agreement 1/2-1/2")
+
+    def _standing_offer(self, what: str) -> tuple[int | None, str, int]:
+        st = self._playing(what)
+        offer = self.offer
+        if offer is None or offer[0] != self.bridge.game_id or st.ply >= offer[2]:
+            self.offer = None
+            raise PlayError(f"{what}: no draw offer stands (draw offers one)")
+        return offer
+
+    def _accept(self, words: list[str]) -> bool:
+        if len(words) != 1:
+            return False
+        self._standing_offer("accept")
+        self.offer = None
+        self.bridge.request("end agreement 1/2-1/2")
+        return True
+
+    def _decline(self, words: list[str]) -> bool:
+        if len(words) != 1:
+            return False
+        offer = self._standing_offer("decline")
+        self.offer = None
+        self.snap.notes.append(f"the draw offered by {offer[1].capitalize()} is declined: play on")
+        return True
 
     def _hand(self, words: list[str]) -> bool:
         """lift SQ, place SQ, wait MS: the virtual board's hands, one at a time."""
@@ -607,9 +716,9 @@ class Session:
             return False
         game_id = self.bridge.game_id
         ended = self.archive.game(str(game_id)) if game_id is not None else None
-        if ended is not None and ended.ended and ended.reason in HOST_ENDS:
+        if ended is not None and ended.ended and ended.reason in KEPT_ENDS:
             raise PlayError(f"undo: the game ended {ENDS.get(ended.reason, ended.reason)} ({ended.result}): "
-                            "a fallen flag is not taken back")
+                            "a fallen flag, a resignation, a draw agreed or claimed is not taken back")
         self.bridge.request("undo")
         if self.computer is not None:
             # Against the computer a takeback is the player's: the computer's
@@ -641,8 +750,17 @@ class Session:
 
     def _claim(self, words: list[str]) -> bool:
         if self.snap.game != "lippo":
-            raise PlayError(f"claim: only lippo's claims are made by hand; {self.snap.game}'s draws by "
-                            "repetition or by the count of moves are ended by the board itself")
+            if len(words) > 2 or words[1:] not in ([], ["draw"], ["repetition"], ["fifty"]):
+                raise PlayError("claim: a draw by threefold repetition or by the count of moves (claim, alone)")
+            self._playing("claim")
+            try:
+                self.bridge.request("end claim")
+            except BoardError as e:
+                if e.code != "bad-claim":
+                    raise
+                raise PlayError(f"claim: refused: no draw by threefold repetition or by the {CLAIM_COUNT.get(self.snap.game, 50)}"
+                                f"-move rule can be claimed in this position ({self.snap.game}'s rules)") from None
+            return True
         if words[1:2] not in (["perpetual"], ["declare"], ["demand"]):
             raise PlayError("claim needs one of lippo's claims: claim perpetual (§14), claim declare (§15) "
                             "or claim demand (§6)")
@@ -825,7 +943,9 @@ class Session:
 # The commands a person types, by their first word (the others are moves: Session._moves).
 TYPED: dict[str, Callable[[Session, list[str]], bool]] = {
     "help": Session._help,
-    **{word: Session._not_on_the_board for word in NOT_ON_THE_BOARD},
+    "resign": Session._resign,
+    "draw": Session._draw, "offer": Session._draw,
+    "accept": Session._accept, "decline": Session._decline,
     "lift": Session._hand, "place": Session._hand, "wait": Session._hand,
     "new": Session._new,
     "hint": Session._hint,
@@ -855,7 +975,9 @@ CLAIMED = {  # lippo's claims, once the board has taken one (lippo.md, A18, A19)
     "declare": "the end declared (§15): the game ends after 56 more moves each",
     "demand": "{other} must move the President next, to a safe square (§6)",
 }
-ENDS = {"time": "on time", "surrender": "by surrender", "claim": "by a claim"}
+ENDS = {"time": "on time", "surrender": "by surrender", "claim": "by a claim", "resign": "by resignation",
+        "agreement": "drawn by agreement", "threefold-repetition": "drawn by threefold repetition (claimed)",
+        "fifty-moves": "drawn by the 50-move rule (claimed)", "forty-moves": "drawn by the 40-move rule (claimed)"}
 ALERTS = {
     "setup-conflict": "the two arrays put Black's king in check: both are set up again",
     "journal-full": "the board's memory for moves is full: moves are no longer saved on the board (the archive keeps them)",

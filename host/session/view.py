@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from firmware.rules import FenError, MoveError, new_position
 from firmware.rules.board import WHITE
+from firmware.rules.game import AFTER_OPENING
 from firmware.squares import Geometry
 
 LED_NAMES = {
@@ -180,7 +181,7 @@ def render(s: Snapshot, colour: bool = False, size: tuple[int, int] | None = Non
         if size and diagram + sum(max(1, -(-len(x) // cols)) for x in others) + 2 > size[1]:  # + archived, prompt
             lines[top:top + diagram] = ["(the board is drawn again at the next line typed)"]
         lines += page
-    if s.game_id is not None and not s.moves and pos.fen() == new_position(s.game).fen():
+    if s.game_id is not None and not s.moves and pos.fen() in (new_position(s.game).fen(), AFTER_OPENING.get(s.game)):
         # the archive keeps no game that has no move from the usual start (Archive.drop_empty)
         lines.append(f"game #{s.game_id}: archived once a move is made")
     elif s.game_id is not None:

@@ -518,7 +518,7 @@ class WebServer:
             rows.append(
                 f'<tr><td><a href="/archive/{g.id}">{g.id}</a></td><td class="when">{render.esc(g.started[:16].replace("T", " "))}</td>'
                 f'<td><a href="/archive/{g.id}">{render.esc(g.game)}</a>{" · Kriegspiel" if g.id in krieg else ""}</td>'
-                f"<td>{(n + 1) // 2}</td><td>{render.esc(result)}</td><td>{render.esc(players)}</td>"
+                f"<td>{n}</td><td>{render.esc(result)}</td><td>{render.esc(players)}</td>"
                 f'<td class="board">{render.esc(g.board)}</td></tr>'
             )
         if not rows:
@@ -589,7 +589,7 @@ class WebServer:
         if g is None:
             return _not_found()
         return web.Response(
-            text=export(g, self.archive.moves(g.id), clocks=self.archive.clocks(g.id)), content_type="application/x-chess-pgn",
+            text=export(g, self.archive.moves(g.id), clocks=self.archive.clocks(g.id), own=self.archive.tags(g.id)), content_type="application/x-chess-pgn",
             headers={"Content-Disposition": f'attachment; filename="eboard-{g.id}.pgn"'},
         )
 
