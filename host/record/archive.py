@@ -560,6 +560,16 @@ class Archive:
         cur = self._run("UPDATE games SET reason='adjourned' WHERE id=? AND ended IS NULL AND reason IS NULL", (game_id,))
         return cur.rowcount == 1
 
+    def finish(self, game_id: int, result: str, reason: str) -> bool:
+        """A game that ended off the board (an online game resigned, drawn by agreement,
+        aborted, abandoned): its result and reason ("resign", "agreement", "aborted" ...;
+        pgn.TERMINATION says which Termination each is).  False if it had ended already."""
+        if result not in ("1-0", "0-1", "1/2-1/2", "*"):
+            raise ArchiveError(f"a result is 1-0, 0-1, 1/2-1/2 or *, not {result!r}")
+        cur = self._run("UPDATE games SET ended=?, result=?, reason=? WHERE id=? AND ended IS NULL",
+                        (_now(), result, reason, game_id))
+        return cur.rowcount == 1
+
     def resumed(self, game_id: int, board: str, uid: str) -> None:
         """An adjourned game goes on as the board's game uid (on that board, or another)."""
         self._run("UPDATE games SET board=?, uid=?, ended=NULL, reason=NULL WHERE id=?", (board, uid, game_id))

@@ -30,6 +30,8 @@ VARIANTS = {
 }
 # The rules' reasons (Outcome.reason, 'end' messages) -> PGN Termination.
 TERMINATION = {"abandoned": "abandoned", "time": "time forfeit", "adjourned": "unterminated"}
+# An online game's ends that no board says (host/online: lichess's statuses)
+TERMINATION.update({"aborted": "abandoned", "rules-infraction": "rules infraction"})
 
 
 def _tag(name: str, value: str) -> str:
