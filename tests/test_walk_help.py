@@ -67,6 +67,7 @@ COMMAND_WALKS = {
     "xboard": "test_walk_apps.py::test_xboard_typed_in_a_terminal",
     "board-engine": "test_walk_apps.py::test_board_engine_typed_in_a_terminal",
     "emulate": "test_chesslink.py::test_emulate_chesslink_typed_in_a_terminal",
+    "lichess": "test_lichess.py::test_lichess_typed_in_a_terminal",
 }
 # every option of `eboard serve` (it has no help of its own inside) -> the walk that gives it
 SERVE_WALKS = {
