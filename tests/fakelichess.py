@@ -36,6 +36,7 @@ class Script:
     replies: list[str]  # the opponent's moves, in order
     offer_draw_with: set[int] = field(default_factory=set)  # the opponent's nth move (0-based) comes with a draw offer
     accept_draw: bool = False  # the opponent accepts the player's draw offer
+    accept_takeback: bool = False  # the opponent accepts the player's takeback offer
     flag_at_ply: int | None = None  # after the player's move makes this many plies, the opponent's flag falls
     lose_move_at_ply: int | None = None  # the player's move of this ply does not reach the server (down for a while)
     lose_answer_at_ply: int | None = None  # the player's move of this ply is played, its answer lost (down for a while)
@@ -361,7 +362,14 @@ class Handler(BaseHTTPRequestHandler):
             game.status = "aborted"
             return None
         if what == "takeback":
-            return "Takebacks are not offered in these games"
+            if arg != "yes" or not s.accept_takeback:
+                game.offers[s.colour[0] + "takeback"] = arg == "yes"
+                return None
+            # accepted: back to the player's move before their last (the opponent's answer too)
+            game.board.pop()
+            if game.opponent_to_move():
+                game.board.pop()
+            return None
         return f"no such action {what}"
 
 

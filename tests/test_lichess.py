@@ -151,6 +151,19 @@ def test_dropped_connections_lose_no_move_and_play_none_twice(board, server, tmp
     assert (row.result, row.reason) == ("1-0", "checkmate")
 
 
+def test_a_takeback_agreed_takes_the_moves_back_on_the_board_then_a_resignation(board, server, tmp_path):
+    script = Script("back0001", "white", ["e7e5", "d7d5"], accept_takeback=True)
+    text, archive, gid = play(board, server, tmp_path, script, ["e2e4", "takeback", "d2d4", "resign"])
+    game = server.games["back0001"]
+    assert [m.uci() for m in game.board.move_stack] == ["d2d4", "d7d5"] and game.status == "resign"
+    assert "lichess: a takeback: 2 moves taken back on the board" in text
+    assert archive.moves(gid) == ["d2d4", "d7d5"]
+    row = archive.game(str(gid))
+    assert (row.result, row.reason) == ("0-1", "resign")
+    out = pgn(archive, gid)
+    assert '[Result "0-1"]' in out and '[Termination "normal"]' in out and "{resign} 0-1" in out
+
+
 def test_the_token_from_a_file_of_mode_600_only(tmp_path):
     f = tmp_path / "token"
     f.write_text(TOKEN + "\n")

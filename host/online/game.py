@@ -101,7 +101,6 @@ class Online:
         self.said: set[str] = set()  # notes said once
         self.over = False  # the end archived and said
         self.started = False  # the board's game begun
-        self.answered: dict[str, bool] = {}  # an offer of the opponent's declined here
         self.last_len = 0  # lichess's plies at the last state (a takeback shortens them)
         self.waited = 0  # steps waited for the board to say the end it sees itself
         self.drew = False  # the player offered or accepted a draw
@@ -228,22 +227,16 @@ class Online:
 
     def offered(self, st: dict[str, Any]) -> None:
         """Draw and takeback offers, said in words as they come and go."""
-        mine, theirs = self.colour[0] if self.colour else "w", self.opponent[0]
+        mine, theirs = (self.colour or "white")[0], self.opponent[0]
         for what in ("draw", "takeback"):
-            was_theirs, was_mine = self.offers.get(theirs + what), self.offers.get(mine + what)
-            now_theirs, now_mine = bool(st.get(theirs + what)), bool(st.get(mine + what))
-            if now_theirs and not was_theirs:
+            if st.get(theirs + what) and not self.offers.get(theirs + what):
                 self.note(f"lichess: {self.names[self.opponent]} offers a {what}: type {what} to accept, "
                           f"{what} no to decline")
-            if was_mine and not now_mine and self.status == "started" and not (now_theirs and what == "draw"):
-                if what == "takeback" and len(self.moves) < self.last_len:
-                    pass  # accepted: the moves went back
-                else:
-                    self.note(f"lichess: your {what} offer is declined (or withdrawn)")
-            if was_theirs and not now_theirs and self.status == "started" and not self.answered.get(what):
-                self.note(f"lichess: {self.names[self.opponent]}'s {what} offer is withdrawn")
-            self.answered[what] = False if now_theirs else self.answered.get(what, False)
-            self.offers[theirs + what], self.offers[mine + what] = now_theirs, now_mine
+            if self.offers.get(mine + what) and not st.get(mine + what) and self.status == "started" \
+                    and len(self.moves) >= self.last_len:
+                self.note(f"lichess: your {what} offer is declined (or lapsed with a move)")
+            self.offers[theirs + what] = bool(st.get(theirs + what))
+            self.offers[mine + what] = bool(st.get(mine + what))
         self.last_len = len(self.moves)
 
     def turn(self, plies: int) -> str:
@@ -257,7 +250,6 @@ class Online:
         """The board's game begun: from lichess's start, or, for a game under way, from its
         position now (the earlier moves stay on lichess: the link is archived)."""
         s = self.session
-        self.answered = {}
         fen = self.initial
         if self.moves and self.join:
             pos = new_position(self.game, self.initial)
@@ -492,8 +484,6 @@ class Online:
             if cmd == "draw" and answer == "yes":
                 self.drew = True
             self.post(f"/{cmd}/{answer}", f"{cmd} {'offered or accepted' if answer == 'yes' else 'declined'}")
-            if answer == "no":
-                self.answered[cmd] = True
             return True
         if cmd in ("resign", "abort") and len(words) == 1:
             self.post(f"/{cmd}", f"{'resignation' if cmd == 'resign' else 'abort'} sent")
