@@ -203,17 +203,20 @@ class Handler(BaseHTTPRequestHandler):
     def events(self) -> None:
         srv = self.server
         self.start_stream()
-        sent = 0
+        with srv.lock:  # at connection: the games under way (as lichess does), then each new one
+            ongoing = [gid for gid in srv.started if srv.games[gid].status == "started"]
+            sent = len(srv.started)
         gen = srv.generation
         try:
             while True:
                 with srv.lock:
-                    while sent == len(srv.started) and gen == srv.generation:
+                    while not ongoing and sent == len(srv.started) and gen == srv.generation:
                         if not srv.lock.wait(2):
                             break
                     if gen != srv.generation:
                         return
-                    todo = srv.started[sent:]
+                    todo = ongoing + srv.started[sent:]
+                    ongoing = []
                     sent = len(srv.started)
                 if not todo:
                     self.chunk(None)  # lichess's keep-alive
@@ -221,6 +224,7 @@ class Handler(BaseHTTPRequestHandler):
                     g = srv.games[gid]
                     self.chunk({"type": "gameStart", "game": {"gameId": gid, "fullId": gid + "abcd",
                                 "color": g.s.colour, "fen": g.board.fen(), "isMyTurn": not g.opponent_to_move(),
+                                "hasMoved": bool(g.board.move_stack),
                                 "variant": {"key": "standard", "name": "Standard"}, "speed": "blitz",
                                 "opponent": {"id": "opponent", "username": "Opponent", "rating": 1600},
                                 "compat": {"bot": False, "board": True}}})

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from .api import Api, ApiError, Offline, Stream
 from .game import RETRY_S, OnlineError
 
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
 
 class Finder:
     """The wait for a game, stepped by the command's loop; game_id once it has started."""
@@ -77,8 +79,10 @@ class Finder:
             if value.get("type") == "gameStart":
                 g = value.get("game") or {}
                 gid = g.get("gameId") or g.get("id")
-                if isinstance(gid, str) and gid.isalnum() and (self.accept in (None, "any") or self.seek_form
-                                                                 or gid == self.accept):
+                # A seek's game is a new one (lichess says the games under way first, on connecting)
+                fresh = not g.get("hasMoved") and str(g.get("fen", START)).split()[0] == START.split()[0]
+                if isinstance(gid, str) and gid.isalnum() and (
+                        gid == self.accept if self.accept not in (None, "any") else fresh if self.seek_form else True):
                     self.game_id = gid
                     self.close()
                     return gid

@@ -264,10 +264,8 @@ class Online:
         s.adjourn("a lichess game")
         s.start(self.game, fen, again=True, forget=True)
         s.serve(0)
-        self.board_game = s.bridge.game_id
         self.started = True
         self.tell_board()
-        self.archive_tags()
         if self.clock is not None:
             s.clock = self.clock
         self.note(f"lichess game https://lichess.org/{self.id}: you play {self.colour} against "
@@ -299,10 +297,17 @@ class Online:
         self.told_boot = s.bridge.boot
 
     def board_moves(self) -> list[str] | None:
+        """The moves of the board's game (the archive's record of it), None before it has one.
+        The board's game is the bridge's: a fork (the board's record and the archive's parted)
+        files it anew, and the new archive game is tagged in its turn."""
         s = self.session
-        if self.board_game is None or s.bridge.game_id != self.board_game:
+        gid = s.bridge.game_id
+        if gid is None:
             return None
-        return s.archive.moves(self.board_game)
+        if gid != self.board_game:
+            self.board_game = gid
+            self.archive_tags()
+        return s.archive.moves(gid)
 
     def step(self) -> None:
         """After every poll of the board: the stream heard, the board and lichess made the same."""
@@ -324,10 +329,6 @@ class Online:
     def sync(self) -> None:
         board = self.board_moves()
         if board is None:
-            if "board-game" not in self.said:
-                self.said.add("board-game")
-                self.note("the board plays another game now: the lichess game is not followed on it (quit, then "
-                          f"eboard lichess --game {self.id} joins it again)")
             return
         online = self.moves[self.base:]
         n = len(board)
