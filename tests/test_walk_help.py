@@ -78,6 +78,9 @@ SERVE_WALKS = {
     "--seconds": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
     "--web": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
     "--web-host": "test_walk_commands.py::test_sim_prints_its_port_and_serve_follows_it_with_every_option",
+    "--speak": "test_serve_speak.py::test_serve_says_every_boards_moves",
+    "--words": "test_serve_speak.py::test_serve_says_every_boards_moves",
+    "--lang": "test_serve_speak.py::test_serve_says_every_boards_moves",
 }
 
 

@@ -880,6 +880,9 @@ def _options_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="--sim: the random games' seed")
     p.add_argument("--archive", help=ARCHIVE_HELP)
     p.add_argument("--seconds", type=float, help="stop after this long (default: until interrupted)")
+    p.add_argument("--speak", action="store_true", help="say every board's moves and ends aloud, one voice for the "
+                   "room: \"board 2: knight takes e5\" (espeak-ng)")
+    speech_arguments(p, "en")
     web_arguments(p)
 
 
@@ -891,6 +894,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.sim is not None and not 1 <= args.sim <= 16:
         raise CliError(f"bad --sim {args.sim}: from 1 to 16 virtual boards")
     _distinct_ports(args.port or [])
+    speaker = _speaker(args, "en")
     boards = []
     with _web(args) as server:  # a port in use is said before any virtual board starts
         try:
@@ -907,7 +911,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 for i, vb in enumerate(boards, 1):
                     print(f"virtual board {i}: {vb.port}", flush=True)
             return serve((args.port or []) + [vb.port for vb in boards], args.archive, args.seconds,
-                         web=server is not None, own=tuple(vb.port for vb in boards))
+                         web=server is not None, own=tuple(vb.port for vb in boards), speaker=speaker)
         finally:
             for vb in boards:
                 vb.stop()

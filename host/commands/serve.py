@@ -21,9 +21,11 @@ import threading
 import time
 from pathlib import Path
 
+from firmware.rules import MoveError, new_position
 from host.record import Archive, ArchiveError
 from host.record import Bridge
-from host.link import Event, printable
+from host.record import end_words, move_text_words
+from host.link import End, Event, Move, printable
 from host.web import board_feed
 
 RETRY_S = 1.0
@@ -41,10 +43,40 @@ class Room:
         self.paused = threading.Event()
         self.closed: set[str] = set()
         self.own: set[str] = set()  # the ports of serve's own virtual boards, which stop with it
+        self.voice: Voice | None = None  # --speak, --words
 
     def say(self, port: str, text: str, err: bool = False) -> None:
         with self.lock:
             print(f"{printable(port)}: {printable(text)}", file=sys.stderr if err else sys.stdout, flush=True)
+
+
+class Voice:
+    """serve --speak (--words): one voice for the room, each board's moves and ends said in
+    turn as "board 2: knight takes e5." (the board's number: its place among serve's ports)."""
+
+    def __init__(self, speaker, ports: list[str]) -> None:  # type: ignore[no-untyped-def]
+        self.speaker = speaker  # a host.record.Speaker (its queue: one sentence after the other)
+        self.number = {port: i for i, port in enumerate(ports, 1)}
+        self.lock = threading.Lock()
+
+    def heard(self, port: str, event: Event, bridge: Bridge, archive: Archive) -> None:
+        lang = self.speaker.lang
+        if isinstance(event, Move) and bridge.game_id is not None:
+            row = archive.game(str(bridge.game_id))
+            try:  # the position before the move, from the archive's record of the game
+                pos = new_position(row.game, row.fen)
+                for m in archive.moves(bridge.game_id)[: event.ply - 1]:
+                    pos.push_str(m)
+                text = move_text_words(row.game, pos.fen(), event.move, lang)
+            except (MoveError, ValueError):
+                text = event.move
+        elif isinstance(event, End):
+            text = end_words(event.reason, event.result, lang)
+        else:
+            return
+        board = ("доска" if lang.startswith("ru") else "board") + f" {self.number.get(port, port)}"
+        with self.lock:
+            self.speaker.say(f"{board}: {text}")
 
 
 def _open(port: str, room: Room) -> Archive | None:
@@ -68,6 +100,8 @@ def _follow(port: str, room: Room, web: bool = False) -> None:
     def said(seq: int, event: Event) -> None:
         if event.word in ("move", "undo", "end", "newgame", "start", "alert"):
             room.say(port, event.text)
+        if room.voice is not None:
+            room.voice.heard(port, event, bridge, archive)
 
     bridge = Bridge(port, archive, on_change=said)
     bridge.on_warning = lambda text: room.say(port, text, err=True)
@@ -177,9 +211,10 @@ def _watch(keeper: Archive, room: Room, threads: list[threading.Thread]) -> Arch
 
 
 def serve(ports: list[str], archive_path: str | None, seconds: float | None, web: bool = False,
-          own: tuple[str, ...] = ()) -> int:
+          own: tuple[str, ...] = (), speaker=None) -> int:  # type: ignore[no-untyped-def]
     """Follow the boards on ports until interrupted (or seconds); own: the ports of virtual
-    boards that stop with serve (their unfinished games are adjourned)."""
+    boards that stop with serve (their unfinished games are adjourned); speaker: a
+    host.record.Speaker that says every board's moves and ends (--speak, --words)."""
     try:
         keeper = Archive(archive_path)  # made (schema, WAL) once, before the threads open it
     except ArchiveError as e:
@@ -187,6 +222,7 @@ def serve(ports: list[str], archive_path: str | None, seconds: float | None, web
         return 2
     room = Room(keeper.path)
     room.own.update(own)
+    room.voice = Voice(speaker, ports) if speaker is not None else None
     # SIGTERM (a service manager's stop) ends serve as Ctrl-C does: the followers close.
     try:
         signal.signal(signal.SIGTERM, signal.default_int_handler)
@@ -218,4 +254,6 @@ def serve(ports: list[str], archive_path: str | None, seconds: float | None, web
         for t in threads:
             t.join(timeout=5)
         keeper.close()
+        if speaker is not None and speaker.aloud:
+            speaker.close()  # the last words said before serve ends
     return rc
