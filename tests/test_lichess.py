@@ -216,3 +216,13 @@ def test_lichess_typed_in_a_terminal(server, tmp_path, monkeypatch):
     r = subprocess.run([EBOARD, "export", "last"], capture_output=True, text=True, env=person(tmp_path), timeout=60)
     assert '[Site "https://lichess.org/walk0001"]' in r.stdout and '[Result "0-1"]' in r.stdout
     assert "1. e4 e5" in r.stdout and TOKEN not in r.stdout
+
+
+def test_a_game_that_is_not_there_is_said_in_words(board, server, tmp_path):
+    out = io.StringIO()
+    rc = lichess.run(Api(server.url, TOKEN), ME, board.port, False, str(tmp_path / "g.sqlite"), inp=io.StringIO(""),
+                     out=out, game="nosuch01")
+    assert rc == 0 and "lichess: the game nosuch01 cannot be followed: lichess refuses (404): No such game" in out.getvalue()
+    with pytest.raises(Exception) as e:
+        Api(server.url, "wrong-token").account()
+    assert "lichess does not take the token (401)" in str(e.value) and "wrong-token" not in str(e.value)

@@ -132,8 +132,8 @@ class Online:
         for kind, value in self.stream.take():
             if kind == "data" and isinstance(value, dict):
                 self.event(value)
-            elif kind == "refused":
-                self.note(f"lichess: the game {self.id} cannot be followed: {value}")
+            elif kind == "refused" and getattr(value, "status", 0) != 429:  # (429: slowed down, tried again)
+                raise OnlineError(f"lichess: the game {self.id} cannot be followed: {value}")
             elif kind == "down" and value != "closed":
                 self.stream = None
                 self.fresh = False
