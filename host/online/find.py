@@ -56,7 +56,10 @@ class Finder:
                 if kind == "refused":
                     raise OnlineError(f"the seek: {value}")
                 if kind == "down" and value != "closed" and self.game_id is None:
-                    self.note(f"lichess: the seek ended ({value}) before a game began")
+                    # lichess closes a seek once it is paired (the game's start follows on the
+                    # events), or when it could not stand (then nothing follows: quit, seek again)
+                    self.note(f"lichess: the seek is closed ({value}): paired, the game is starting; "
+                              "if nothing follows, quit and seek again")
                     self.seek = None
         if self.events is None:
             if self.now() >= self.retry_at:
