@@ -44,7 +44,8 @@ def server():
     srv.stop()
 
 
-def play(board, server, tmp_path: Path, script: Script, lines: list[str], seek: bool = False) -> tuple[str, Archive, int]:
+def play(board, server, tmp_path: Path, script: Script, lines: list[str], seek: bool = False,
+         web: bool = False) -> tuple[str, Archive, int]:
     """The game played through lichess.run on the virtual board, the challenge accepted (or
     a seek paired with it): (what it printed, the archive, the archived game's id)."""
     how: dict[str, object] = {"accept": script.game_id}
@@ -60,7 +61,8 @@ def play(board, server, tmp_path: Path, script: Script, lines: list[str], seek: 
     def go() -> None:
         try:
             result.append(lichess.run(Api(server.url, TOKEN), ME, board.port, False, str(path),
-                                      inp=io.StringIO("".join(line + "\n" for line in lines)), out=out, **how))
+                                      inp=io.StringIO("".join(line + "\n" for line in lines)), out=out, web=web,
+                                      **how))
         except BaseException as e:  # noqa: BLE001 (shown by the assertion below)
             import traceback
 
@@ -83,9 +85,14 @@ def pgn(archive: Archive, gid: int) -> str:
     return export(g, archive.moves(gid), None, archive.clocks(gid))
 
 
-def test_a_whole_game_to_mate(board, server, tmp_path):
+def test_a_whole_game_to_mate(board, server, tmp_path, monkeypatch):
+    feeds = []  # the web room's feed of the board (--web): the clocks the page shows
+    real = lichess.board_feed
+    monkeypatch.setattr(lichess, "board_feed", lambda bridge, archive: feeds.append(real(bridge, archive)) or feeds[-1])
     script = Script("mate0001", "white", ["e7e5", "b8c6", "g8f6"])
-    text, archive, gid = play(board, server, tmp_path, script, ["e2e4", "f1c4", "d1h5", "h5f7"])
+    text, archive, gid = play(board, server, tmp_path, script, ["e2e4", "f1c4", "d1h5", "h5f7"], web=True)
+    clocks = feeds[0].notes["clocks"]  # as lichess's last state told them: Black's 3 moves at 1.5 s each
+    assert (clocks["white"], clocks["black"], clocks["control"]) == (180000, 175500, "3+2")
     game = server.games["mate0001"]
     assert game.status == "mate" and game.winner == "white"
     assert game.posted == ["e2e4", "f1c4", "d1h5", "h5f7"] and game.refused == []
