@@ -206,6 +206,8 @@ class Online:
     def state(self, st: dict[str, Any], begin: bool = False) -> None:
         moves = str(st.get("moves", "")).split()
         shrank = len(moves) < len(self.moves)
+        if moves != self.moves:
+            self.refused = None  # (a move refused may be sent again in another position)
         self.moves = moves
         self.status = str(st.get("status", self.status))
         self.winner = st.get("winner")
@@ -385,8 +387,14 @@ class Online:
                       f"at https://lichess.org/{self.id})")
             return
         text = san(pos, m)
+        try:
+            s.bridge.request("move " + move)
+        except BoardError as e:  # (tried again at the next step, said once)
+            if f"lit {ply}" not in self.said:
+                self.said.add(f"lit {ply}")
+                self.note(f"the board does not take lichess's move {move} yet ({e}): tried again")
+            return
         self.lit = (ply, move)
-        s.bridge.request("move " + move)
         mine = self.turn(self.base + ply) == self.colour
         who = "your move, made on lichess," if mine else self.names[self.opponent] + " plays"
         self.note(f"{who} {text} ({move})" + (": make it on the board" if not s.sim else ""))
