@@ -14,8 +14,13 @@ is ignored, as move tracking ignores it.
 Events: `arrange <side> <letter>` when the man asked for changes, `array <side> <board
 field>` when a side's army stands.
 
-Its request, `battle white|black|both` (docs/protocol.md), loads this module: a board
-playing an ordinary game never holds this code.
+A start position is guided the same way (`guide GAME FEN`: chess960's start by number, or
+any chess position): the men asked for in the same order, each lit `d` on its own squares
+in the position (and `n` under their files), White's then Black's; then the game begins
+from the FEN.
+
+Its requests, `battle white|black|both` and `guide` (docs/protocol.md), load this module: a
+board playing an ordinary game never holds this code.
 """
 
 from firmware import leds
@@ -29,9 +34,12 @@ _HOME_FILES = {"K": "e", "Q": "d", "R": "ah", "B": "cf", "N": "bg", "P": "abcdef
 
 
 class Arranger:
-    def __init__(self, sides, geo, occupied):
+    def __init__(self, sides, geo, occupied, target=None):
         self.sides = sides  # the colours to set up, in turn
         self.geo = geo  # the chess geometry on the 12 x 12 board
+        # guide: (game, fen, {side: [(LETTER, file, rank)]}): a given position's men, where
+        # each must stand; None: battle chess's free arrays
+        self.target = target
         self.i = 0
         self.placed = []  # (letter, file, rank) of the side being set up
         self.fields = []  # the board fields of the sides done
@@ -44,17 +52,32 @@ class Arranger:
     def side(self):
         return self.sides[self.i]
 
+    def _army(self):
+        """The side's men to put down, in the order asked: [(LETTER, file, rank)] of a given
+        position (ARMY's order), or ARMY's letters with no square (battle chess)."""
+        if self.target is None:
+            return [(ch, -1, -1) for ch in ARMY]
+        return self.target[2][self.side()]
+
     def needed(self):
         """The letter of the man asked for next."""
-        left = list(ARMY)
+        left = [m[0] for m in self._army()]
         for m in self.placed:
             left.remove(m[0])
         return left[0]
 
+    def _squares(self):
+        """Where the man asked for may stand: (file, rank) each."""
+        want = self.needed()
+        if self.target is None:
+            return allowed(want, self.side(), self.placed)
+        taken = [(m[1], m[2]) for m in self.placed]
+        return [(f, r) for ch, f, r in self._army() if ch == want and (f, r) not in taken]
+
     def _allowed(self):
         if self._ok is None:
             lay = self.geo.layout
-            self._ok = [self.geo.phys(lay.squares[r * 8 + f]) for f, r in allowed(self.needed(), self.side(), self.placed)]
+            self._ok = [self.geo.phys(lay.squares[r * 8 + f]) for f, r in self._squares()]
         return self._ok
 
     def switch(self, lifted, p, say):
@@ -85,7 +108,7 @@ class Arranger:
         lay = self.geo.layout
         n = lay.number[cell]
         self.placed.append((self.needed(), n % 8, n // 8))
-        if len(self.placed) < len(ARMY):
+        if len(self.placed) < len(self._army()):
             self._changed(say)
             return False
         white = self.side() == WHITE
@@ -123,6 +146,10 @@ class Arranger:
             frame[p] = leds.DEST
         # Which man: the margin in front of the owner, under its files in the usual array.
         row = geo.dy - 1 if self.side() == WHITE else N - geo.dy
+        if self.target is not None:  # under the files where it stands in the position
+            for f, r in self._squares():
+                frame[row * N + geo.dx + f] = leds.NOTICE
+            return
         for ch in _HOME_FILES[self.needed()]:
             frame[row * N + geo.dx + "abcdefgh".find(ch)] = leds.NOTICE
 
@@ -151,6 +178,36 @@ def start_battle(board, which, now_ms):
     board._send(board.arranging.announce())
 
 
+def c_guide(board, w, now):
+    """guide GAME FEN: the position's men set up one by one, as battle chess's are."""
+    from firmware.rules import game_module, new_position as new_pos
+    from firmware.rules.battle import men
+    from firmware.squares import Geometry
+
+    if len(w) < 2 or w[0] not in ("chess", "chess960"):
+        raise Refused("bad-args", "guide chess|chess960 FEN")
+    fen = " ".join(w[1:])
+    try:
+        new_pos(w[0], fen)  # the core reads it: a position of that game
+        target = {WHITE: _in_order(men(fen.split()[0], WHITE)), BLACK: _in_order(men(fen.split()[0], BLACK))}
+    except ValueError:
+        raise Refused("bad-fen", "not a position of " + w[0])
+    sides = tuple(side for side in (WHITE, BLACK) if target[side])
+    geo = Geometry(game_module("chess").GAME.layout)
+    board.arranging = Arranger(sides, geo, board._occupancy(), (w[0], fen, target))
+    board.tracker.dirty = True
+    board._send(board.arranging.announce())
+    return "ok guide " + w[0]
+
+
+def _in_order(side_men):
+    """A side's men in the order they are asked for (ARMY's: K, Q, R, B, N, P), upper case."""
+    order = "KQRBNP"
+    out = [(m[0].upper(), m[1], m[2]) for m in side_men]
+    out.sort(key=lambda m: (order.find(m[0]), m[2], m[1]))
+    return out
+
+
 def arranged(board, now_ms):
     from firmware.rules.battle import SetupConflict, start_fen
 
@@ -158,6 +215,10 @@ def arranged(board, now_ms):
     board.arranging = None
     board.tracker.set_actual(board._occupancy())
     board.tracker.dirty = True
+    if a.target is not None:  # guide: the game begins from the position set up
+        game, fen = a.target[0], a.target[1]
+        board._begin(game, lambda: new_position(game, fen), "N %s %s" % (game, fen), fen, None, now_ms)
+        return
     if len(a.fields) < 2:
         board.tracker.resync(now_ms)
         return

@@ -179,6 +179,7 @@ COMMANDS = {
     "leds": c_leds,
     "claim": _late("c_claim", "host_edits"),
     "battle": _late("c_battle", "arrange"),
+    "guide": _late("c_guide", "arrange"),
     "krieg": _late("c_krieg", "krieg"),
     "view": _late("c_view", "krieg"),
     "verdict": _late("c_verdict", "krieg"),

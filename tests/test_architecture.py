@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # boards/main.py) <- host (the virtual board, the emulated Pico) <- bench (measures all).
 FLOORS = ["firmware", "boards", "host", "bench"]
 # The host's rooms, lowest first: a room may import the rooms before it in this list.
-ROOMS = ["link", "record", "engine", "web", "apps", "session", "commands"]
+ROOMS = ["link", "record", "engine", "web", "apps", "session", "online", "commands"]
 
 
 def module_name(path: Path) -> str:

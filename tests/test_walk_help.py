@@ -68,6 +68,7 @@ COMMAND_WALKS = {
     "xboard": "test_walk_apps.py::test_xboard_typed_in_a_terminal",
     "board-engine": "test_walk_apps.py::test_board_engine_typed_in_a_terminal",
     "emulate": "test_chesslink.py::test_emulate_chesslink_typed_in_a_terminal",
+    "lichess": "test_lichess.py::test_lichess_typed_in_a_terminal",
 }
 # every option of `eboard serve` (it has no help of its own inside) -> the walk that gives it
 SERVE_WALKS = {
@@ -82,6 +83,9 @@ SERVE_WALKS = {
     "--round-file": "test_walk_results.py::test_serve_names_a_round_s_games_from_its_round_file",
     "--round": "test_walk_results.py::test_serve_names_a_round_s_games_from_its_round_file",
     "--event": "test_walk_results.py::test_serve_names_a_round_s_games_from_its_round_file",
+    "--speak": "test_serve_speak.py::test_serve_says_every_boards_moves",
+    "--words": "test_serve_speak.py::test_serve_says_every_boards_moves",
+    "--lang": "test_serve_speak.py::test_serve_says_every_boards_moves",
 }
 
 

@@ -17,6 +17,8 @@
     eboard delete ID                       remove a game from the archive
     eboard serve (--port PORT ... | --sim N [--game GAME])
                                            follow boards (or N virtual ones) and archive
+    eboard lichess (--port PORT | --sim | --pico) [--seek MIN+INC | --accept ID | --game ID]
+                                           a lichess game on the board (LICHESS_TOKEN)
     eboard emulate chesslink (--port PORT | --sim | --pico)
                                            the board as a Millennium ChessLink board on a
                                            pseudo-terminal (its path the first line)
@@ -591,6 +593,75 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError(f"board: {e}" if isinstance(e, (BridgeTimeout, BoardError)) else str(e)) from None
 
 
+def _options_lichess(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", help="the board's serial port")
+    p.add_argument("--sim", action="store_true", help="a virtual board (its hands make your opponent's moves)")
+    p.add_argument("--pico", action="store_true", help="an emulated Pico (boards/emu)")
+    p.add_argument("--uf2", help="--pico: a MicroPython image with the firmware in it (default: stock + flash.sh)")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--seek", metavar="MIN+INC", help="seek a game with this clock (10+5; lichess's Board API takes "
+                     "rapid and slower, and correspondence)")
+    how.add_argument("--accept", metavar="ID|any", help="accept the challenge ID, or (any) the first that comes")
+    how.add_argument("--game", metavar="ID", help="join your game ID, under way (the board starts from its position)")
+    p.add_argument("--rated", action="store_true", help="--seek: a rated game (default casual)")
+    p.add_argument("--color", choices=("white", "black", "random"), default="random", help="--seek: your side")
+    p.add_argument("--server", default="https://lichess.org", metavar="URL",
+                   help="the lichess server (default https://lichess.org)")
+    p.add_argument("--token-file", metavar="FILE", help="the API token (scope board:play) in a file of mode 600; "
+                   "else the environment's LICHESS_TOKEN")
+    p.add_argument("--archive", help=ARCHIVE_HELP)
+    p.add_argument("--speak", action="store_true", help="say every move aloud, your opponent's too, and the end (espeak-ng)")
+    speech_arguments(p, "en")
+    web_arguments(p)
+
+
+def cmd_lichess(args: argparse.Namespace) -> int:
+    """Without --seek, --accept or --game: the first game of yours that starts (on lichess.org,
+    say) or is under way is played on the board."""
+    import re
+    from pathlib import Path
+
+    from host.commands import lichess
+    from host.link import BoardError, BridgeTimeout, LinkError, VirtualBoardError
+    from host.online import Api, ApiError, Offline, OnlineError, TokenError, load_token
+    from host.record import ArchiveError
+    from host.session import PlayError
+
+    if [bool(args.sim), bool(args.port), bool(args.pico)].count(True) != 1:
+        raise CliError("lichess needs one board: --port PORT (a board on USB), --sim (a virtual board) or --pico (an emulated one)")
+    _check_uf2(args)
+    seek = None
+    if args.seek is not None:
+        m = re.fullmatch(r"(\d{1,3}(?:\.\d+)?)\+(\d{1,3})", args.seek)
+        if m is None:
+            raise CliError(f"--seek is MIN+INC, minutes each and seconds added a move (10+5), not {args.seek!r}")
+        seek = {"time": m.group(1), "increment": m.group(2), "rated": "true" if args.rated else "false",
+                "color": args.color, "variant": "standard"}
+    elif args.rated or args.color != "random":
+        raise CliError("--rated and --color go with --seek")
+    for what, value in (("--game", args.game), ("--accept", args.accept)):
+        if value is not None and not (value.isascii() and value.isalnum() and len(value) <= 12):
+            raise CliError(f"{what}: a lichess id is letters and digits (the end of its link), not {value!r}")
+    try:
+        token = load_token(args.token_file)
+        api = Api(args.server, token)
+    except (TokenError, ValueError) as e:
+        raise CliError(str(e)) from None
+    try:
+        me = api.account()
+    except (ApiError, Offline) as e:
+        raise CliError(f"lichess: {e}") from None
+    print(f"lichess: signed in as {me.get('username', me['id'])} on {args.server}", flush=True)
+    try:
+        pico = (Path(args.uf2) if args.uf2 else True) if args.pico else None
+        speaker = _speaker(args, "en")
+        with _web(args) as server:
+            return lichess.run(api, me["id"], args.port, args.sim, args.archive, pico=pico, game=args.game, seek=seek,
+                               accept=args.accept, web=server is not None, speaker=speaker)
+    except (OnlineError, PlayError, LinkError, BridgeTimeout, BoardError, ArchiveError, VirtualBoardError) as e:
+        raise CliError(f"board: {e}" if isinstance(e, (BridgeTimeout, BoardError)) else str(e)) from None
+
+
 def _speaker(args: argparse.Namespace, lang: str):  # type: ignore[no-untyped-def]
     """--speak, --words and --lang (default lang): a host.record.Speaker, or None; CliError
     in words where espeak-ng is missing."""
@@ -899,6 +970,9 @@ def _options_serve(p: argparse.ArgumentParser) -> None:
                    "N-th board serve follows (the --port boards in order, then --sim's): its games are named and tagged")
     p.add_argument("--round", metavar="N", help="--round-file: the round (PGN Round) of its games")
     p.add_argument("--event", metavar="NAME", help="--round-file: the Event of its games")
+    p.add_argument("--speak", action="store_true", help="say every board's moves and ends aloud, one voice for the "
+                   "room: \"board 2: knight takes e5\" (espeak-ng)")
+    speech_arguments(p, "en")
     web_arguments(p)
 
 
@@ -952,6 +1026,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     _distinct_ports(args.port or [])
     _serve_capacity(len(args.port or []), args.sim or 0)
     pairs = _round_file(args)
+    speaker = _speaker(args, "en")
     with _web(args) as server:  # a port in use is said before any virtual board starts
         if args.sim:
             print(f"starting {args.sim} virtual board{'s' if args.sim != 1 else ''}; their hands play random games ...",
@@ -973,7 +1048,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                     print(f"eboard: the round file pairs board {unpaired[0]}, but serve follows {len(ports)} board"
                           f"{'s' if len(ports) != 1 else ''}: its pairing waits for no board", file=sys.stderr)
                 tags = [round_tags(pairs, args.round, i, args.event) for i in range(1, len(ports) + 1)]
-            return serve(hall.archive, hall.ports, args.seconds, web=server is not None, own=hall.own, round_tags=tags)
+            return serve(hall.archive, hall.ports, args.seconds, web=server is not None, own=hall.own, round_tags=tags,
+                         speaker=speaker)
 
 
 def _round_file(args: argparse.Namespace) -> dict[int, tuple[str, str]] | None:
@@ -1153,6 +1229,7 @@ COMMANDS: list[tuple[str, str, Callable[[argparse.ArgumentParser], None] | None,
     ("sim", "run a virtual board; prints its port, runs until interrupted", _options_sim, cmd_sim),
     ("replay-sensors", "feed a sensor script to a virtual board; print its moves", _options_replay_sensors, cmd_replay_sensors),
     ("play", "play a game with the live view (on a board, or --sim)", _options_play, cmd_play),
+    ("lichess", "play a lichess game on the board: a seek, a challenge, or a game of yours (docs/lichess.md)", _options_lichess, cmd_lichess),
     ("games", "list the archived games", _options_games, cmd_games),
     ("show", "replay an archived game in the terminal", _options_show, cmd_show),
     ("export", "write archived games out as PGN (several: one PGN file)", _options_export, cmd_export),

@@ -25,9 +25,11 @@ import sys
 import threading
 import time
 
+from firmware.rules import MoveError, new_position
 from host.record import Archive, ArchiveError, SharedArchive
 from host.record import Bridge
-from host.link import Event, printable
+from host.record import end_words, move_text_words
+from host.link import End, Event, Move, printable
 from host.web import board_feed
 
 RETRY_S = 1.0
@@ -114,10 +116,40 @@ class Room:
         self.stop = threading.Event()
         self.lock = threading.Lock()
         self.own: set[str] = set()
+        self.voice: Voice | None = None  # --speak, --words
 
     def say(self, port: str, text: str, err: bool = False) -> None:
         with self.lock:
             print(f"{printable(port)}: {printable(text)}", file=sys.stderr if err else sys.stdout, flush=True)
+
+
+class Voice:
+    """serve --speak (--words): one voice for the room, each board's moves and ends said in
+    turn as "board 2: knight takes e5." (the board's number: its place among serve's ports)."""
+
+    def __init__(self, speaker, ports: list[str]) -> None:  # type: ignore[no-untyped-def]
+        self.speaker = speaker  # a host.record.Speaker (its queue: one sentence after the other)
+        self.number = {port: i for i, port in enumerate(ports, 1)}
+        self.lock = threading.Lock()
+
+    def heard(self, port: str, event: Event, bridge: Bridge, archive: Archive) -> None:
+        lang = self.speaker.lang
+        if isinstance(event, Move) and bridge.game_id is not None:
+            row = archive.game(str(bridge.game_id))
+            try:  # the position before the move, from the archive's record of the game
+                pos = new_position(row.game, row.fen)
+                for m in archive.moves(bridge.game_id)[: event.ply - 1]:
+                    pos.push_str(m)
+                text = move_text_words(row.game, pos.fen(), event.move, lang)
+            except (MoveError, ValueError):
+                text = event.move
+        elif isinstance(event, End):
+            text = end_words(event.reason, event.result, lang)
+        else:
+            return
+        board = ("доска" if lang.startswith("ru") else "board") + f" {self.number.get(port, port)}"
+        with self.lock:
+            self.speaker.say(f"{board}: {text}")
 
 
 def _follow(port: str, room: Room, archive: SharedArchive, web: bool = False,
@@ -130,6 +162,8 @@ def _follow(port: str, room: Room, archive: SharedArchive, web: bool = False,
     def said(seq: int, event: Event) -> None:
         if event.word in ("move", "undo", "end", "newgame", "start", "alert"):
             room.say(port, event.text)
+        if room.voice is not None:
+            room.voice.heard(port, event, bridge, archive)
 
     bridge = Bridge(port, archive, on_change=said)  # type: ignore[arg-type]
     bridge.on_warning = lambda text: room.say(port, text, err=True)
@@ -231,14 +265,16 @@ def _watch(archive: SharedArchive, room: Room) -> None:
 
 
 def serve(archive: SharedArchive, ports: list[str], seconds: float | None, web: bool = False,
-          own: tuple[str, ...] = (), round_tags: list[dict[str, str]] | None = None) -> int:
+          own: tuple[str, ...] = (), round_tags: list[dict[str, str]] | None = None, speaker=None) -> int:  # type: ignore[no-untyped-def]
     """Follow the boards on ports until interrupted (or seconds), filing into archive (the
     caller opened it, with the boards: host.session.open_hall, and closes it); own: the
     ports of virtual boards that stop with serve (their unfinished games are adjourned);
     round_tags: each port's round tags (`--round-file FILE --round N`: board number i is
-    the i-th port)."""
+    the i-th port); speaker: a host.record.Speaker that says every board's moves
+    and ends (--speak, --words)."""
     room = Room()
     room.own.update(own)
+    room.voice = Voice(speaker, ports) if speaker is not None else None
     # SIGTERM (a service manager's stop) ends serve as Ctrl-C does: the followers close.
     try:
         signal.signal(signal.SIGTERM, signal.default_int_handler)
@@ -274,4 +310,6 @@ def serve(archive: SharedArchive, ports: list[str], seconds: float | None, web: 
         room.stop.set()
         for t in threads:
             t.join(timeout=5)
+        if speaker is not None and speaker.aloud:
+            speaker.close()  # the last words said before serve ends
     return rc

@@ -154,7 +154,7 @@ TAGS = {"white": "White", "black": "Black", "event": "Event", "site": "Site", "d
 # The PGN tags a game may be given beyond the columns (the tags table): the round and board
 # of a club's evening, and the standard's supplemental tags a club files (PGN 9).
 OWN_TAGS = ("Round", "Board", "WhiteElo", "BlackElo", "WhiteTitle", "BlackTitle", "WhiteTeam", "BlackTeam",
-            "WhiteType", "BlackType", "Annotator", "Section", "Stage", "Opening", "ECO")
+            "WhiteType", "BlackType", "Annotator", "Section", "Stage", "Opening", "ECO", "LichessId")
 # The tags the archive writes itself, from the game (its result, start, clock): never set by hand.
 DERIVED = ("Result", "FEN", "SetUp", "Variant", "Termination", "TimeControl", "WhitePoints", "BlackPoints",
            "Mode", "PlyCount")
@@ -733,6 +733,16 @@ class Archive:
             self.drop_empty(row[0])
             return False
         cur = self._run("UPDATE games SET reason='adjourned' WHERE id=? AND ended IS NULL AND reason IS NULL", (game_id,))
+        return cur.rowcount == 1
+
+    def finish(self, game_id: int, result: str, reason: str) -> bool:
+        """A game that ended off the board (an online game resigned, drawn by agreement,
+        aborted, abandoned): its result and reason ("resign", "agreement", "aborted" ...;
+        pgn.TERMINATION says which Termination each is).  False if it had ended already."""
+        if result not in ("1-0", "0-1", "1/2-1/2", "*"):
+            raise ArchiveError(f"a result is 1-0, 0-1, 1/2-1/2 or *, not {result!r}")
+        cur = self._run("UPDATE games SET ended=?, result=?, reason=? WHERE id=? AND ended IS NULL",
+                        (_now(), result, reason, game_id))
         return cur.rowcount == 1
 
     def resumed(self, game_id: int, board: str, uid: str) -> None:

@@ -36,6 +36,9 @@ def reason_words(reason: str, result: str) -> str:
         return ("Black" if result == "1-0" else "White") + " resigns"
     return REASON_WORDS.get(reason, reason.replace("-", " "))
 
+# An online game's ends that no board says (host/online: lichess's statuses)
+TERMINATION.update({"aborted": "abandoned", "rules-infraction": "rules infraction"})
+
 
 def _tag(name: str, value: str) -> str:
     return '[%s "%s"]' % (name, value.replace("\\", "\\\\").replace('"', '\\"'))
