@@ -264,13 +264,7 @@ class Online:
         if self.game == "chess960" and fen is None:
             fen = self.initial
         s.adjourn("a lichess game")
-        if self.game == "chess960" and not s.sim:
-            # a real board guides the men to their start man by man (`guide`), as it does a battle set-up
-            s.snap.notes.clear()
-            s.bridge.request(f"guide chess960 {fen or new_position('chess960', self.initial).fen()}")
-            self.note("set up the chess960 start as the board asks, man by man (d: where the man goes)")
-        else:
-            s.start(self.game, fen, again=True, forget=True)
+        s.start(self.game, fen, again=True, forget=True)  # (a chess960 start: guided man by man on a real board)
         s.serve(0)
         self.started = True
         self.tell_board()

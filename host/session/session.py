@@ -505,6 +505,13 @@ class Session:
         if game is not None and (again or game != st.game or fen or st.state in ("over", "setup")):
             if forget:
                 self.snap.notes.clear()
+            if game == "chess960" and not self.sim:
+                # A board on a port guides the men to a chess960 start man by man, as it does
+                # battle chess's set-up; the game begins once both armies stand.
+                self.bridge.request(f"guide chess960 {fen or new_position(game).fen()}")
+                self.snap.notes.append("set up the chess960 start as the board asks, man by man "
+                                       "(d: where the man asked for goes)")
+                return
             self.bridge.request(f"new {game}" + (f" {fen}" if fen else ""))
         if self.sim:
             if self.bridge.state().state == "setup":
