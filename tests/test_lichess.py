@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -168,7 +169,7 @@ def test_a_takeback_agreed_takes_the_moves_back_on_the_board_then_a_resignation(
     row = archive.game(str(gid))
     assert (row.result, row.reason) == ("0-1", "resign")
     out = pgn(archive, gid)
-    assert '[Result "0-1"]' in out and '[Termination "normal"]' in out and "{resign} 0-1" in out
+    assert '[Result "0-1"]' in out and '[Termination "normal"]' in out and "{White resigns} 0-1" in out
 
 
 def test_the_token_from_a_file_of_mode_600_only(tmp_path):
@@ -222,7 +223,7 @@ def test_lichess_typed_in_a_terminal(server, tmp_path, monkeypatch):
     assert server.games["walk0001"].status == "resign"
     r = subprocess.run([EBOARD, "export", "last"], capture_output=True, text=True, env=person(tmp_path), timeout=60)
     assert '[Site "https://lichess.org/walk0001"]' in r.stdout and '[Result "0-1"]' in r.stdout
-    assert "1. e4 e5" in r.stdout and TOKEN not in r.stdout
+    assert re.search(r"1\. e4 \{\[%clk [0-9:]+\]\} 1\.\.\. e5 ", r.stdout) and TOKEN not in r.stdout
 
 
 def test_a_game_that_is_not_there_is_said_in_words(board, server, tmp_path):

@@ -179,7 +179,7 @@ def test_a_fallen_flag_is_not_taken_back(tmp_path):
     assert "(it starts with White's first move)" in s.rows()[1]  # White's clock starts with White's first move
     s.type("e4", until="last move: e4")
     s.wait("Black's flag fell: 1-0")
-    s.type("undo", until=r"undo: the game ended on time \(1-0\): a fallen flag is not taken back")
+    s.type("undo", until=r"undo: the game ended on time \(1-0\): a fallen flag, a resignation, a draw agreed or claimed is not taken back")
     assert "ply 1  |  board: over" in s.rows()[0] and "the game goes on" not in s.text(), s.text()
     assert s.end() == 0
     assert re.search(r"^ +1 .* chess +1 ply +1-0 \(time\)", games(tmp_path), re.M), games(tmp_path)
