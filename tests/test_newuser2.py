@@ -188,13 +188,15 @@ def test_kriegspiel_sim_in_a_terminal_draws_each_players_board_helps_and_asks_be
     t = Terminal(["kriegspiel", "--sim", "--seed", "3"], tmp_path)
     try:
         # The screened set-up by virtual hands: each player then sees the army they set up.
-        text = t.read_until(lambda s: "help or quit" in s and len(s[s.find("Black's own board"):].splitlines()) > 11)
+        text = t.read_until(lambda s: "or help for the commands" in s and len(s[s.find("Black's own board"):].splitlines()) > 11)
+        assert "or help for the commands" in text, text[-2000:]
         white = text[text.index("White's own board"):].splitlines()[2:10]
         black = text[text.index("Black's own board"):].splitlines()[2:10]
         assert sum(row.count(" K") for row in white) == 1 and sum(row.count(" k") for row in black) == 1
         assert not any(c.islower() for row in white for c in row) and not any(c.isupper() for row in black for c in row)
         t.type("help")
-        t.read_until(lambda s: "quit                leave the game (asks first)" in s)
+        assert "quit                leave the game (asks first;" in t.read_until(
+            lambda s: "quit                leave the game (asks first;" in s)
         t.type("Nc3")  # read on White's own board: its knight b1 (or wherever it stands) ...
         t.type("quit")
         t.read_until(lambda s: "Leave the game?" in s)
