@@ -126,7 +126,6 @@ def test_cecp_bare_setboard_is_an_error(tmp_path):
 
 
 def _eboard(tmp_path, *args, stdin=""):
-    import os
     import subprocess
 
     from walkutil import EBOARD, person
