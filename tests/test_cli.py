@@ -158,15 +158,18 @@ def test_replay_sensors_says_when_the_board_ends_out_of_step(tmp_path):
 def test_a_backgrounded_serve_still_stops_on_sigint(tmp_path):
     # A script's `eboard serve &` inherits Ctrl-C ignored: kill -INT must stop it cleanly.
     import signal
-    import time
 
     p = subprocess.Popen([EBOARD, "serve", "--sim", "1", "--archive", str(tmp_path / "a.sqlite")],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
-        time.sleep(3)
+        seen = []  # serve has set its Ctrl-C handler before its first line; it is following once connected
+        while not seen or not seen[-1].endswith(": connected\n"):
+            seen.append(p.stdout.readline())
+            assert seen[-1], "".join(seen)  # serve ended before it followed its board
         p.send_signal(signal.SIGINT)
-        out, _ = p.communicate(timeout=30)
+        out, _ = p.communicate(timeout=60)
+        out = "".join(seen) + out
     finally:
         if p.poll() is None:
             p.kill()

@@ -1,9 +1,10 @@
 """The firmware on an emulated Pico (boards/emu: rp2040js running MicroPython's own
 RP2040 firmware), reached as a board on USB through a pseudo-terminal.
 
-`./flash.sh PORT` puts the firmware onto stock MicroPython once (test_flash_sh); the
-flash image it leaves is shared by the other tests, each on its own copy.  With
-EBOARD_PICO_UF2 (default build/eboard-pico.uf2), every test runs on that image too.
+The tests run on our image (EBOARD_PICO_UF2, default build/eboard-pico.uf2), each on its
+own copy of one flash made for the run.  `./flash.sh PORT` puts the firmware onto stock
+MicroPython once (test_flash_sh); the CLI's `--pico` tests run on that flash.  Every test
+on stock MicroPython too: EBOARD_PICO_KINDS=stock,image (a bench's run, bench/README.md).
 Slow by nature: each test is a real chip running for seconds of emulated time.
 """
 
@@ -40,11 +41,17 @@ IMAGE_UF2 = Path(os.environ.get("EBOARD_PICO_UF2", ROOT / "build" / "eboard-pico
 MPREMOTE = str(ROOT / ".venv" / "bin" / "mpremote") if (ROOT / ".venv" / "bin" / "mpremote").exists() else "mpremote"
 
 
-@pytest.fixture(scope="session", params=["stock", "image"])
-def flashed(request, tmp_path_factory):
-    """(the firmware's name, a flash image with our firmware running), made once for all
-    workers (a lock beside pytest's temporary folders)."""
-    kind = request.param
+# The firmware's kinds each test runs on: our image by default (what a board is flashed with),
+# stock MicroPython (flash.sh's firmware) where there is no image.  The tests of flash.sh and
+# of the CLI's --pico, which runs stock, run on stock always; every other test on stock too is
+# a bench's run: EBOARD_PICO_KINDS=stock,image (bench/README.md).
+KINDS = [k for k in os.environ.get("EBOARD_PICO_KINDS", "").split(",") if k in ("stock", "image")]
+KINDS = KINDS or (["image"] if IMAGE_UF2.exists() else ["stock"])
+
+
+def _flash(kind, tmp_path_factory):
+    """(kind, a flash image with our firmware running on `kind`), made once for all workers
+    (a lock beside pytest's temporary folders)."""
     if kind == "image" and not IMAGE_UF2.exists():
         pytest.skip(f"no eboard image at {IMAGE_UF2} (EBOARD_PICO_UF2)")
     shared = tmp_path_factory.getbasetemp()
@@ -63,6 +70,18 @@ def flashed(request, tmp_path_factory):
     return kind, image
 
 
+@pytest.fixture(scope="session", params=KINDS)
+def flashed(request, tmp_path_factory):
+    """(the firmware's name, a flash image with our firmware running), once a kind."""
+    return _flash(request.param, tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def stock_flashed(tmp_path_factory):
+    """("stock", stock MicroPython with our firmware put on it by ./flash.sh)."""
+    return _flash("stock", tmp_path_factory)
+
+
 @pytest.fixture
 def pico(flashed, tmp_path):
     """A running emulated Pico on a copy of the flashed image."""
@@ -77,12 +96,10 @@ def pico(flashed, tmp_path):
     p.stop()
 
 
-def test_flash_sh(flashed):
+def test_flash_sh(stock_flashed):
     """./flash.sh PORT onto stock MicroPython copied and verified every file, and the
     board then booted main.py into its game (the fixture checked its hello)."""
-    kind, image = flashed
-    if kind != "stock":
-        pytest.skip("flash.sh is for stock MicroPython")
+    kind, image = stock_flashed
     said = image.with_suffix(".flashsh").read_text()
     assert "verified" in said and "files on" in said
 
@@ -309,11 +326,10 @@ def test_diodes_keep_ghosts_away(pico):
     assert stuck[0] == 1 and stuck[1:] == want[1:]
 
 
-def test_replay_sensors_on_the_emulated_pico(flashed, tmp_path):
-    """`eboard replay-sensors --pico` prints what it prints on the virtual board."""
-    kind, image = flashed
-    if kind != "stock":
-        pytest.skip("the CLI's --pico runs stock MicroPython + flash.sh unless given --uf2")
+def test_replay_sensors_on_the_emulated_pico(stock_flashed, tmp_path):
+    """`eboard replay-sensors --pico` (stock MicroPython + flash.sh unless given --uf2)
+    prints what it prints on the virtual board."""
+    kind, image = stock_flashed
     shutil.copy(image, tmp_path / f"pico-emu-{firmware_key(None)}.flash")
     script = ROOT / "tests" / "scripts" / "chess_en_passant.txt"
     steps = [s for s in script.read_text().splitlines() if s.split()[:1] in (["lift"], ["place"], ["wait"])]
@@ -330,7 +346,7 @@ def test_replay_sensors_on_the_emulated_pico(flashed, tmp_path):
     assert "fen " in on_pico.stdout
 
 
-def test_play_on_the_emulated_pico_as_a_person_types_it(flashed, tmp_path):
+def test_play_on_the_emulated_pico_as_a_person_types_it(stock_flashed, tmp_path):
     """`eboard play --pico` typed into a terminal (pexpect): the screened setup's armies, a
     move, a takeback the hands put right, a hand step the board's switches refuse, and
     the adjourned game resumed with `--resume ID --pico` as the program says, on the same
@@ -338,9 +354,7 @@ def test_play_on_the_emulated_pico_as_a_person_types_it(flashed, tmp_path):
     broke on the chip alone: the hands' `sim` requests went to the firmware, which has no
     such command, and the setup's hands went on before the board had asked for a man.)"""
     pexpect = pytest.importorskip("pexpect")
-    kind, image = flashed
-    if kind != "stock":
-        pytest.skip("play --pico runs stock MicroPython + flash.sh unless given --uf2")
+    kind, image = stock_flashed  # play --pico runs stock MicroPython + flash.sh unless given --uf2
     shutil.copy(image, tmp_path / f"pico-emu-{firmware_key(None)}.flash")
     env = dict(os.environ, EBOARD_PICO_CACHE=str(tmp_path), EBOARD_DATA=str(tmp_path / "data"), TERM="dumb")
     eboard = str(ROOT / ".venv" / "bin" / "eboard")
