@@ -174,7 +174,8 @@ class Board:
         if self.krieg is not None and self.krieg.expire(now_ms):
             self.tracker.dirty = True
         t = self.tracker
-        n = t.n_diff
+        occ = t.occ
+        n = occ.n_diff
         if t.state == CORRECTING and 2 <= n <= 6 and self.krieg is None:
             from firmware import gesture
 
@@ -182,9 +183,9 @@ class Board:
         elif self.gesture_ev >= 0:
             self.gesture = None
             self.gesture_ev = -1
-        lone = t.diff[0] if n == 1 and (t.state == CORRECTING or t.state == SETUP) else -1
+        lone = occ.diff[0] if n == 1 and (t.state == CORRECTING or t.state == SETUP) else -1
         if self.debouncer.stuck(lone, n, now_ms):
-            how = "closed: a piece is seen where none can be" if t.actual[lone] else "open: no piece is seen where one stands"
+            how = "closed: a piece is seen where none can be" if occ.actual[lone] else "open: no piece is seen where one stands"
             self._send("alert stuck-switch %s %s" % (t.geo.name(lone), how))
         self._render()
         state = self.tracker.state

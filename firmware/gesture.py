@@ -37,11 +37,12 @@ def read(t):
         for f in (f0, f0 + 1):
             centre.append(geo.phys(lay.squares[r * lay.files + f]))
     royal = (geo.phys(kings[0]), geo.phys(kings[1]))
-    for i in range(t.n_diff):  # nothing differs but those six squares
-        p = t.diff[i]
+    occ = t.occ
+    for i in range(occ.n_diff):  # nothing differs but those six squares
+        p = occ.diff[i]
         if p not in centre and p not in royal:
             return None
-    act = t.actual
+    act = occ.actual
     for p in royal:
         if act[p] and p not in centre:
             return None
@@ -59,8 +60,8 @@ def watch(board, now_ms):
     """One scan's look (app.Board.step, while the board is being put right): the gesture
     read again after each lift or place; held GESTURE_MS, the game ends by it."""
     t = board.tracker
-    if t.ev != board.gesture_ev:
-        board.gesture_ev = t.ev
+    if t.occ.ev != board.gesture_ev:
+        board.gesture_ev = t.occ.ev
         board.gesture = read(t)
         board.gesture_at = now_ms
         return

@@ -52,10 +52,11 @@ class Player:
                 self.guess[p] = 0
                 return True
             return False
-        if tracker.geo.cell(p) == MARGIN or tracker.expected[p] or tracker.actual[p]:
+        occ = tracker.occ
+        if tracker.geo.cell(p) == MARGIN or occ.expected[p] or occ.actual[p]:
             return False
         for q in tracker.geo.game_squares:
-            if tracker.expected[q] and not tracker.actual[q]:
+            if occ.expected[q] and not occ.actual[q]:
                 return False  # an own man is in the air: this is it
         self.guess[p] = 1
         return True

@@ -6,6 +6,7 @@ needs neither frame.
 """
 
 from firmware import leds
+from firmware.promotion import choice_letter
 from firmware.rules.board import WHITE, BLACK
 
 
@@ -14,20 +15,21 @@ def render_menu(t, frame):
     stands in the start position, on the mover's side; the current choice bright, the
     others dim, and the square promoted on."""
     mover = t.pos.us
-    for i in range(len(t.choices)):
-        letter = t._choice_letter(t.choices[i])
-        cls = leds.CHOICE if i == t.choice else leds.OPTION
-        for p in _menu_squares(t, letter, mover):
+    promo = t.promo
+    for i in range(len(promo.choices)):
+        letter = choice_letter(t.pos, promo.choices[i])
+        cls = leds.CHOICE if i == promo.choice else leds.OPTION
+        for p in _menu_squares(t, promo, letter, mover):
             frame[p] = cls
-    frame[t._phys_to(t.choices[0])] = leds.DEST
+    frame[t._phys_to(promo.choices[0])] = leds.DEST
 
 
-def _menu_squares(t, letter, colour):
-    if t.menu is None:  # kept by the tracker until a move is made (RAM)
-        t.menu = _start_squares(t.pos.game, t.geo)
+def _menu_squares(t, promo, letter, colour):
+    if promo.menu is None:  # kept with the promotion until a move is made (RAM)
+        promo.menu = _start_squares(t.pos.game, t.geo)
     if letter == "-":
         letter = t.pos.game.letter[t.pos.game.pawn].lower()
-    return t.menu.get((letter, colour), ())
+    return promo.menu.get((letter, colour), ())
 
 
 def _start_squares(game, geo):

@@ -11,7 +11,7 @@ def effects_before(t, m):
     """What the host's move m does, made before it (pos as before m): a list of (physical
     square, its man before, full after, the man was the mover's)."""
     pos = t.pos
-    buf = t.buf
+    buf = t.matcher.buf
     us = pos.us
     out = []
     for j in range(pos.effects(m, buf)):
@@ -45,10 +45,11 @@ def render_shown(t, frame):
     frame: `f` on the man to move while he stands, `d` where a man goes, `x` on a man to
     take off (on the square the mover takes: until it has been lifted); a square already
     put right goes dark."""
-    act = t.actual
+    act = t.occ.actual
+    touched = t.occ.touched
     for p, before, after, mine in _effects(t):
         if before != EMPTY and after:
-            if not t.touched[p]:
+            if not touched[p]:
                 frame[p] = leds.CAPTURE
             elif not act[p]:
                 frame[p] = leds.DEST
@@ -62,7 +63,8 @@ def render_shown(t, frame):
 def victims_lifted(t):
     """Has every square where the host's move takes a man and puts its own been lifted?
     (That square is full before and after: only a lift there tells that the victim went.)"""
+    touched = t.occ.touched
     for p, before, after, mine in _effects(t):
-        if before != EMPTY and after and not t.touched[p]:
+        if before != EMPTY and after and not touched[p]:
             return False
     return True

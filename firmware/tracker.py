@@ -1,12 +1,16 @@
 """Debounced lift/place events -> moves, takebacks, corrections and LED frames.
 
-The tracker compares two occupancies of the physical board: `expected`, from the rules
-position, and `actual`, from the switches.  The squares where they differ (the diff) are
-explained by the legal moves: a move whose squares cover the diff is under way; one whose
-result the board shows (and whose captured squares were lifted and placed again) is
-complete, and is made after COMMIT_MS of calm, so a piece slid across squares never makes
-a move.  Anything no move explains is a wrong placement: the board shows which squares to
-fix (CORRECTING) until it matches again.  The move just made, put back, is a takeback.
+The tracker compares two occupancies of the physical board (its Occupancy): `expected`,
+from the rules position, and `actual`, from the switches.  The squares where they differ
+(the diff) are explained by the turn's legal moves (its Matcher): a move whose squares
+cover the diff is under way; one whose result the board shows (and whose captured squares
+were lifted and placed again) is complete, and is made after COMMIT_MS of calm, so a piece
+slid across squares never makes a move.  A promotion's moves wait for the player's choice
+(promotion.py).  Anything no move explains is a wrong placement: the board shows which
+squares to fix (CORRECTING) until it matches again; the move just made, put back, is a
+takeback (correction.py).  The two classes are here, not in modules of their own: a frozen
+module keeps its globals in RAM, and a stock one its code, and the image has a few hundred
+bytes to spare.
 
 Every rule of every game reaches the tracker through Position.legal_moves, moves_among and
 effects: the tracker knows no game.
@@ -17,7 +21,6 @@ from array import array
 from firmware import leds
 from firmware.rules.board import EMPTY, STRIDE
 from firmware.rules.compat import const, late
-from firmware.rules.position import CASTLE
 from firmware.debounce import ticks_diff
 from firmware.squares import Geometry, MARGIN, N
 
@@ -35,11 +38,26 @@ STATES = ("setup", "idle", "moving", "pending", "promoting", "correcting", "over
 COMMIT_MS = 400  # calm before a complete move is made
 LONG_COMMIT_MS = 2500  # ... when it could still grow into another move (a capture after a
 # Fougasse's victim is taken off, a bonus Soldier after the President's move)
-LIST_PIECES = 4  # pieces whose moves a scan adds to the turn's list (the board listens between)
-KRIEG_PROMO_MS = 3000  # a Kriegspiel board (no takebacks) takes the piece shown after this calm:
-# it holds no enemy man whose lift could say that play goes on; elsewhere no time limit
 
-_BLANK = bytes(N * N)
+# A dark frame, written as a literal: frozen, it stays in the image's flash (bytes(N * N) is
+# made in RAM).
+_BLANK = (
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+)
+
+
+# ---- the occupancy diff -------------------------------------------------------------------
 
 # The frame's passes over the 144 squares, machine code on the chip (compat.compile_fn):
 # in Python they cost the host's move some 4 ms before its LEDs on the emulated Pico.
@@ -70,6 +88,69 @@ def find_diff(act: ptr8, exp: ptr8, squares: ptr8, n: int, diff: ptr8) -> int:
         i += 1
     return k
 """, "find_diff", "viper", globals())  # the squares where act, exp differ -> their count
+
+
+class Occupancy:
+    """What the position means and what the switches show, square by square: `expected`
+    is the position's (a man stands on the square, 1, or none, 0), `actual` the switches';
+    `diff[:n_diff]` holds the game's squares where they differ, in square order, kept up
+    to date event by event.  `touched` holds each square's last lift's number among the
+    turn's events (`ev`): a square emptied and filled again (a capture) looks the same as
+    one never touched, and only this tells them apart."""
+
+    def __init__(self):
+        self.actual = bytearray(N * N)
+        self.expected = bytearray(N * N)
+        self.touched = array("H", bytes(2 * N * N))  # event number of each square's last lift
+        self.ev = 0  # events this turn
+        self.diff = bytearray(N * N)
+        self.n_diff = 0
+        self.diff_ok = False  # diff[:n_diff] holds the squares where actual != expected
+
+    def expect(self, pos, geo):
+        """The occupancy pos means, and no square touched yet (a new turn)."""
+        expect(pos.cells, geo.cell_at, self.expected, self.touched)
+        self.diff_ok = False
+        self.ev = 0
+
+    def find(self, geo):
+        """diff[:n_diff] made good (all the game's squares compared, if an event could not
+        keep it)."""
+        if not self.diff_ok:
+            sq = geo.game_squares
+            self.n_diff = find_diff(self.actual, self.expected, sq, len(sq), self.diff)
+            self.diff_ok = True
+
+    def switch(self, p, full, game):
+        """Square p's switch is now full (1) or empty (0), an event of the turn; game: p is
+        one of the game's squares (the margin's never enter the diff)."""
+        self.actual[p] = full
+        if self.diff_ok and game:
+            # One square enters or leaves the diff (kept in square order), instead of
+            # comparing all 144 squares again at every event.
+            diff = self.diff
+            n = self.n_diff
+            i = 0
+            while i < n and diff[i] < p:
+                i += 1
+            if i < n and diff[i] == p:  # back as expected: out of the diff
+                for j in range(i, n - 1):
+                    diff[j] = diff[j + 1]
+                self.n_diff = n - 1
+            elif full != self.expected[p]:
+                for j in range(n, i, -1):
+                    diff[j] = diff[j - 1]
+                diff[i] = p
+                self.n_diff = n + 1
+        self.ev += 1
+        if not full:
+            self.touched[p] = self.ev
+
+
+# ---- the turn's moves, matched against the diff ---------------------------------------------
+
+LIST_PIECES = 4  # pieces whose moves a scan adds to the turn's list (the board listens between)
+
 # The turn's moves that may explain a diff, out of a Lippo turn's 200 and more: every move
 # of a kind not in kinds (PLAIN_KINDS), and, with plain, the plain moves whose two squares
 # hold d0 and d1 both.  In Python a capture put down went over the turn's moves twice, some
@@ -98,40 +179,204 @@ def warm():
     pick((), 0, 0, 0, 0, 0, None)
 
 
+class Matcher:
+    """The moves of tracker t's turn (t.pos, t.geo), and which of them explain the diff of
+    its occupancy (t.occ): a move does when its effects cover every square of the diff; it
+    is under way, or complete when the board shows its result and the squares it captures
+    on were lifted and filled again."""
+
+    def __init__(self, t):
+        self.t = t
+        self.buf = array("H", bytes(2 * 200))  # effects() scratch: up to 100 pairs
+        self.moves = []  # the turn's legal moves, as far as listed (all once listing is None)
+        self.listing = None  # the generator listing them, a few pieces a scan (list_some)
+        self.picked = []  # pick()'s: the turn's moves that may explain the diff (reused)
+        self.complete = []  # the moves the board shows made (reused)
+
+    def new_turn(self, pos):
+        # The turn's legal moves are listed a few pieces a scan (list_some), not all at
+        # once after the move: a lift's hints come from its piece alone, and whatever needs
+        # the whole list before the scans have made it finishes it (all).
+        self.moves = []
+        self.listing = pos.legal_steps(self.moves)
+
+    def list_some(self):
+        """A few more pieces' moves of the turn listed (a scan's share)."""
+        if self.listing is not None:
+            n = 0
+            for _ in self.listing:
+                n += 1
+                if n == LIST_PIECES:
+                    break
+            else:
+                self.listing = None
+
+    def all(self):
+        """The turn's legal moves, all of them: what the scans have not listed yet is
+        listed now."""
+        if self.listing is not None:
+            for _ in self.listing:
+                pass
+            self.listing = None
+        return self.moves
+
+    def piece_moves(self, cell, out):
+        """The moves of the man on cell appended to out: among the turn's once they are
+        all listed, else straight from the core."""
+        if self.listing is None:
+            self.t.pos.moves_among(self.moves, cell, out)
+        else:
+            self.t.pos.moves_from(cell, out)
+
+    def unplain(self):
+        """The turn's moves of kinds not in PLAIN_KINDS (in a list reused: the caller's
+        loop must end before the next pick)."""
+        ms = self.all()
+        kinds = self.t.pos.PLAIN_KINDS
+        if not kinds:
+            return ms
+        picked = self.picked
+        del picked[:]
+        pick(ms, len(ms), 0, kinds, 0, 0, picked)
+        return picked
+
+    def swaps(self):
+        """The board shows the position again: the moves that leave it so (two pieces
+        lifted and put back on each other's squares, 100-square chess's pawn castling),
+        into complete."""
+        complete = self.complete
+        del complete[:]
+        if self.t.occ.ev > 1:
+            for m in self.unplain():  # (a plain move never leaves the squares as they were)
+                if self.match(m, 0) == 2:
+                    complete.append(m)
+        return complete
+
+    def sort(self, n, hint):
+        """The turn's moves that explain the n squares of the diff: those under way
+        appended to hint, those complete into complete (returned)."""
+        t = self.t
+        pos = t.pos
+        geo = t.geo
+        occ = t.occ
+        act = occ.actual
+        diff = occ.diff
+        complete = self.complete
+        del complete[:]
+        # A plain move (its from square emptied, its to square filled: PLAIN_KINDS) covers
+        # the diff only if every square of it is one of those two: pick() keeps those.
+        kinds = pos.PLAIN_KINDS
+        ms = self.all()
+        if kinds:
+            picked = self.picked
+            del picked[:]
+            pick(ms, len(ms), 1 if n <= 2 else 0, kinds, geo.cell(diff[0]), geo.cell(diff[n - 1]), picked)
+            ms = picked
+        for m in ms:
+            if kinds >> (m >> 19 & 15) & 1:
+                # Its effects are its two squares, f emptied and t filled by the mover (in
+                # every game): match's answer without effects() (a capture put down was
+                # matched against some 50 moves of a long-range man, 35 ms on the chip).
+                f = m & 511
+                to = m >> 9 & 511
+                pt = geo.phys(to)
+                if act[geo.phys(f)] or not act[pt] or pos.cells[to] != EMPTY and not occ.touched[pt]:
+                    k = 1
+                else:
+                    k = 2
+            else:
+                k = self.match(m, n)
+            if k == 2:
+                complete.append(m)
+            elif k == 1:
+                hint.append(m)  # under way: what it lights
+        return complete
+
+    def match(self, m, n, diff=None, undo=False):
+        """0: m does not explain the diff; 1: m covers it (under way); 2: complete.
+        undo: m was just made (pos is the position before it) and is being put back."""
+        t = self.t
+        pos = t.pos
+        geo = t.geo
+        buf = self.buf
+        occ = t.occ
+        diff = occ.diff if diff is None else diff
+        k = pos.effects(m, buf)
+        for i in range(n):
+            cell = geo.cell(diff[i])
+            for j in range(k):
+                if buf[2 * j] == cell:
+                    break
+            else:
+                return 0
+        act = occ.actual
+        touched = occ.touched
+        for j in range(k):
+            cell = buf[2 * j]
+            p = geo.phys(cell)
+            after = buf[2 * j + 1] != EMPTY
+            before = pos.cells[cell] != EMPTY
+            if undo:
+                after, before = before, after
+            if act[p] != after:
+                return 1
+            if after and before and not touched[p]:
+                return 1  # a capture (or its undoing): the square emptied and filled again
+        return 2
+
+    def grows(self, m):
+        """Could the player still be making a bigger move that includes m's squares (a
+        capture after a Fougasse's victim went, castling after the rook moved, the
+        President's move with its bonus Soldier)?"""
+        pos = self.t.pos
+        buf = self.buf
+        k = pos.effects(m, buf)
+        cells = [buf[2 * j] for j in range(k)]
+        # A plain move has 2 effects: never more than m's.
+        for x in self.unplain() if k >= 2 else self.all():
+            if x == m:
+                continue
+            kx = pos.effects(x, buf)
+            if kx <= k:
+                continue
+            for c in cells:
+                for j in range(kx):
+                    if buf[2 * j] == c:
+                        break
+                else:
+                    break
+            else:
+                return True
+        return False
+
+
+# ---- the state machine ------------------------------------------------------------------------
+
 class Tracker:
-    """The board's state machine; the shell feeds it events and renders its frame."""
+    """The board's state machine; the shell feeds it events and renders its frame.  Its
+    parts, by idea: the occupancy diff (occ, occupancy.py), the turn's moves matched
+    against it (matcher, matching.py), a promotion's choice (promo, promotion.py, while one
+    waits); here the states, the calm before a move is made, the takeback, the host's
+    word (its move shown, its side locked, the end it declared) and the LED frame."""
 
     def __init__(self, sink):
         self.sink = sink  # sink.moved(m), sink.took_back(m), sink.note(text)
-        self.actual = bytearray(N * N)
-        self.expected = bytearray(N * N)
-        self.touched = array("H", bytes(2 * N * N))  # event number of each square's last lift
-        self.ev = 0  # events this turn
+        self.occ = Occupancy()
+        self.matcher = Matcher(self)
         self.tentative = None  # the last move seen complete this turn
         self.tentative_ev = 0
-        self.diff = bytearray(N * N)
-        self.n_diff = 0
-        self.diff_ok = False  # diff[:n_diff] holds the squares where actual != expected
-        self.buf = array("H", bytes(2 * 200))  # effects() scratch: up to 100 pairs
         self.hint = []  # moves lit for the player (reused)
         self.hint_from = -1  # physical square of the lifted piece the hint is for
-        self.complete = []
-        self.picked = []  # pick()'s: the turn's moves that may explain the diff (reused)
-        self.choices = []
-        self.choice = 0
+        self.promo = None  # the promotion waiting (PROMOTING): firmware/promotion.py's
         self.pos = None
         self.geo = None
         self.state = SETUP
         self.pending = None
         self.deadline = 0
-        self.promo_up = False
         self.last = None  # physical squares of the last move, as (from, to)
-        self.moves = []  # the turn's legal moves, as far as listed (all once listing is None)
-        self.listing = None  # the generator listing them, a few pieces a scan (on_tick)
         self.outcome = None
-        self.menu = None
         self.starting = False
-        self.undoing = False
+        self.undoing = False  # the diff is a takeback under way: show only what is left
         self.takebacks = True  # the last move put back is taken back
         self.showing = None  # the host's move the board shows how to make (`move`), until synced
         self.shown_fx = None  # (its stack entry, its effects): firmware/shown.py's, kept
@@ -139,7 +384,7 @@ class Tracker:
         self.locked = 0  # the side the host plays (`computer`): none of its moves is read here
         self.ended = None  # an Outcome the host declared (`end`: a flag fell), or None
         self.end_due = False  # a move made here: the game's end not looked at yet (look_at_end)
-        self.dirty = True  # the frame must be drawn again  # the diff is a takeback under way: show only what is left
+        self.dirty = True  # the frame must be drawn again
 
     # ---- set-up -------------------------------------------------------------------------
 
@@ -148,7 +393,6 @@ class Tracker:
         self.pos = pos
         if self.geo is None or self.geo.layout is not pos.game.layout:
             self.geo = Geometry(pos.game.layout)
-            self.menu = None
         self.state = SETUP if setup else IDLE
         self.starting = setup
         self.last = None
@@ -158,21 +402,19 @@ class Tracker:
 
     def set_actual(self, occupancy):
         """The switches' state without events (power-up): a 144-byte 0/1 occupancy."""
-        self.actual[:] = occupancy
-        self.diff_ok = False
+        self.occ.actual[:] = occupancy
+        self.occ.diff_ok = False
 
     def _new_turn(self):
         pos = self.pos
-        self._expect()
+        # The occupancy the position means (this runs before the host's move is lit), and
+        # no square touched yet.
+        self.occ.expect(pos, self.geo)
         self.tentative = None
         self.pending = None
-        self.choices = []
+        self.promo = None
         self.hinted = None
-        # The turn's legal moves are listed a few pieces a scan (on_tick), not all at once
-        # after the move: a lift's hints come from its piece alone, and whatever needs
-        # the whole list before the scans have made it finishes it (_turn_moves).
-        self.moves = []
-        self.listing = pos.legal_steps(self.moves)
+        self.matcher.new_turn(pos)
         if self.end_due:  # the move was made here: the end is looked at in the next scan
             self.outcome = self.ended
         else:
@@ -182,13 +424,6 @@ class Tracker:
         elif self.state != SETUP:
             self.state = IDLE
 
-    def _expect(self):
-        # The occupancy the position means (this runs before the host's move is lit), and
-        # no square touched yet.
-        expect(self.pos.cells, self.geo.cell_at, self.expected, self.touched)
-        self.diff_ok = False
-        self.ev = 0
-
     def preview(self, fx=None):
         """The host's move, just made on pos: ready render() to draw at once the frame that
         resync(now_ms, shown=True) will draw, before the slow parts (the journal, the end
@@ -197,9 +432,10 @@ class Tracker:
         effects, made before it (shown.effects_before): not made again to draw it."""
         if fx is not None:
             self.shown_fx = (self.pos.stack[-1], fx)
-        self._expect()
-        self._find_diff()
-        if not self.n_diff:
+        occ = self.occ
+        occ.expect(self.pos, self.geo)
+        occ.find(self.geo)
+        if not occ.n_diff:
             return False
         self.state = SETUP
         self.showing = pos_last(self.pos)
@@ -224,59 +460,17 @@ class Tracker:
 
     def on_lift(self, p, now_ms):
         self.hinted = None
-        self.actual[p] = 0
-        self._changed(p)
-        self.ev += 1
-        self.touched[p] = self.ev
-        self._event(p, now_ms, True)
+        game = self.geo.cell(p) != MARGIN
+        self.occ.switch(p, 0, game)
+        if game:  # (the margin is a parking place for captured pieces)
+            self._event(p, now_ms, True)
 
     def on_place(self, p, now_ms):
         self.hinted = None
-        self.actual[p] = 1
-        self._changed(p)
-        self.ev += 1
-        self._event(p, now_ms, False)
-
-    def _changed(self, p):
-        # One switch changed: its square enters or leaves the diff (kept in square
-        # order), instead of comparing all 144 squares again at every event.
-        if not self.diff_ok or self.geo.cell(p) == MARGIN:
-            return
-        diff = self.diff
-        n = self.n_diff
-        i = 0
-        while i < n and diff[i] < p:
-            i += 1
-        if i < n and diff[i] == p:  # back as expected: out of the diff
-            for j in range(i, n - 1):
-                diff[j] = diff[j + 1]
-            self.n_diff = n - 1
-        elif self.actual[p] != self.expected[p]:
-            for j in range(n, i, -1):
-                diff[j] = diff[j - 1]
-            diff[i] = p
-            self.n_diff = n + 1
-
-    def _turn_moves(self):
-        """The turn's legal moves, all of them: what the scans have not listed yet is
-        listed now."""
-        if self.listing is not None:
-            for _ in self.listing:
-                pass
-            self.listing = None
-        return self.moves
-
-    def _unplain(self):
-        """The turn's moves of kinds not in PLAIN_KINDS (in a list reused: the caller's
-        loop must end before the next pick)."""
-        ms = self._turn_moves()
-        kinds = self.pos.PLAIN_KINDS
-        if not kinds:
-            return ms
-        picked = self.picked
-        del picked[:]
-        pick(ms, len(ms), 0, kinds, 0, 0, picked)
-        return picked
+        game = self.geo.cell(p) != MARGIN
+        self.occ.switch(p, 1, game)
+        if game:
+            self._event(p, now_ms, False)
 
     def look_at_end(self, o, now_ms):
         """The game's end after a move made here (end_due: the scan that made it journaled
@@ -289,61 +483,54 @@ class Tracker:
         self.state = OVER
         self.pending = None
         self.tentative = None
-        self.choices = []
+        self.promo = None
         self._evaluate(now_ms)
 
     def on_tick(self, now_ms):
         """Called after every scan: makes a pending move once its calm is over; lists a
         few more pieces' moves of the turn (once the game's end is known: the listing
         asks it first, and its search goes a few moves a scan, Board.settle)."""
-        if self.listing is not None and not self.end_due:
-            n = 0
-            for _ in self.listing:
-                n += 1
-                if n == LIST_PIECES:
-                    break
-            else:
-                self.listing = None
+        if not self.end_due:
+            self.matcher.list_some()
         st = self.state
         if (st == PENDING or st == PROMOTING and not self.takebacks) and self.deadline \
                 and ticks_diff(now_ms, self.deadline) >= 0:
-            self._commit(self.choices[self.choice] if st == PROMOTING else self.pending, now_ms)
+            self._commit(self.promo.shown() if st == PROMOTING else self.pending, now_ms)
 
     def choose(self, letter, now_ms):
         """The host picks the promotion piece (its letter, or "-" to decline); False if none."""
         if self.state != PROMOTING:
             return False
-        for m in self.choices:
-            if self._choice_letter(m) == letter:
-                self._commit(m, now_ms)
-                return True
-        return False
+        m = self.promo.named(self.pos, letter)
+        if m is None:
+            return False
+        self._commit(m, now_ms)
+        return True
 
     def _event(self, p, now_ms, lifted):
-        if self.geo.cell(p) == MARGIN:
-            return  # the margin is a parking place for captured pieces
-        if self.state == PROMOTING and p == self._phys_to(self.choices[0]):
-            # Lifting the new piece and putting it back shows the next choice.
-            if lifted:
-                self.promo_up = True
+        promo = self.promo
+        if self.state == PROMOTING:
+            if p == self._phys_to(promo.choices[0]):
+                # Lifting the new piece and putting it back shows the next choice.
+                if lifted:
+                    promo.up = True
+                    return
+                if promo.up:
+                    promo.up = False
+                    self.tentative = promo.next()
+                    self.dirty = True
+                    if not self.takebacks:
+                        self.deadline = now_ms + _promotion().KRIEG_PROMO_MS
+                    self.sink.note("choice " + _promotion().choice_letter(self.pos, self.tentative))
+                    return
+            if lifted and not promo.up:
+                # No time limit: the choice stays open until the host names it (`promote`) or
+                # the game moves on (a lift elsewhere): then the piece shown is the one chosen.
+                self._commit(promo.shown(), now_ms, self.occ.ev - 1)
                 return
-            if self.promo_up:
-                self.promo_up = False
-                self.choice = (self.choice + 1) % len(self.choices)
-                self.dirty = True
-                if not self.takebacks:
-                    self.deadline = now_ms + KRIEG_PROMO_MS
-                self.tentative = self.choices[self.choice]
-                self.sink.note("choice " + self._choice_letter(self.choices[self.choice]))
-                return
-        if self.state == PROMOTING and lifted and not self.promo_up:
-            # No time limit: the choice stays open until the host names it (`promote`) or
-            # the game moves on (a lift elsewhere): then the piece shown is the one chosen.
-            self._commit(self.choices[self.choice], now_ms, self.ev - 1)
-            return
         self._evaluate(now_ms)
         m = self.tentative
-        if self.state == CORRECTING and m is not None and self._explains_after(m):
+        if self.state == CORRECTING and m is not None and _correction().explains_after(self, m):
             # Nothing explains the change but the next move after a complete one (a
             # quick reply, perhaps onto the very square just played): make that move,
             # keeping what was touched since, and look again.
@@ -351,19 +538,14 @@ class Tracker:
 
     # ---- the heart: what does the board show? ----------------------------------------------
 
-    def _find_diff(self):
-        if not self.diff_ok:
-            sq = self.geo.game_squares
-            self.n_diff = find_diff(self.actual, self.expected, sq, len(sq), self.diff)
-            self.diff_ok = True
-
     def _evaluate(self, now_ms):
         self.dirty = True
         geo = self.geo
-        act = self.actual
-        diff = self.diff
-        self._find_diff()
-        n = self.n_diff
+        occ = self.occ
+        act = occ.actual
+        diff = occ.diff
+        occ.find(geo)
+        n = occ.n_diff
         del self.hint[:]
         self.hint_from = -1
         if self.state == SETUP:
@@ -392,16 +574,11 @@ class Tracker:
             self.pending = None
             self.undoing = False
             return
-        complete = self.complete
+        matcher = self.matcher
         if n == 0:
             # The board shows the position again; unless two pieces were lifted and put
             # back on each other's squares: a swap (100-square chess's pawn castling).
-            del complete[:]
-            if self.ev > 1:
-                for m in self._unplain():  # (a plain move never leaves the squares as they were)
-                    if self._match(m, 0) == 2:
-                        complete.append(m)
-            if complete:
+            if matcher.swaps():
                 self._complete(now_ms, False)
                 return
             self.state = IDLE
@@ -414,15 +591,11 @@ class Tracker:
         if n == 1 and not act[diff[0]]:
             cell = geo.cell(diff[0])
             if pos.cells[cell] & pos.us:
-                # The piece's own moves: among the turn's once they are all listed.
-                if self.listing is None:
-                    pos.moves_among(self.moves, cell, self.hint)
-                else:
-                    pos.moves_from(cell, self.hint)
+                matcher.piece_moves(cell, self.hint)
                 plain = True
-                if self.ev > 1:  # only this lift touched the board yet: nothing to look at
+                if occ.ev > 1:  # only this lift touched the board yet: nothing to look at
                     for m in self.hint:
-                        if pos.takes(m) and self.touched[geo.phys(pos.move_to(m))]:
+                        if pos.takes(m) and occ.touched[geo.phys(pos.move_to(m))]:
                             plain = False
                             break
                 if plain and self.hint:
@@ -431,44 +604,16 @@ class Tracker:
                     self.pending = None
                     return
                 del self.hint[:]
-                if plain and not self._castles(n):
+                if plain and not _correction().castle_rook(self, n):
                     # A piece with no move lifted: nothing can follow but putting it back.
                     self.state = CORRECTING
                     self.pending = None
                     self.undoing = False
                     return
-        del complete[:]
-        # A plain move (its from square emptied, its to square filled: PLAIN_KINDS) covers
-        # the diff only if every square of it is one of those two: pick() keeps those.
-        kinds = pos.PLAIN_KINDS
-        ms = self._turn_moves()
-        if kinds:
-            picked = self.picked
-            del picked[:]
-            pick(ms, len(ms), 1 if n <= 2 else 0, kinds, geo.cell(diff[0]), geo.cell(diff[n - 1]), picked)
-            ms = picked
-        for m in ms:
-            if kinds >> (m >> 19 & 15) & 1:
-                # Its effects are its two squares, f emptied and t filled by the mover (in
-                # every game): _match's answer without effects() (a capture put down was
-                # matched against some 50 moves of a long-range man, 35 ms on the chip).
-                f = m & 511
-                t = m >> 9 & 511
-                pt = geo.phys(t)
-                if act[geo.phys(f)] or not act[pt] or pos.cells[t] != EMPTY and not self.touched[pt]:
-                    k = 1
-                else:
-                    k = 2
-            else:
-                k = self._match(m, n)
-            if k == 2:
-                complete.append(m)
-            elif k == 1:
-                self.hint.append(m)  # under way: what it lights
-        if complete:
+        if matcher.sort(n, self.hint):
             covering = len(self.hint) > 0
             del self.hint[:]
-            self._complete(now_ms, covering and self._grows(complete[0]))
+            self._complete(now_ms, covering and matcher.grows(matcher.complete[0]))
             return
         if self.hint:
             self.state = MOVING
@@ -478,139 +623,34 @@ class Tracker:
             return
         self.state = CORRECTING
         self.pending = None
-        self.undoing = self._takeback_under_way()
-
-    def _explains_after(self, m):
-        # Dry run: with m made, would the board show a position or a move under way?
-        pos = self.pos
-        geo = self.geo
-        pos.push(m)
-        try:
-            diff = bytearray(N * N)
-            n = 0
-            for p in geo.game_squares:
-                if self.actual[p] != (pos.cells[geo.cell(p)] != EMPTY):
-                    diff[n] = p
-                    n += 1
-            if n == 0:
-                return True
-            for x in pos.legal_moves():
-                if self._match(x, n, diff):
-                    return True
-            return False
-        finally:
-            pos.pop()
-
-    def _grows(self, m):
-        # Could the player still be making a bigger move that includes m's squares (a
-        # capture after a Fougasse's victim went, castling after the rook moved, the
-        # President's move with its bonus Soldier)?
-        pos = self.pos
-        buf = self.buf
-        k = pos.effects(m, buf)
-        cells = [buf[2 * j] for j in range(k)]
-        # A plain move has 2 effects: never more than m's.
-        for x in self._unplain() if k >= 2 else self._turn_moves():
-            if x == m:
-                continue
-            kx = pos.effects(x, buf)
-            if kx <= k:
-                continue
-            for c in cells:
-                for j in range(kx):
-                    if buf[2 * j] == c:
-                        break
-                else:
-                    break
-            else:
-                return True
-        return False
-
-    def _castles(self, n):
-        # The one way an own piece's square is part of another piece's move: the rook of
-        # a castling, lifted first.
-        pos = self.pos
-        if not pos.castling:
-            return False
-        cell = self.geo.cell(self.diff[0])
-        for c in pos.game.castlings:
-            if c.rook == cell and pos.castling & c.bit:
-                break
-        else:
-            # Not a castling rook's square, or its side's right to castle with it is gone:
-            # no need to look at the royal piece's moves.
-            return False
-        # A castling is a move of the royal piece: its moves alone, never the turn's list
-        # (listed a few pieces a scan, a lift early in the turn finished it: a Lippo
-        # Fortress in its corner, 200 and more moves, 38 ms on the emulated Pico).
-        k = pos.kings[pos.us >> 6]
-        ms = self.picked
-        del ms[:]
-        if self.listing is None:
-            pos.moves_among(self.moves, k, ms)
-        else:
-            pos.moves_from(k, ms)
-        for m in ms:
-            if m >> 19 & 15 == CASTLE and self._match(m, n):  # kind_of(m), inline: a lift's path
-                return True
-        return False
-
-    def _match(self, m, n, diff=None, undo=False):
-        """0: m does not explain the diff; 1: m covers it (under way); 2: complete.
-        undo: m was just made (pos is the position before it) and is being put back."""
-        pos = self.pos
-        geo = self.geo
-        buf = self.buf
-        diff = self.diff if diff is None else diff
-        k = pos.effects(m, buf)
-        for i in range(n):
-            cell = geo.cell(diff[i])
-            for j in range(k):
-                if buf[2 * j] == cell:
-                    break
-            else:
-                return 0
-        act = self.actual
-        for j in range(k):
-            cell = buf[2 * j]
-            p = geo.phys(cell)
-            after = buf[2 * j + 1] != EMPTY
-            before = pos.cells[cell] != EMPTY
-            if undo:
-                after, before = before, after
-            if act[p] != after:
-                return 1
-            if after and before and not self.touched[p]:
-                return 1  # a capture (or its undoing): the square emptied and filled again
-        return 2
+        self.undoing = _correction().on_its_way_back(self)
 
     def _complete(self, now_ms, growing):
-        complete = self.complete
+        pos = self.pos
+        complete = self.matcher.complete
         m = complete[0]
         if self.tentative is None or self.tentative != m:
             self.tentative = m
-            self.tentative_ev = self.ev
+            self.tentative_ev = self.occ.ev
         if len(complete) > 1:
             froms = 0
             for x in complete:
-                if self.pos.move_from(x) != self.pos.move_from(m) or self.pos.move_to(x) != self.pos.move_to(m):
+                if pos.move_from(x) != pos.move_from(m) or pos.move_to(x) != pos.move_to(m):
                     froms += 1
             if froms == 0:
                 # The same squares, other pieces: a promotion to choose.
                 if self.state != PROMOTING:
-                    self.choices = self._promotion_order(complete)
-                    self.choice = 0
-                    self.promo_up = False
+                    promo = self.promo = _promotion().Promotion(pos, complete)
                     self.state = PROMOTING
-                    self.deadline = 0 if self.takebacks else now_ms + KRIEG_PROMO_MS
-                    self.tentative = self.choices[0]
-                    self.sink.note("promote " + " ".join(self._choice_letter(x) for x in self.choices))
+                    self.deadline = 0 if self.takebacks else now_ms + _promotion().KRIEG_PROMO_MS
+                    self.tentative = promo.choices[0]
+                    self.sink.note("promote " + promo.letters(pos))
                 return
             # Two pieces could have done it (two Fougasses by one victim): the one the
             # player touched, else wait for a touch.
             picked = None
             for x in complete:
-                if self.touched[self.geo.phys(self.pos.move_from(x))]:
+                if self.occ.touched[self.geo.phys(pos.move_from(x))]:
                     picked = x if picked is None else picked
             if picked is None:
                 self.state = PENDING
@@ -625,30 +665,25 @@ class Tracker:
             self.pending = m
             self.deadline = now_ms + (LONG_COMMIT_MS if growing else COMMIT_MS)
 
-    def _promotion_order(self, ms):
-        return promotion_order(self.pos, ms)
-
-    def _choice_letter(self, m):
-        return choice_letter(self.pos, m)
-
     def _commit(self, m, now_ms, keep_after=None):
         """Make m; keep_after: keep the touches of events after that number (they belong
         to the next move already under way)."""
         self.pending = None
-        self.menu = None  # the promotion menu's table: made again when next needed (RAM)
         sq = self._move_squares(m)
         self.sink.moved(m)
         self.last = sq
         if self.state != OVER:
             self.state = IDLE
         kept = None
+        touched = self.occ.touched
         if keep_after is not None:
-            kept = [(p, self.touched[p] - keep_after) for p in range(N * N) if self.touched[p] > keep_after]
-        self._new_turn()
+            kept = [(p, touched[p] - keep_after) for p in range(N * N) if touched[p] > keep_after]
+        self._new_turn()  # (the promotion's menu goes with it: made again when next needed, RAM)
         if kept:
+            occ = self.occ
             for p, t in kept:
-                self.touched[p] = t
-                self.ev = max(self.ev, t)
+                touched[p] = t
+                occ.ev = max(occ.ev, t)
         self._evaluate(now_ms)
 
     def _move_squares(self, m):
@@ -659,36 +694,19 @@ class Tracker:
 
     def _arrived(self, m):
         p = self.geo.phys(self.pos.move_to(m))
-        if not self.actual[p]:
+        if not self.occ.actual[p]:
             return False
-        return self.pos.cells[self.pos.move_to(m)] == EMPTY or self.touched[p] != 0
-
-    def _takeback_under_way(self):
-        # Every changed square is one of the last move's, on its way back.
-        m = pos_last(self.pos)
-        if m is None or not self.n_diff or not self.takebacks or self.locked:
-            return False
-        self.pos.pop()
-        try:
-            return self._match(m, self.n_diff, undo=True) != 0
-        finally:
-            self.pos.push(m)
+        return self.pos.cells[self.pos.move_to(m)] == EMPTY or self.occ.touched[p] != 0
 
     def _takeback(self, now_ms):
-        pos = self.pos
-        m = pos_last(pos)
-        if m is None or not self.takebacks or self.ended is not None or self.locked:
-            return False  # (against a host's side only the host takes back: `undo`)
-        pos.pop()
-        try:
-            if self._match(m, self.n_diff, undo=True) != 2:
-                return False
-        finally:
-            pos.push(m)
+        # The last move put back: taken back.
+        m = _correction().put_back(self)
+        if m is None:
+            return False
         self.sink.took_back(m)
         self.state = IDLE
         self._new_turn()
-        prev = pos_last(pos)
+        prev = pos_last(self.pos)
         self.last = None if prev is None else self._move_squares(prev)
         self._evaluate(now_ms)
         return True
@@ -704,23 +722,16 @@ class Tracker:
         pos = self.pos
         if geo is None:
             return
+        occ = self.occ
         if st == CORRECTING and self.undoing:
-            # A takeback under way: light what is left to put back as it was.
-            m = pos_last(pos)
-            pos.pop()
-            k = pos.effects(m, self.buf)
-            for j in range(k):
-                cell = self.buf[2 * j]
-                p = geo.phys(cell)
-                before = 1 if pos.cells[cell] else 0
-                if self.actual[p] != before:
-                    frame[p] = leds.MISSING if before else leds.EXTRA
-            pos.push(m)
+            _correction().render_undoing(self, frame)
             return
         if st == SETUP or st == CORRECTING or st == OVER and self.showing is not None:
-            for i in range(self.n_diff):
-                p = self.diff[i]
-                frame[p] = leds.MISSING if self.expected[p] else leds.EXTRA
+            diff = occ.diff
+            exp = occ.expected
+            for i in range(occ.n_diff):
+                p = diff[i]
+                frame[p] = leds.MISSING if exp[p] else leds.EXTRA
             if st != CORRECTING and self.showing is not None:
                 _shown().render_shown(self, frame)
             return
@@ -746,7 +757,8 @@ class Tracker:
             frame[geo.phys(pos.move_to(self.pending))] = leds.LAST
             return
         # MOVING (or an ambiguous PENDING): the moves that could follow.
-        buf = self.buf
+        act = occ.actual
+        buf = self.matcher.buf
         us = pos.us
         off = geo.off
         cells = pos.cells
@@ -775,7 +787,7 @@ class Tracker:
                         frame[p] = leds.DEST  # a landing on the way (checkers)
                     continue
                 # Partway through a move: what is left to do.
-                if self.actual[p] != (after != EMPTY):
+                if act[p] != (after != EMPTY):
                     if after != EMPTY:
                         frame[p] = leds.CAPTURE if before != EMPTY else leds.DEST
                     elif frame[p] == 0:
@@ -788,6 +800,7 @@ class Tracker:
             for m in self.hint:
                 if not self._arrived(m):
                     frame[geo.phys(pos.move_from(m))] = leds.FROM
+
 
 def _shown():
     # The host's move lit as a move to make: code loaded only once a host sends one.
@@ -808,21 +821,15 @@ def pos_last(pos):
     return pos.stack[-1][0] if pos.stack else None
 
 
-def choice_letter(pos, m):
-    """The letter of a promotion move's piece ("-": lippo's Soldier stays a Soldier)."""
-    c = pos.move_str(m)[-1]
-    return c if "a" <= c <= "z" else "-"
+def _correction():
+    # A takeback, or the board put right: code loaded only once a diff is left unexplained.
+    from firmware import correction
+
+    return correction
 
 
-def promotion_order(pos, ms):
-    """The promotion moves ms (one from and to, other pieces) in the order the board shows
-    their pieces, lifting the new piece and putting it back for the next: the pieces in
-    the game's order of choice, then "stay a Soldier" where allowed."""
-    out = []
-    for m in ms:
-        if choice_letter(pos, m) != "-":
-            out.append(m)
-    for m in ms:
-        if choice_letter(pos, m) == "-":
-            out.append(m)
-    return out
+def _promotion():
+    # The promotion's choice: code loaded only once a promotion is offered.
+    from firmware import promotion
+
+    return promotion

@@ -8,7 +8,7 @@ Issue #38: a castling rook (a Lippo Fortress, a chess rook) lifted with no move 
 finished the turn's whole list of moves, listed a few pieces a scan since e3e9c9f, to find
 whether a castling explained the lift: 168 calls into the core in Lippo where every other
 lift makes 26 at most (38 ms on the emulated Pico), 111 in chess (31).  A castling is the
-royal piece's move: its moves alone are asked now (Tracker._castles).  The calls miss the
+royal piece's move: its moves alone are asked now (firmware/correction.py, castle_rook).  The calls miss the
 work inside one: 100-square chess's King asked attacked() a destination, some 170 lines
 each (11 ms on the chip), so the lines are counted too."""
 

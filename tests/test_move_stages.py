@@ -194,4 +194,4 @@ def test_lippo_s_end_is_searched_a_few_moves_a_scan(tmp_path):
     assert whole.end_reason() is None
     for _ in range(100):  # the turn's list, a few pieces a scan, once the end is known
         _scan(r)
-    assert r.board.tracker.listing is None and sorted(r.board.tracker.moves) == sorted(whole.legal_moves())
+    assert r.board.tracker.matcher.listing is None and sorted(r.board.tracker.matcher.moves) == sorted(whole.legal_moves())

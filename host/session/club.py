@@ -15,7 +15,7 @@ from firmware.rules.board import EMPTY
 from firmware.rules.position import BLAST, BONUS, kind_of
 from firmware.squares import Geometry
 from firmware.hands import hand_moves
-from firmware.tracker import promotion_order
+from firmware.promotion import promotion_order
 from host.link import TemporaryBoard
 
 

@@ -19,7 +19,7 @@ for gid in ("chess", "lippo", "checkers12"):
     for line in ("new " + gid, "sim setup", "sim wait 500"):
         protocol.handle(board, line.encode(), hw.clock.now())
     check(board.tracker.state == 1, gid + " did not start")
-    check(board.tracker.listing is None, gid + ": the turn's moves not all listed after 500 ms")
+    check(board.tracker.matcher.listing is None, gid + ": the turn's moves not all listed after 500 ms")
     for lift in (None, "b1" if gid != "checkers12" else "a3"):
         if lift:
             protocol.handle(board, ("sim lift " + lift).encode(), hw.clock.now())
