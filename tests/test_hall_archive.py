@@ -206,3 +206,69 @@ def test_a_move_made_while_a_host_reconnects_loses_none_missed_before(tmp_path, 
     finally:
         archive.close()
         vb.stop()
+
+
+def test_a_host_killed_in_a_replay_cut_short_leaves_nothing_the_next_host_files_twice(tmp_path, archive_at):
+    # Found by bench/hall_pg.py (4 hosts x 16 boards, a host killed every 20 s): a host's
+    # first contact with a board in play.  Host one files what the board says while it asks
+    # `version` (a piece lifted: no move) before the replay of what it missed, which comes
+    # too slowly (a loaded machine): it times out, and the host is killed.  The archive then
+    # holds the game's first move and that lift, not the moves between.  The next host must
+    # ask `since` from before those moves, not from the lift: else a move said while it asks
+    # `version` is filed after a gap, `history` does not extend the stored moves, and the
+    # whole game is filed again as a second archive game.
+    from fakeboard import FakeBoard
+    from host.link import BridgeTimeout
+
+    class Busy(FakeBoard):
+        said = ["newgame chess 0e0e0e0e -", "move 1 e2e4", "move 2 e7e5", "lift g1", "place f3", "move 3 g1f3",
+                "lift b8", "place c6", "move 4 b8c6"]
+        upto = 6  # messages 1 to 6 were said before any host came
+        in_hello: list[int] = []  # said while a host asks `version`
+        cut = True  # the first replay stops after two messages (no reply: the host times out)
+
+        def tell(self, n):
+            self.raw(b"%d %s\n" % (n, self.said[n - 1].encode()))
+            self.upto = max(self.upto, n)
+
+        def answer(self, w):
+            if w[0] == "version":
+                for n in self.in_hello:
+                    self.tell(n)
+                self.in_hello = []
+            if w[0] == "since" and int(w[1]) < 1000:  # (not hello's own number)
+                replay = range(int(w[1]) + 1, self.upto + 1)
+                for n in replay[:2] if self.cut else replay:
+                    self.tell(n)
+                if self.cut:
+                    self.cut = False
+                    return None
+                return f"ok since {w[1]} {len(replay)}"
+            if w[0] == "history":
+                return "ok history " + " ".join(t.split()[2] for t in self.said[: self.upto] if t.startswith("move "))
+            return super().answer(w)
+
+    board = Busy(tmp_path, "board")
+    board.seq = 1000  # (the replies' numbers)
+    hosts = []
+    try:
+        board.in_hello = [7]
+        hosts.append(Archive(archive_at))
+        first = Bridge(board.port, hosts[-1], timeout_s=1.0)
+        with pytest.raises(BridgeTimeout):
+            first.connect()
+        first.close()  # killed: nothing more of it
+        board.tell(8)  # nobody listens
+        board.in_hello = [9]
+        hosts.append(Archive(archive_at))
+        second = Bridge(board.port, hosts[-1])
+        second.connect()
+        second.poll(0.3)
+        second.close()
+        a = hosts[-1]
+        assert [(g.uid, a.moves(g.id)) for g in a.games()] == [("0e0e0e0e", ["e2e4", "e7e5", "g1f3", "b8c6"])]
+        assert [seq for seq, _ in a.events("board")] == list(range(1, 10))
+    finally:
+        for h in hosts:
+            h.close()
+        board.close()

@@ -58,7 +58,6 @@ class Bridge:
         self._rehello = False  # the board said hello: catch up again
         self._next_try = 0.0
         self._held: list[tuple[int, Event]] | None = None  # events that came during catch-up
-        self._since: tuple[int, int] | None = None  # (archive game, number) of a `since` not answered whole
         self._replaying = False  # a `since` is being answered: a hello in it is an old one
         self.unsaved: list[tuple[int, Event]] = []  # messages the archive has not taken yet, in order
         self._played: tuple[int, int, object] | None = None  # (archive game, plies, its position): moves checked
@@ -111,14 +110,11 @@ class Bridge:
             held, self._held = early + self._held, None
         self._switch(now.game, now.uid, now.fen)
         assert self.game_id is not None
-        # The number to ask `since` for: the game's last stored message before the held
-        # ones are filed (a move said during hello would put it past the moves before it),
-        # or, after a replay cut short (a timeout, under load), the number that replay
-        # was asked for, until one comes in whole: the held move filed then is past a gap.
+        # The number to ask `since` for, taken before the held messages are filed: the
+        # game's last move stored with every move before it (Archive.game_last_seq), never a
+        # message that the held ones, or those of a replay cut short or a host killed in it,
+        # left stored past messages that never came.
         last = self.archive.game_last_seq(self.game_id)
-        if self._since is not None and self._since[0] == self.game_id:
-            last = min(last, self._since[1])
-        self._since = (self.game_id, last)
         self.unsaved.extend(held)
         self.flush()
         # Everything said since the last message stored for this game, in order (a
@@ -130,28 +126,30 @@ class Bridge:
             self.link.request("since %d" % last)
         finally:
             self._replaying = False
-        self._since = None
         # ... and the board's own record of its game, which must extend the archived one.
         history = list(read_history(self.link.request("history"), now).moves)
-        stored = self.archive.moves(self.game_id)
-        if len(history) < len(stored) and stored[: len(history)] == history:
+        # Compared ply by ply: moves a host missed (a replay cut short) are gaps that the
+        # board's history fills, not a disagreement.
+        stored = self.archive.plies(self.game_id)
+        apart = next((p for p in sorted(stored) if p <= len(history) and history[p - 1] != stored[p]), None)
+        if apart is None and stored and max(stored) > len(history):
             # The board lacks the game's last moves: they were made while its flash was full
             # (`alert journal-full PLY`), said and archived here, and lost from its RAM at a
             # power cut.  The archive keeps them; a move the board makes at one of those
             # plies forks the record, if it is another one.
             self._note(
                 f"board {self.key}: its game {self.uid} has {len(history)} moves, archive game {self.game_id} "
-                f"{len(stored)}: moves {len(history) + 1} to {len(stored)} are kept only here (the board's "
+                f"{max(stored)}: moves {len(history) + 1} to {max(stored)} are kept only here (the board's "
                 "flash was full when they were made)"
             )
-        elif history[: len(stored)] != stored:
+        elif apart is not None:
             old = self.game_id
             row = self.archive.game(str(old))
             self.game_id = self.archive.new_game(self._board(), row.game, row.fen, uid=self.uid)
             self._note(
                 f"board {self.key}: its game {self.uid} no longer matches archive game {old} "
-                f"(the board has {len(history)} moves, the archive {len(stored)}, apart from move "
-                f"{_first_difference(history, stored) + 1}): filed as a new archive game {self.game_id}"
+                f"(the board has {len(history)} moves, the archive {max(stored)}, apart from move "
+                f"{apart}): filed as a new archive game {self.game_id}"
             )
         self.archive.add_moves(self.game_id, history)
         self._played = None
@@ -406,9 +404,3 @@ class Bridge:
     def _game_kind(self) -> str:
         return self.archive.game(str(self.game_id)).game if self.game_id is not None else "chess"
 
-
-def _first_difference(a: list[str], b: list[str]) -> int:
-    n = 0
-    while n < len(a) and n < len(b) and a[n] == b[n]:
-        n += 1
-    return n
