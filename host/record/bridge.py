@@ -57,7 +57,9 @@ class Bridge:
         self.reconnects = 0
         self._rehello = False  # the board said hello: catch up again
         self._next_try = 0.0
-        self._held: list[tuple[int, Event]] | None = None  # events that came during catch-up
+        # The board's game is being asked (on connect, after a hello): what it says meanwhile
+        # is left to the replay of `since` that follows, which says it again in order.
+        self._asking = False
         self._replaying = False  # a `since` is being answered: a hello in it is an old one
         self.unsaved: list[tuple[int, Event]] = []  # messages the archive has not taken yet, in order
         self._played: tuple[int, int, object] | None = None  # (archive game, plies, its position): moves checked
@@ -75,11 +77,9 @@ class Bridge:
     def connect(self) -> None:
         """Open the link and catch up with the board; LinkError if it cannot."""
         link = BoardLink(self.port, timeout_s=self.timeout_s, on_event=self._on_event, on_noise=self._on_noise)
-        if self._held is None:
-            # Events said while hello is asked (a `newgame` of hands already at work) are
-            # held until the board's id and game are known: filed earlier, they went under
-            # the port's name as a game of their own.
-            self._held = []
+        # Events said while hello is asked (a `newgame` of hands already at work) wait for
+        # the replay: filed now, they went under the port's name as a game of their own.
+        self._asking = True
         try:
             version = read_version(link.hello())
             if self.key is None:
@@ -100,30 +100,30 @@ class Bridge:
     def _catch_up(self) -> None:
         assert self.link is not None
         self._rehello = False
-        # Which game is the board playing?  Events that arrive while we ask (and since a
-        # hello) are held until we know, then filed like any other.
-        early = self._held or []
-        self._held = []
+        # Which game is the board playing?  What the board says while we ask (and since a
+        # hello) is not filed: `since` below says it again, in order, each message in its
+        # game.  Filed now, it went under the game the board plays now, and before what
+        # the board missed telling us: a message of an older game that the board replays
+        # late to a host before us (one that gave up on it, loaded) in the middle of our
+        # hello, or a move said now, stored past moves never received if the replay is then
+        # cut short (bench/hall_pg.py: games forked, and filed twice).
+        self._asking = True
         try:
             now = read_game(self.link.request("game"))
         finally:
-            held, self._held = early + self._held, None
+            self._asking = False
         self._switch(now.game, now.uid, now.fen)
         assert self.game_id is not None
-        # The number to ask `since` for, taken before the held messages are filed: the
-        # game's last move stored with every move before it (Archive.game_last_seq), never a
-        # message that the held ones, or those of a replay cut short or a host killed in it,
-        # left stored past messages that never came.
+        # The number to ask `since` for: the game's last move stored with every move before
+        # it (Archive.game_last_seq), never a message stored past messages that never came.
         last = self.archive.game_last_seq(self.game_id)
-        self.unsaved.extend(held)
-        self.flush()
         # Everything said since the last message stored for this game, in order (a
         # message stored before is skipped; the journal's replay may switch games on the
         # way: the previous game's end, then this one's start; where the archived moves
         # have a gap, since the move before it) ...
         self._replaying = True
         try:
-            self.link.request("since %d" % last)
+            self.link.request("since %d" % last, replay=True)
         finally:
             self._replaying = False
         # ... and the board's own record of its game, which must extend the archived one.
@@ -312,16 +312,15 @@ class Bridge:
                 self.on_warning(f"a malformed line, skipped: {e}")
             return
         if isinstance(said, Hello) and not self._replaying:
-            # The board was reset: what it says from now on may be another game's; it is
-            # held until poll (or request) has asked which game it plays.  (A hello in the
-            # replay of `since` is a reset of long ago: filed, it asks nothing again.)
+            # The board was reset: what it says from now on may be another game's; it waits
+            # for poll (or request) to ask which game it plays, and for the replay then.
+            # (A hello in the replay of `since` is a reset of long ago: filed, it asks
+            # nothing again.)
             self._rehello = True
+            self._asking = True
             if said.boot is not None:
                 self.boot = said.boot
-            if self._held is None:
-                self._held = []
-        if self._held is not None:
-            self._held.append((seq, said))
+        if self._asking:
             return
         self.unsaved.append((seq, said))
         self.flush()
