@@ -279,7 +279,7 @@ def test_a_host_killed_in_a_replay_cut_short_leaves_nothing_the_next_host_files_
     try:
         board.in_hello, board.cut = [7], 2
         hosts.append(Archive(archive_at))
-        first = Bridge(board.port, hosts[-1], timeout_s=1.0)
+        first = Bridge(board.port, hosts[-1], timeout_s=2.0)
         with pytest.raises(BridgeTimeout):
             first.connect()
         first.close()  # killed: nothing more of it
@@ -314,7 +314,7 @@ def test_a_replay_that_comes_late_to_the_next_link_files_each_move_in_its_own_ga
         gone.connect()  # a host files the first game's start and first move, and goes
         gone.close()
         board.tell(3)
-        host = Bridge(board.port, a, timeout_s=1.0)
+        host = Bridge(board.port, a, timeout_s=2.0)
         board.slow = True
         with pytest.raises(BridgeTimeout):
             host.connect()  # `since 2`: no answer in time
@@ -328,6 +328,27 @@ def test_a_replay_that_comes_late_to_the_next_link_files_each_move_in_its_own_ga
         games = [(g.uid, a.moves(g.id)) for g in a.games()]
         assert games == [("1a1a1a1a", ["e2e4", "e7e5", "g1f3"]), ("2b2b2b2b", ["d2d4", "d7d5", "c2c4"])]
         assert [seq for seq, _ in a.events("board")] == list(range(1, 9))
+    finally:
+        a.close()
+        board.close()
+
+
+def test_a_message_numbered_before_its_games_start_is_filed_under_the_game_before(tmp_path, archive_at):
+    # bench/hall_pg.py: the game before's last moves (numbers below the new game's newgame)
+    # reached a host after the new game had begun, and were filed under it: it forked.
+    said = ["newgame chess 1a1a1a1a -", "move 1 e2e4", "move 2 e7e5", "move 3 g1f3", "newgame chess 2b2b2b2b -",
+            "move 1 d2d4", "move 2 d7d5", "move 3 c2c4"]
+    board = Journaled.board(tmp_path, said, 2)
+    a = Archive(archive_at)
+    try:
+        host = Bridge(board.port, a)
+        host.connect()
+        for n in (5, 6, 3, 4, 7, 8):  # 3 and 4 come late
+            board.tell(n)
+        host.poll(0.3)
+        host.close()
+        games = [(g.uid, a.moves(g.id)) for g in a.games()]
+        assert games == [("1a1a1a1a", ["e2e4", "e7e5", "g1f3"]), ("2b2b2b2b", ["d2d4", "d7d5", "c2c4"])]
     finally:
         a.close()
         board.close()

@@ -164,6 +164,7 @@ DERIVED = ("Result", "FEN", "SetUp", "Variant", "Termination", "TimeControl", "W
 # (courier's traditional opening, played by the board: AFTER_OPENING).
 USUAL_START = "(fen IS NULL OR fen IN (" + ", ".join("?" * len(AFTER_OPENING)) + "))"
 SEQ_MAX = 1 << 30  # the largest message number a board says (docs/protocol.md)
+STARTS = "(text LIKE 'newgame %' OR text LIKE 'position %')"  # the events that begin a game
 
 
 def pgn_date(text: str) -> bool:
@@ -834,9 +835,21 @@ class Archive:
                              (game_id, end[0], SEQ_MAX)).fetchone()
             if last is not None and last[0] is not None:
                 return int(last[0])
-        start = self._run("SELECT MAX(seq) FROM events WHERE game_id=? AND seq<=? AND (text LIKE 'newgame %' "
-                          "OR text LIKE 'position %')", (game_id, SEQ_MAX)).fetchone()
-        return int(start[0]) if start is not None and start[0] is not None else 0
+        start = self.game_start(game_id)
+        return start if start is not None else 0
+
+    def game_start(self, game_id: int) -> int | None:
+        """The message number of the game's start (`newgame`, `position`) as stored, or None."""
+        row = self._run("SELECT MAX(seq) FROM events WHERE game_id=? AND seq<=? AND " + STARTS,
+                        (game_id, SEQ_MAX)).fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else None
+
+    def started_before(self, board: str, seq: int) -> str | None:
+        """The uid of the board's game whose stored start is the last one numbered below seq
+        (the game a message of that number belongs to: numbers only rise), or None."""
+        row = self._run("SELECT uid FROM events WHERE board=? AND seq<? AND " + STARTS + " ORDER BY seq DESC LIMIT 1",
+                        (board, seq)).fetchone()
+        return None if row is None else str(row[0])
 
     def set_tag(self, game_id: int, name: str, value: str) -> None:
         """Set a game's White, Black, Event, Site or Date (any case; a Date as PGN writes it,

@@ -60,6 +60,7 @@ class Bridge:
         # The board's game is being asked (on connect, after a hello): what it says meanwhile
         # is left to the replay of `since` that follows, which says it again in order.
         self._asking = False
+        self._begun: int | None = None  # the message number of the start of the game being filed
         self._replaying = False  # a `since` is being answered: a hello in it is an old one
         self.unsaved: list[tuple[int, Event]] = []  # messages the archive has not taken yet, in order
         self._played: tuple[int, int, object] | None = None  # (archive game, plies, its position): moves checked
@@ -159,6 +160,7 @@ class Bridge:
         row = self.archive.game_by_uid(self._board(), uid)
         self.uid = uid
         self.game_id = row.id if row is not None else self.archive.new_game(self._board(), game, fen, uid=uid)
+        self._begun = self.archive.game_start(self.game_id)
 
     def _board(self) -> str:
         return self.key if self.key is not None else self._port_key()
@@ -331,6 +333,9 @@ class Bridge:
         uid = self.uid
         if isinstance(said, (NewGame, NewPosition)):
             uid = said.uid
+        elif self._begun is not None and seq < self._begun:
+            self._file_earlier(seq, said)
+            return
         if self.archive.has_event(self._board(), seq, uid):
             if uid != self.uid:  # a replayed start of a game we have: file what follows there
                 self._switch(said.game if isinstance(said, NewGame) else self._game_kind(), uid, None)
@@ -356,6 +361,8 @@ class Bridge:
                 self._note(f"board {self.key}: the board says '{said.text}', an end this host did not ask for "
                            "(another program on its port?): archived as unconfirmed, not as a result")
         self.archive.record(self._board(), seq, said, self.game_id, self.uid, trusted=trusted)
+        if isinstance(said, (NewGame, NewPosition)):
+            self._begun = seq
         if self.game_id is not None and self.game_id in self.archive.forks:
             old = self.game_id
             self.game_id = self.archive.forks.pop(old)
@@ -367,6 +374,24 @@ class Bridge:
             self._played = None  # (a takeback, a new game: the position is made again when needed)
         if self.on_change is not None:
             self.on_change(seq, said)
+
+    def _file_earlier(self, seq: int, said: Event) -> None:
+        """A message numbered before the start of the game being filed belongs to an earlier
+        game (numbers only rise): filed under the game whose start is the last before it.
+        (A replay that a loaded board sends late reaches a later link: filed under the game
+        being played, the game before's last moves forked it.)"""
+        uid = self.archive.started_before(self._board(), seq)
+        row = self.archive.game_by_uid(self._board(), uid) if uid is not None else None
+        if row is None:
+            if self.on_warning is not None:
+                self.on_warning(f"a message of a game this host never saw begin, skipped: {said.text!r}")
+            return
+        kept = (self.uid, self.game_id, self._begun, self._played)
+        self.uid, self.game_id, self._begun, self._played = row.uid or "", row.id, None, None
+        try:
+            self._file(seq, said)
+        finally:
+            self.uid, self.game_id, self._begun, self._played = kept
 
     def _legal(self, said: Move) -> bool:
         """Is the move legal after the archived moves before its ply?  True where they are
