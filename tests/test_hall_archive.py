@@ -262,6 +262,12 @@ class Journaled:
         return b
 
 
+# A board's two games, as it says them (message n is TWO_GAMES[n - 1]), and as they are filed.
+TWO_GAMES = ["newgame chess 1a1a1a1a -", "move 1 e2e4", "move 2 e7e5", "move 3 g1f3", "newgame chess 2b2b2b2b -",
+             "move 1 d2d4", "move 2 d7d5", "move 3 c2c4"]
+TWO_GAMES_FILED = [("1a1a1a1a", ["e2e4", "e7e5", "g1f3"]), ("2b2b2b2b", ["d2d4", "d7d5", "c2c4"])]
+
+
 def test_a_host_killed_in_a_replay_cut_short_leaves_nothing_the_next_host_files_twice(tmp_path, archive_at):
     # Found by bench/hall_pg.py (4 hosts x 16 boards, a host killed every 20 s): a host's
     # first contact with a board in play.  Host one filed what the board said while it asked
@@ -305,9 +311,7 @@ def test_a_replay_that_comes_late_to_the_next_link_files_each_move_in_its_own_ga
     # under the game the board played by then: that game forked, and was filed twice.
     from host.link import BridgeTimeout
 
-    said = ["newgame chess 1a1a1a1a -", "move 1 e2e4", "move 2 e7e5", "move 3 g1f3", "newgame chess 2b2b2b2b -",
-            "move 1 d2d4", "move 2 d7d5", "move 3 c2c4"]
-    board = Journaled.board(tmp_path, said, 2)
+    board = Journaled.board(tmp_path, TWO_GAMES, 2)
     a = Archive(archive_at)
     try:
         gone = Bridge(board.port, a)
@@ -325,8 +329,7 @@ def test_a_replay_that_comes_late_to_the_next_link_files_each_move_in_its_own_ga
         board.tell(8)
         host.poll(0.3)
         host.close()
-        games = [(g.uid, a.moves(g.id)) for g in a.games()]
-        assert games == [("1a1a1a1a", ["e2e4", "e7e5", "g1f3"]), ("2b2b2b2b", ["d2d4", "d7d5", "c2c4"])]
+        assert [(g.uid, a.moves(g.id)) for g in a.games()] == TWO_GAMES_FILED
         assert [seq for seq, _ in a.events("board")] == list(range(1, 9))
     finally:
         a.close()
@@ -336,9 +339,7 @@ def test_a_replay_that_comes_late_to_the_next_link_files_each_move_in_its_own_ga
 def test_a_message_numbered_before_its_games_start_is_filed_under_the_game_before(tmp_path, archive_at):
     # bench/hall_pg.py: the game before's last moves (numbers below the new game's newgame)
     # reached a host after the new game had begun, and were filed under it: it forked.
-    said = ["newgame chess 1a1a1a1a -", "move 1 e2e4", "move 2 e7e5", "move 3 g1f3", "newgame chess 2b2b2b2b -",
-            "move 1 d2d4", "move 2 d7d5", "move 3 c2c4"]
-    board = Journaled.board(tmp_path, said, 2)
+    board = Journaled.board(tmp_path, TWO_GAMES, 2)
     a = Archive(archive_at)
     try:
         host = Bridge(board.port, a)
@@ -347,8 +348,7 @@ def test_a_message_numbered_before_its_games_start_is_filed_under_the_game_befor
             board.tell(n)
         host.poll(0.3)
         host.close()
-        games = [(g.uid, a.moves(g.id)) for g in a.games()]
-        assert games == [("1a1a1a1a", ["e2e4", "e7e5", "g1f3"]), ("2b2b2b2b", ["d2d4", "d7d5", "c2c4"])]
+        assert [(g.uid, a.moves(g.id)) for g in a.games()] == TWO_GAMES_FILED
     finally:
         a.close()
         board.close()
