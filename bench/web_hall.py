@@ -6,8 +6,9 @@
 `eboard serve --sim N --game chess --web 0` plays N virtual boards (random games, a move
 every two seconds or so a board); the watchers are N server-sent event streams (aiohttp's
 client, all in this one process) on the club room's stream by default (every board's tile:
-the heaviest page: a 17 KB tile an update; a round's page, /round/R/events, is the same
-stream filtered, 220 B a row), or each on one board's own page (`--stream board`).  Every
+the heaviest page: a 17 KB tile an update), on a round's page (`--stream /round/1/events`:
+a row a board; serve is given a round file that pairs every board, so that its games carry
+the Round tag), or each on one board's own page (`--stream board`).  Every
 update carries, for each board it shows, the number of the board message it shows and the
 time serve heard it (`meta`: seq, heard_at, serve's wall clock); a watcher notes when the
 update arrives (this machine's wall clock, the same).  For each board message: its latency
@@ -145,9 +146,15 @@ def main() -> None:
                             text=True).stdout.strip()
     with tempfile.TemporaryDirectory(prefix="eboard-webhall-") as tmp:
         log = open(Path(tmp) / "serve.log", "w+")
-        serve = subprocess.Popen([EBOARD, "serve", "--sim", str(args.boards), "--game", "chess", "--web", "0",
-                                  "--archive", str(Path(tmp) / "hall.sqlite")], stdout=log, stderr=subprocess.STDOUT,
-                                 env=dict(os.environ, HOME=tmp))
+        argv = [EBOARD, "serve", "--sim", str(args.boards), "--game", "chess", "--web", "0",
+                "--archive", str(Path(tmp) / "hall.sqlite")]
+        round_ = re.fullmatch(r"/round/([^/]+)/events", args.stream)
+        if round_:  # a round's page shows the games tagged with its Round: a round file pairs every board
+            pairings = Path(tmp) / "round.csv"
+            pairings.write_text("board,white,black\n" + "".join(f"{i},White {i},Black {i}\n"
+                                                              for i in range(1, args.boards + 1)))
+            argv += ["--round-file", str(pairings), "--round", round_.group(1)]
+        serve = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, HOME=tmp))
         try:
             base = None
             deadline = time.monotonic() + 120

@@ -882,44 +882,37 @@ def test_the_live_board_and_its_tile_show_san_and_players(fed):
     assert '<span class="last">Nf3</span>' in body and "<dd>2. Nf3</dd>" in body
 
 
-def test_a_halls_round_lists_its_boards_by_number_live_and_archived(tmp_path, monkeypatch):
+def test_a_halls_round_lists_its_boards_by_number_live_and_archived(tmp_path):
     # Issue #35: a round's boards by board number, names, clocks and results, live boards
-    # and archived games, from each game's Round and Board tags (as its PGN export says them).
+    # and archived games, from each game's Round and Board tags (as its PGN export says them:
+    # the archive's tags table, which serve's --round-file and `eboard tag` write).
     import json
 
-    import host.web.hub as hub_module
-    import host.web.server as server_module
     from host.web.hub import BoardFeed, Hub
     from host.web.server import WebServer
 
     path = tmp_path / "a.sqlite"
     a = Archive(path)
-    places = {}  # game id -> (round, board)
 
-    def tags(g):
-        out = dict(real_tags(g))
-        if g.id in places:
-            out["Round"], out["Board"] = places[g.id]
-        return out
+    def place(gid, rnd, board):
+        a.set_tag(gid, "Round", rnd)
+        a.set_tag(gid, "Board", board)
 
-    real_tags = hub_module.game_tags
-    monkeypatch.setattr(hub_module, "game_tags", tags)
-    monkeypatch.setattr(server_module, "game_tags", tags)
     feeds = []
     hub = Hub()
-    for key, white, black, place in (("b-two", "Ann", "Bob", ("3", "2")), ("b-one", "Cid", "Dee", ("3", "1")),
+    for key, white, black, where in (("b-two", "Ann", "Bob", ("3", "2")), ("b-one", "Cid", "Dee", ("3", "1")),
                                      ("b-other", "Eve", "Fay", ("2", "1"))):
         gid = a.new_game(key, "chess", None, white=white, black=black)
         for ply, m in enumerate(CLOCK_GAME, 1):
             a.record(key, ply, read_event(f"move {ply} {m}"), gid)
-        places[gid] = place
+        place(gid, *where)
         bridge = FakeBridge(gid)
         bridge.key = bridge.port = key
         feeds.append(BoardFeed(bridge, a, hub=hub))
     done = a.new_game("b-old", "chess", None, white="Gus", black="Hal")
     a.record("b-old", 1, read_event("move 1 e2e4"), done)
     a.record("b-old", 2, read_event("end resign 1-0"), done)
-    places[done] = ("3", "4")
+    place(done, "3", "4")
     feeds[0].annotate("clocks", {"white": 61_000, "black": 59_000, "running": "white", "at": time.time()})
     feeds[0].flush()
     server = WebServer(str(path), port=0, hub=hub)

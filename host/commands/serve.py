@@ -178,6 +178,8 @@ def _follow(port: str, room: Room, archive: SharedArchive, web: bool = False,
                 if tags and bridge.game_id is not None and bridge.game_id not in tagged:
                     tagged.add(bridge.game_id)
                     _tag_game(archive, bridge.game_id, tags, lambda text: room.say(port, text))
+                    if feed is not None:
+                        feed.dirty = True  # its round's page shows it now, not at its next move
             except Exception as e:  # our bug: said in one line, and the follower goes on
                 room.say(port, f"internal error ({type(e).__name__}: {e}): the follower starts again", err=True)
                 bridge.close()

@@ -20,6 +20,7 @@ MAX_LINE = 512  # docs/protocol.md: a board's line has at most 512 bytes
 SEQ_MAX = 1 << 30  # the largest number a board says (and `since` takes)
 BURST = 512  # lines handled by one poll: a board that floods cannot hold the host
 MAX_PIECES = 512  # continuation lines before one reply (docs/protocol.md, Long replies)
+REPLAY_WAITS = 24  # a replay (`since`) may take this many timeouts while its messages keep coming
 PIECE = 200  # a continuation line holds the words that fit in 200 bytes, and no fewer
 
 # Bytes a board says are shown as text: control characters (an ANSI escape could fake a
@@ -222,11 +223,16 @@ class BoardLink:
                 self.on_event(*got)
         return out
 
-    def request(self, line: str, timeout_s: float | None = None) -> str:
+    def request(self, line: str, timeout_s: float | None = None, replay: bool = False) -> str:
         """Send one line; the reply text after "ok " (BoardError for "error ...").  A request
         is one line of printable ASCII, always: one that is not (a newline or U+2028 would
         split it into two requests, whose replies then go out of step) is refused here,
-        before any byte of it is sent, as the board refuses such a line (`bad-bytes`)."""
+        before any byte of it is sent, as the board refuses such a line (`bad-bytes`).
+
+        replay (`since`): the board's answer is every message it missed, then the reply;
+        the wait starts again with each message that comes (a loaded board or host takes
+        longer than the timeout over a long replay, and one cut short is asked again), for
+        up to REPLAY_WAITS timeouts in all."""
         bad = next((i for i, c in enumerate(line) if not " " <= c <= "~"), None)
         if bad is not None:
             raise BoardError("bad-bytes", f"{printable(line[bad])} at {bad + 1} of a request: a request to the board is one "
@@ -235,11 +241,15 @@ class BoardLink:
             self.ser.write(line.encode("ascii") + b"\n")
         except OSError as e:
             raise LinkError(f"{self.port}: the link dropped ({e})") from None
-        deadline = time.monotonic() + (self.timeout_s if timeout_s is None else timeout_s)
+        wait = self.timeout_s if timeout_s is None else timeout_s
+        deadline = time.monotonic() + wait
+        cap = deadline + (self.timeout_s if not replay else wait * (REPLAY_WAITS - 1))  # (events flooding)
         while True:
             got = self._next(deadline)
-            if got is None or time.monotonic() > deadline + self.timeout_s:  # (events flooding)
+            if got is None or time.monotonic() > cap:
                 raise BridgeTimeout(f"no reply to {line.split()[0] if line.split() else 'the line'!r}")
+            if replay:
+                deadline = min(cap, time.monotonic() + wait)
             seq, text = got
             word, _, rest = text.partition(" ")
             if word == "ok":

@@ -164,6 +164,7 @@ DERIVED = ("Result", "FEN", "SetUp", "Variant", "Termination", "TimeControl", "W
 # (courier's traditional opening, played by the board: AFTER_OPENING).
 USUAL_START = "(fen IS NULL OR fen IN (" + ", ".join("?" * len(AFTER_OPENING)) + "))"
 SEQ_MAX = 1 << 30  # the largest message number a board says (docs/protocol.md)
+STARTS = "(text LIKE 'newgame %' OR text LIKE 'position %')"  # the events that begin a game
 
 
 def pgn_date(text: str) -> bool:
@@ -815,25 +816,40 @@ class Archive:
         return row is not None
 
     def game_last_seq(self, game_id: int) -> int:
-        """The highest message number stored for the archive game (0: none); where its
-        moves have a gap, the number of the move before it (0: the first move is missing).
+        """The message number to ask `since` for, to fetch what the archive lacks of the game:
+        that of its last move stored with every move before it (the moves from ply 1 without a
+        gap), else that of its start (`newgame`, `position`), else 0 (everything the board has).
 
-        A gap: the moves said while a host asks which game the board plays are filed
-        before the board replays (`since`) those made while no host listened; a host
-        killed in between left the later move stored and the earlier ones not, and the
-        highest number alone would never ask for them again (bench/hall_pg.py)."""
+        Never the highest number stored: a host files what the board says while it asks
+        `version` and `game` before the board replays what it missed, and a replay cut short
+        (a timeout under load) or a host killed in it leaves those messages stored past the
+        ones never received.  A move past a gap shows it; a lifted piece past missing moves
+        does not (bench/hall_pg.py: the next host asked `since` from the lift, and the game
+        was filed again).  What is replayed and stored already is skipped."""
         # (a number above SEQ_MAX, stored by an older host, would make `since` refused for ever)
-        row = self._run("SELECT MAX(seq) FROM events WHERE game_id=? AND seq<=?", (game_id, SEQ_MAX)).fetchone()
-        last = int(row[0]) if row and row[0] is not None else 0
-        plies = self._run("SELECT COUNT(*), MAX(ply), MIN(ply) FROM moves WHERE game_id=?", (game_id,)).fetchone()
-        if plies is None or plies[1] is None or plies[0] == plies[1]:
-            return last  # plies 1 to n, every one there
-        if plies[2] != 1:
-            return 0
-        before = self._run("SELECT seq FROM moves m WHERE game_id=? AND ply<? AND NOT EXISTS "
-                           "(SELECT 1 FROM moves n WHERE n.game_id=m.game_id AND n.ply=m.ply+1) ORDER BY ply LIMIT 1",
-                           (game_id, plies[1])).fetchone()
-        return min(last, int(before[0])) if before is not None and before[0] is not None else 0
+        row = self._run("SELECT MIN(ply) FROM moves WHERE game_id=?", (game_id,)).fetchone()
+        if row is not None and row[0] == 1:
+            end = self._run("SELECT MIN(ply) FROM moves m WHERE game_id=? AND NOT EXISTS "
+                            "(SELECT 1 FROM moves n WHERE n.game_id=m.game_id AND n.ply=m.ply+1)", (game_id,)).fetchone()
+            last = self._run("SELECT MAX(seq) FROM moves WHERE game_id=? AND ply<=? AND seq<=?",
+                             (game_id, end[0], SEQ_MAX)).fetchone()
+            if last is not None and last[0] is not None:
+                return int(last[0])
+        start = self.game_start(game_id)
+        return start if start is not None else 0
+
+    def game_start(self, game_id: int) -> int | None:
+        """The message number of the game's start (`newgame`, `position`) as stored, or None."""
+        row = self._run("SELECT MAX(seq) FROM events WHERE game_id=? AND seq<=? AND " + STARTS,
+                        (game_id, SEQ_MAX)).fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else None
+
+    def started_before(self, board: str, seq: int) -> str | None:
+        """The uid of the board's game whose stored start is the last one numbered below seq
+        (the game a message of that number belongs to: numbers only rise), or None."""
+        row = self._run("SELECT uid FROM events WHERE board=? AND seq<? AND " + STARTS + " ORDER BY seq DESC LIMIT 1",
+                        (board, seq)).fetchone()
+        return None if row is None else str(row[0])
 
     def set_tag(self, game_id: int, name: str, value: str) -> None:
         """Set a game's White, Black, Event, Site or Date (any case; a Date as PGN writes it,
@@ -905,6 +921,10 @@ class Archive:
 
     def moves(self, game_id: int) -> list[str]:
         return [r[0] for r in self._run("SELECT move FROM moves WHERE game_id=? ORDER BY ply", (game_id,))]
+
+    def plies(self, game_id: int) -> dict[int, str]:
+        """The game's stored moves by ply (a host that missed some leaves gaps)."""
+        return dict(self._run("SELECT ply, move FROM moves WHERE game_id=? ORDER BY ply", (game_id,)))
 
     def events(self, board: str) -> list[tuple[int, str]]:
         return list(self._run("SELECT seq, text FROM events WHERE board=? ORDER BY seq", (board,)))

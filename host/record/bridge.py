@@ -57,8 +57,10 @@ class Bridge:
         self.reconnects = 0
         self._rehello = False  # the board said hello: catch up again
         self._next_try = 0.0
-        self._held: list[tuple[int, Event]] | None = None  # events that came during catch-up
-        self._since: tuple[int, int] | None = None  # (archive game, number) of a `since` not answered whole
+        # The board's game is being asked (on connect, after a hello): what it says meanwhile
+        # is left to the replay of `since` that follows, which says it again in order.
+        self._asking = False
+        self._begun: int | None = None  # the message number of the start of the game being filed
         self._replaying = False  # a `since` is being answered: a hello in it is an old one
         self.unsaved: list[tuple[int, Event]] = []  # messages the archive has not taken yet, in order
         self._played: tuple[int, int, object] | None = None  # (archive game, plies, its position): moves checked
@@ -76,11 +78,9 @@ class Bridge:
     def connect(self) -> None:
         """Open the link and catch up with the board; LinkError if it cannot."""
         link = BoardLink(self.port, timeout_s=self.timeout_s, on_event=self._on_event, on_noise=self._on_noise)
-        if self._held is None:
-            # Events said while hello is asked (a `newgame` of hands already at work) are
-            # held until the board's id and game are known: filed earlier, they went under
-            # the port's name as a game of their own.
-            self._held = []
+        # Events said while hello is asked (a `newgame` of hands already at work) wait for
+        # the replay: filed now, they went under the port's name as a game of their own.
+        self._asking = True
         try:
             version = read_version(link.hello())
             if self.key is None:
@@ -101,57 +101,56 @@ class Bridge:
     def _catch_up(self) -> None:
         assert self.link is not None
         self._rehello = False
-        # Which game is the board playing?  Events that arrive while we ask (and since a
-        # hello) are held until we know, then filed like any other.
-        early = self._held or []
-        self._held = []
+        # Which game is the board playing?  What the board says while we ask (and since a
+        # hello) is not filed: `since` below says it again, in order, each message in its
+        # game.  Filed now, it went under the game the board plays now, and before what
+        # the board missed telling us: a message of an older game that the board replays
+        # late to a host before us (one that gave up on it, loaded) in the middle of our
+        # hello, or a move said now, stored past moves never received if the replay is then
+        # cut short (bench/hall_pg.py: games forked, and filed twice).
+        self._asking = True
         try:
             now = read_game(self.link.request("game"))
         finally:
-            held, self._held = early + self._held, None
+            self._asking = False
         self._switch(now.game, now.uid, now.fen)
         assert self.game_id is not None
-        # The number to ask `since` for: the game's last stored message before the held
-        # ones are filed (a move said during hello would put it past the moves before it),
-        # or, after a replay cut short (a timeout, under load), the number that replay
-        # was asked for, until one comes in whole: the held move filed then is past a gap.
+        # The number to ask `since` for: the game's last move stored with every move before
+        # it (Archive.game_last_seq), never a message stored past messages that never came.
         last = self.archive.game_last_seq(self.game_id)
-        if self._since is not None and self._since[0] == self.game_id:
-            last = min(last, self._since[1])
-        self._since = (self.game_id, last)
-        self.unsaved.extend(held)
-        self.flush()
         # Everything said since the last message stored for this game, in order (a
         # message stored before is skipped; the journal's replay may switch games on the
         # way: the previous game's end, then this one's start; where the archived moves
         # have a gap, since the move before it) ...
         self._replaying = True
         try:
-            self.link.request("since %d" % last)
+            self.link.request("since %d" % last, replay=True)
         finally:
             self._replaying = False
-        self._since = None
         # ... and the board's own record of its game, which must extend the archived one.
         history = list(read_history(self.link.request("history"), now).moves)
-        stored = self.archive.moves(self.game_id)
-        if len(history) < len(stored) and stored[: len(history)] == history:
+        # Compared ply by ply: moves a host missed (a replay cut short) are gaps that the
+        # board's history fills, not a disagreement.
+        stored = self.archive.plies(self.game_id)
+        apart = next((p for p in sorted(stored) if p <= len(history) and history[p - 1] != stored[p]), None)
+        if apart is None and stored and max(stored) > len(history):
             # The board lacks the game's last moves: they were made while its flash was full
             # (`alert journal-full PLY`), said and archived here, and lost from its RAM at a
             # power cut.  The archive keeps them; a move the board makes at one of those
             # plies forks the record, if it is another one.
             self._note(
                 f"board {self.key}: its game {self.uid} has {len(history)} moves, archive game {self.game_id} "
-                f"{len(stored)}: moves {len(history) + 1} to {len(stored)} are kept only here (the board's "
+                f"{max(stored)}: moves {len(history) + 1} to {max(stored)} are kept only here (the board's "
                 "flash was full when they were made)"
             )
-        elif history[: len(stored)] != stored:
+        elif apart is not None:
             old = self.game_id
             row = self.archive.game(str(old))
             self.game_id = self.archive.new_game(self._board(), row.game, row.fen, uid=self.uid)
             self._note(
                 f"board {self.key}: its game {self.uid} no longer matches archive game {old} "
-                f"(the board has {len(history)} moves, the archive {len(stored)}, apart from move "
-                f"{_first_difference(history, stored) + 1}): filed as a new archive game {self.game_id}"
+                f"(the board has {len(history)} moves, the archive {max(stored)}, apart from move "
+                f"{apart}): filed as a new archive game {self.game_id}"
             )
         self.archive.add_moves(self.game_id, history)
         self._played = None
@@ -161,6 +160,7 @@ class Bridge:
         row = self.archive.game_by_uid(self._board(), uid)
         self.uid = uid
         self.game_id = row.id if row is not None else self.archive.new_game(self._board(), game, fen, uid=uid)
+        self._begun = self.archive.game_start(self.game_id)
 
     def _board(self) -> str:
         return self.key if self.key is not None else self._port_key()
@@ -314,16 +314,15 @@ class Bridge:
                 self.on_warning(f"a malformed line, skipped: {e}")
             return
         if isinstance(said, Hello) and not self._replaying:
-            # The board was reset: what it says from now on may be another game's; it is
-            # held until poll (or request) has asked which game it plays.  (A hello in the
-            # replay of `since` is a reset of long ago: filed, it asks nothing again.)
+            # The board was reset: what it says from now on may be another game's; it waits
+            # for poll (or request) to ask which game it plays, and for the replay then.
+            # (A hello in the replay of `since` is a reset of long ago: filed, it asks
+            # nothing again.)
             self._rehello = True
+            self._asking = True
             if said.boot is not None:
                 self.boot = said.boot
-            if self._held is None:
-                self._held = []
-        if self._held is not None:
-            self._held.append((seq, said))
+        if self._asking:
             return
         self.unsaved.append((seq, said))
         self.flush()
@@ -334,6 +333,9 @@ class Bridge:
         uid = self.uid
         if isinstance(said, (NewGame, NewPosition)):
             uid = said.uid
+        elif self._begun is not None and seq < self._begun:
+            self._file_earlier(seq, said)
+            return
         if self.archive.has_event(self._board(), seq, uid):
             if uid != self.uid:  # a replayed start of a game we have: file what follows there
                 self._switch(said.game if isinstance(said, NewGame) else self._game_kind(), uid, None)
@@ -359,6 +361,8 @@ class Bridge:
                 self._note(f"board {self.key}: the board says '{said.text}', an end this host did not ask for "
                            "(another program on its port?): archived as unconfirmed, not as a result")
         self.archive.record(self._board(), seq, said, self.game_id, self.uid, trusted=trusted)
+        if isinstance(said, (NewGame, NewPosition)):
+            self._begun = seq
         if self.game_id is not None and self.game_id in self.archive.forks:
             old = self.game_id
             self.game_id = self.archive.forks.pop(old)
@@ -370,6 +374,24 @@ class Bridge:
             self._played = None  # (a takeback, a new game: the position is made again when needed)
         if self.on_change is not None:
             self.on_change(seq, said)
+
+    def _file_earlier(self, seq: int, said: Event) -> None:
+        """A message numbered before the start of the game being filed belongs to an earlier
+        game (numbers only rise): filed under the game whose start is the last before it.
+        (A replay that a loaded board sends late reaches a later link: filed under the game
+        being played, the game before's last moves forked it.)"""
+        uid = self.archive.started_before(self._board(), seq)
+        row = self.archive.game_by_uid(self._board(), uid) if uid is not None else None
+        if row is None:
+            if self.on_warning is not None:
+                self.on_warning(f"a message of a game this host never saw begin, skipped: {said.text!r}")
+            return
+        kept = (self.uid, self.game_id, self._begun, self._played)
+        self.uid, self.game_id, self._begun, self._played = row.uid or "", row.id, None, None
+        try:
+            self._file(seq, said)
+        finally:
+            self.uid, self.game_id, self._begun, self._played = kept
 
     def _legal(self, said: Move) -> bool:
         """Is the move legal after the archived moves before its ply?  True where they are
@@ -406,9 +428,3 @@ class Bridge:
     def _game_kind(self) -> str:
         return self.archive.game(str(self.game_id)).game if self.game_id is not None else "chess"
 
-
-def _first_difference(a: list[str], b: list[str]) -> int:
-    n = 0
-    while n < len(a) and n < len(b) and a[n] == b[n]:
-        n += 1
-    return n

@@ -60,13 +60,14 @@ class Hub:
 HUB = Hub()
 
 
-def game_tags(g: Any) -> dict[str, str]:
+def game_tags(g: Any, own: dict[str, str]) -> dict[str, str]:
     """An archive game's PGN tags, as the archive's export writes them: the seven-tag
-    roster (Round among them) and a club's Board where it has one (`eboard tag`).  Read
+    roster (Round among them) and a club's Board where it has one (`eboard tag`, serve's
+    --round-file); own: the game's tags of the archive's tags table (Archive.tags).  Read
     from the export, so that the web room names a game's round and board as its PGN does."""
     from host.record import export
 
-    head = export(g, []).split("\n\n", 1)[0]
+    head = export(g, [], own=own).split("\n\n", 1)[0]
     return {name: re.sub(r"\\(.)", r"\1", value)
             for name, value in re.findall(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$', head, re.M)}
 
@@ -191,7 +192,7 @@ class BoardFeed:
         if game_id is not None:
             snap["moves"] = self.archive.moves(game_id)
             row = self.archive.game(str(game_id))
-            rnd, board = hall_place(game_tags(row))
+            rnd, board = hall_place(game_tags(row, self.archive.tags(game_id)))
             snap.update(start_fen=row.fen, white=row.white, black=row.black, round=rnd, board_no=board,
                         san=self.notation.sans(row.game, row.fen, snap["moves"]))
             if row.ended:

@@ -418,7 +418,7 @@ class WebServer:
         for g in self.archive.games():
             if self.archive.sealed(g) or unreadable(g) is not None:
                 continue
-            rnd, board = hall_place(game_tags(g))
+            rnd, board = hall_place(game_tags(g, self.archive.tags(g.id)))
             if rnd is not None:
                 out.append((g, rnd, board))
         self._places = (now, out)
