@@ -89,6 +89,7 @@ class Broadcast:
         self.round_id = round_id
         self.say = say
         self.now = clock
+        self.made: dict[int, tuple[object, str]] = {}  # round_pgn's cache: a game unchanged is not made again
         self.dirty = threading.Event()
         self.dirty.set()  # the round as it stands when serve starts
         self.text: str | None = None  # the round's PGN as last made
@@ -120,7 +121,7 @@ class Broadcast:
         """One turn: the round made again if it changed, written, and pushed if its turn has come."""
         if self.dirty.is_set():
             self.dirty.clear()
-            text, notes = round_pgn(self.archive, self.round, self.event, live=True)
+            text, notes = round_pgn(self.archive, self.round, self.event, live=True, cache=self.made)
             for note in notes:
                 if note not in self.said_notes:
                     self.said_notes.add(note)

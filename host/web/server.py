@@ -159,6 +159,7 @@ class WebServer:
         self.open = 0  # connections being served
         self._said: dict[str, float] = {}  # a console line -> when it was last said
         self._places: tuple[float, list[tuple[Any, str, int | None]]] | None = None  # (when, _archived_places)
+        self._made: dict[int, tuple[object, str]] = {}  # /broadcast's round_pgn cache: a game unchanged is not made again
 
     # ---- life cycle ----------------------------------------------------------------------
 
@@ -603,7 +604,7 @@ class WebServer:
 
         assert self.archive is not None
         event = request.query.get("event")
-        text, _ = round_pgn(self.archive, request.match_info["round"], event, live=True)
+        text, _ = round_pgn(self.archive, request.match_info["round"], event, live=True, cache=self._made)
         return web.Response(text=text, content_type="application/x-chess-pgn", charset="utf-8",
                             headers={"Cache-Control": "no-cache"})
 
