@@ -190,7 +190,7 @@ def test_a_refused_token_is_said_in_words_and_the_round_is_still_written(tmp_pat
         srv.refuse = 401
         b.step()
         assert said == ["the push to lichess failed: lichess does not take the token (401): it is wrong, revoked or "
-                        f"expired; retrying (every 2 s at most now); the boards are still followed and archived, the "
+                        f"expired; retrying in 2 s, less often while it fails; the boards are still followed and archived, the "
                         f"round written to {tmp_path / 'live' / 'round-3'}"]
         a.finish(ids[1], "0-1", "resign")
         b.changed()

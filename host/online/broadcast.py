@@ -191,8 +191,8 @@ class Broadcast:
         self.next_push = self.now() + wait
         if words != self.refused:
             self.refused = words
-            self.say(f"the push to lichess failed: {words}; retrying (every {wait:g} s at most now); the boards "
-                     "are still followed and archived" + (f", the round written to {self.folder}"
+            self.say(f"the push to lichess failed: {words}; retrying in {wait:g} s, less often while it fails; the "
+                     "boards are still followed and archived" + (f", the round written to {self.folder}"
                                                          if self.folder is not None else ""), True)
 
     def answer(self, reply: Any) -> None:
