@@ -86,6 +86,11 @@ SERVE_WALKS = {
     "--speak": "test_serve_speak.py::test_serve_says_every_boards_moves",
     "--words": "test_serve_speak.py::test_serve_says_every_boards_moves",
     "--lang": "test_serve_speak.py::test_serve_says_every_boards_moves",
+    "--clock": "test_broadcast.py::test_serve_broadcasts_a_round_live_and_pushes_it",
+    "--broadcast": "test_broadcast.py::test_serve_broadcasts_a_round_live_and_pushes_it",
+    "--broadcast-round": "test_broadcast.py::test_serve_broadcasts_a_round_live_and_pushes_it",
+    "--server": "test_broadcast.py::test_serve_broadcasts_a_round_live_and_pushes_it",
+    "--token-file": "test_broadcast.py::test_serve_refuses_a_broadcast_it_cannot_make_in_words",
 }
 
 

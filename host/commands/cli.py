@@ -885,7 +885,7 @@ def _options_export(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from host.record import export, scoresheet, unreadable
+    from host.record import games_pgn, round_pgn, scoresheet
 
     a, games = _chosen(args)
     left_out = 0
@@ -901,16 +901,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise CliError(f"game {g.id}: {e}") from None
     else:  # PGN, the games one after the other as in a PGN database
-        parts = []
-        for g in games:  # a game no rules core reads is named, and the others are exported
-            moves = a.moves(g.id)
-            why = unreadable(g, moves)
-            if why is not None:
-                print(f"{why}: left out", file=sys.stderr)
-                left_out += 1
-                continue
-            parts.append(export(g, moves, a.kriegspiel_record(g.id), a.clocks(g.id), a.tags(g.id)))
-        text = "".join(parts)
+        if args.round is not None and not (args.ids or args.all):  # a round's PGN: the one broadcast writes
+            text, notes = round_pgn(a, args.round, args.event)
+        else:  # a game no rules core reads is named, and the others are exported
+            text, notes = games_pgn(a, games)
+        for note in notes:
+            print(note, file=sys.stderr)
+        left_out = len(notes)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
@@ -972,6 +969,17 @@ def _options_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--event", metavar="NAME", help="--round-file: the Event of its games")
     p.add_argument("--speak", action="store_true", help="say every board's moves and ends aloud, one voice for the "
                    "room: \"board 2: knight takes e5\" (espeak-ng)")
+    p.add_argument("--clock", metavar="MIN+INC", help="every board's games on this clock, started by the first move "
+                   "(90+30; 5d3, 5b3 as play's): each move's time left kept ([%%clk] in the PGN)")
+    p.add_argument("--broadcast", metavar="DIR", help="--round-file: the round live in DIR/round-N/games.pgn (and "
+                   "game-B.pgn a board; lichess-org/broadcaster's layout), rewritten within a second of each move; "
+                   "--web serves it at /broadcast/N/games.pgn (docs/broadcast.md)")
+    p.add_argument("--broadcast-round", metavar="ID", help="--round-file: also push the round to this lichess "
+                   "broadcast round (its 8-letter id), every 2 s at most; the token (scope study:write) in "
+                   "LICHESS_TOKEN or --token-file")
+    p.add_argument("--token-file", metavar="FILE", help="--broadcast-round: the token in a file of mode 600")
+    p.add_argument("--server", default="https://lichess.org", metavar="URL",
+                   help="--broadcast-round: the lichess server (default https://lichess.org)")
     speech_arguments(p, "en")
     web_arguments(p)
 
@@ -1026,6 +1034,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     _distinct_ports(args.port or [])
     _serve_capacity(len(args.port or []), args.sim or 0)
     pairs = _round_file(args)
+    control = _serve_clock(args)
+    make_broadcast = _broadcast(args)
     speaker = _speaker(args, "en")
     with _web(args) as server:  # a port in use is said before any virtual board starts
         if args.sim:
@@ -1048,8 +1058,71 @@ def cmd_serve(args: argparse.Namespace) -> int:
                     print(f"eboard: the round file pairs board {unpaired[0]}, but serve follows {len(ports)} board"
                           f"{'s' if len(ports) != 1 else ''}: its pairing waits for no board", file=sys.stderr)
                 tags = [round_tags(pairs, args.round, i, args.event) for i in range(1, len(ports) + 1)]
+            broadcast = make_broadcast(hall.archive, print_say) if make_broadcast is not None else None
+            if broadcast is not None and server is not None:
+                print(f"the round's PGN: {server.url}/broadcast/{args.round}/games.pgn", flush=True)
             return serve(hall.archive, hall.ports, args.seconds, web=server is not None, own=hall.own, round_tags=tags,
-                         speaker=speaker)
+                         speaker=speaker, broadcast=broadcast, clock=control)
+
+
+def print_say(text: str, err: bool) -> None:
+    """A broadcast's words on serve's output, as a follower's are ("broadcast: ...")."""
+    from host.link import printable
+
+    print(f"broadcast: {printable(text)}", file=sys.stderr if err else sys.stdout, flush=True)
+
+
+def _serve_clock(args: argparse.Namespace) -> str | None:
+    """serve --clock MIN+INC, checked (CliError in words); None without it."""
+    from host.record import Clock, ClockError
+
+    if args.clock is None:
+        return None
+    try:
+        Clock.parse(args.clock)
+    except ClockError as e:
+        raise CliError(f"--clock: {e}") from None
+    return str(args.clock).strip()
+
+
+def _broadcast(args: argparse.Namespace) -> Callable[[Any, Callable[[str, bool], None]], Any] | None:
+    """serve --broadcast DIR, --broadcast-round ID: checked before any board starts (the
+    folder made, the token read: CliError in words, never the token); a maker of the round's
+    Broadcast over serve's archive (make(archive, say)), or None without either."""
+    import re
+
+    from host.online import Api, BroadcastError, TokenError, check_round_id, load_token
+
+    if args.broadcast is None and args.broadcast_round is None:
+        if args.token_file is not None:
+            raise CliError("--token-file goes with --broadcast-round ID (a lichess broadcast round to push to)")
+        return None
+    if args.round_file is None:
+        raise CliError("--broadcast and --broadcast-round broadcast a round: give --round-file FILE --round N too")
+    if not re.fullmatch(r"[0-9]{1,6}", args.round):
+        raise CliError(f"--broadcast: the round is a number (3), not {args.round!r}: its boards make it R.B")
+    api = None
+    try:
+        if args.broadcast_round is not None:
+            check_round_id(args.broadcast_round)
+            token = load_token(args.token_file, scope="study:write")
+            api = Api(args.server, token, scope="study:write")
+        if args.broadcast is not None:
+            from host.online import round_folder
+
+            folder = round_folder(args.broadcast, args.round)
+            folder.mkdir(parents=True, exist_ok=True)
+    except (BroadcastError, TokenError, ValueError) as e:
+        raise CliError(str(e)) from None
+    except OSError as e:
+        raise CliError(f"--broadcast: cannot make the folder {args.broadcast}: {e.strerror}") from None
+
+    def make(archive, say):  # type: ignore[no-untyped-def]
+        from host.online import Broadcast
+
+        return Broadcast(archive, args.round, args.event, args.broadcast, api, args.broadcast_round, say)
+
+    return make
 
 
 def _round_file(args: argparse.Namespace) -> dict[int, tuple[str, str]] | None:

@@ -26,10 +26,10 @@ import threading
 import time
 
 from firmware.rules import MoveError, new_position
-from host.record import Archive, ArchiveError, SharedArchive
+from host.record import Archive, ArchiveError, Clock, SharedArchive
 from host.record import Bridge
 from host.record import end_words, move_text_words
-from host.link import End, Event, Move, printable
+from host.link import End, Event, Move, NewGame, NewPosition, Undo, printable
 from host.web import board_feed
 
 RETRY_S = 1.0
@@ -117,10 +117,49 @@ class Room:
         self.lock = threading.Lock()
         self.own: set[str] = set()
         self.voice: Voice | None = None  # --speak, --words
+        self.broadcast = None  # --broadcast: a host.online.Broadcast, told of every change
+        self.control: str | None = None  # --clock: every board's games on this clock
 
     def say(self, port: str, text: str, err: bool = False) -> None:
         with self.lock:
             print(f"{printable(port)}: {printable(text)}", file=sys.stderr if err else sys.stdout, flush=True)
+
+
+class BoardClock:
+    """serve --clock MIN+INC: a board's game on a clock that starts with its first move (as
+    e-board clocks do, and play's), the mover's time left after each move kept in the archive
+    (PGN's and a broadcast's [%clk]); a takeback runs the mover's time again, an end stops it."""
+
+    def __init__(self, control: str) -> None:
+        self.control = control
+        self.game_id: int | None = None
+        self.clock: Clock | None = None
+        self.first = "white"  # the side to move at the game's start
+
+    def heard(self, event: Event, game_id: int | None, archive: SharedArchive, now_ms: float) -> None:
+        if game_id is None:
+            return
+        if game_id != self.game_id or isinstance(event, (NewGame, NewPosition)):
+            self.game_id = game_id
+            self.clock = Clock.parse(self.control)
+            row = archive.game(str(game_id))
+            try:
+                self.first = "white" if new_position(row.game, row.fen).fen().split()[1:2] == ["w"] else "black"
+            except (MoveError, ValueError):
+                self.first = "white"
+            if not row.time_control:
+                archive.set_time_control(game_id, self.clock.pgn_time_control())
+        c = self.clock
+        assert c is not None
+        if isinstance(event, Move):
+            other = "black" if self.first == "white" else "white"
+            left = c.moved(now_ms, self.first if event.ply % 2 else other)
+            if left is not None:
+                archive.set_clock(game_id, event.ply, left)
+        elif isinstance(event, Undo) and c.running is not None:
+            c.run("white" if c.running == "black" else "black", now_ms)
+        elif isinstance(event, End):
+            c.run(None, now_ms)
 
 
 class Voice:
@@ -158,12 +197,17 @@ def _follow(port: str, room: Room, archive: SharedArchive, web: bool = False,
     begun on it while serve runs, and to the game it holds when serve comes, unless that
     game has a Round already."""
     tagged: set[int] = set()
+    clock = BoardClock(room.control) if room.control else None
 
     def said(seq: int, event: Event) -> None:
         if event.word in ("move", "undo", "end", "newgame", "start", "alert"):
             room.say(port, event.text)
+        if clock is not None:
+            clock.heard(event, bridge.game_id, archive, time.monotonic() * 1000)
         if room.voice is not None:
             room.voice.heard(port, event, bridge, archive)
+        if room.broadcast is not None:
+            room.broadcast.changed()
 
     bridge = Bridge(port, archive, on_change=said)  # type: ignore[arg-type]
     bridge.on_warning = lambda text: room.say(port, text, err=True)
@@ -180,6 +224,8 @@ def _follow(port: str, room: Room, archive: SharedArchive, web: bool = False,
                     _tag_game(archive, bridge.game_id, tags, lambda text: room.say(port, text))
                     if feed is not None:
                         feed.dirty = True  # its round's page shows it now, not at its next move
+                    if room.broadcast is not None:
+                        room.broadcast.changed()
             except Exception as e:  # our bug: said in one line, and the follower goes on
                 room.say(port, f"internal error ({type(e).__name__}: {e}): the follower starts again", err=True)
                 bridge.close()
@@ -267,16 +313,21 @@ def _watch(archive: SharedArchive, room: Room) -> None:
 
 
 def serve(archive: SharedArchive, ports: list[str], seconds: float | None, web: bool = False,
-          own: tuple[str, ...] = (), round_tags: list[dict[str, str]] | None = None, speaker=None) -> int:  # type: ignore[no-untyped-def]
+          own: tuple[str, ...] = (), round_tags: list[dict[str, str]] | None = None, speaker=None,  # type: ignore[no-untyped-def]
+          broadcast=None, clock: str | None = None) -> int:
     """Follow the boards on ports until interrupted (or seconds), filing into archive (the
     caller opened it, with the boards: host.session.open_hall, and closes it); own: the
     ports of virtual boards that stop with serve (their unfinished games are adjourned);
     round_tags: each port's round tags (`--round-file FILE --round N`: board number i is
     the i-th port); speaker: a host.record.Speaker that says every board's moves
-    and ends (--speak, --words)."""
+    and ends (--speak, --words); broadcast: a host.online.Broadcast of the round, run in a
+    thread of its own and told of every change (--broadcast); clock: every board's games on
+    this clock, MIN+INC (--clock)."""
     room = Room()
     room.own.update(own)
     room.voice = Voice(speaker, ports) if speaker is not None else None
+    room.broadcast = broadcast
+    room.control = clock
     # SIGTERM (a service manager's stop) ends serve as Ctrl-C does: the followers close.
     try:
         signal.signal(signal.SIGTERM, signal.default_int_handler)
@@ -288,6 +339,10 @@ def serve(archive: SharedArchive, ports: list[str], seconds: float | None, web: 
                                     name=p, daemon=True) for i, p in enumerate(ports)]
         for t in threads:
             t.start()
+        sent = threading.Event()  # the broadcast's stop: once the followers have stopped (an adjournment)
+        caster = threading.Thread(target=broadcast.run, args=(sent,), name="broadcast", daemon=True) if broadcast else None
+        if caster is not None:
+            caster.start()
     finally:
         threading.stack_size(stack)
     rc = 0
@@ -312,6 +367,9 @@ def serve(archive: SharedArchive, ports: list[str], seconds: float | None, web: 
         room.stop.set()
         for t in threads:
             t.join(timeout=5)
+        sent.set()
+        if caster is not None:
+            caster.join(timeout=20)  # its last write, and its last push's turn (2 s) and answer
         if speaker is not None and speaker.aloud:
             speaker.close()  # the last words said before serve ends
     return rc

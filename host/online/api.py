@@ -44,7 +44,7 @@ class Api:
     """One lichess server (its base URL) and one account's token."""
 
     def __init__(self, server: str, token: str, timeout_s: float = TIMEOUT_S,
-                 silence_s: float = STREAM_SILENCE_S) -> None:
+                 silence_s: float = STREAM_SILENCE_S, scope: str = "board:play") -> None:
         url = urllib.parse.urlsplit(server)
         if url.scheme not in ("http", "https") or not url.hostname:
             raise ValueError(f"--server is an http:// or https:// address (https://lichess.org), not {server!r}")
@@ -57,6 +57,7 @@ class Api:
                         "User-Agent": "eboard (the 12 x 12 board's host; docs/lichess.md)"}
         self.timeout_s = timeout_s
         self.silence_s = silence_s
+        self.scope = scope  # the token's scope these requests need (a 403 names it)
 
     def connection(self, timeout_s: float) -> http.client.HTTPConnection:
         if self.scheme == "https":
@@ -64,12 +65,17 @@ class Api:
                                                context=ssl.create_default_context())
         return http.client.HTTPConnection(self.host, self.port, timeout=timeout_s)
 
-    def open(self, method: str, path: str, form: dict[str, str] | None, timeout_s: float):  # type: ignore[no-untyped-def]
-        """(connection, its socket, the response) of a request whose answer is OK; ApiError, Offline."""
+    def open(self, method: str, path: str, form: dict[str, str] | None, timeout_s: float,
+             text: str | None = None):  # type: ignore[no-untyped-def]
+        """(connection, its socket, the response) of a request whose answer is OK; ApiError, Offline.
+        form: its body as a form; text: its body as text/plain (a PGN pushed)."""
         body = urllib.parse.urlencode(form).encode() if form else None
         headers = dict(self.headers)
         if body is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
+        elif text is not None:
+            body = text.encode("utf-8")
+            headers["Content-Type"] = "text/plain; charset=utf-8"
         conn = self.connection(timeout_s)
         try:
             conn.request(method, self.base + path, body=body, headers=headers)
@@ -84,12 +90,12 @@ class Api:
             except (OSError, http.client.HTTPException):
                 text = ""
             conn.close()
-            raise ApiError(refusal(text, resp.status), resp.status)
+            raise ApiError(refusal(text, resp.status, self.scope), resp.status)
         return conn, sock, resp
 
-    def call(self, method: str, path: str, form: dict[str, str] | None = None) -> Any:
+    def call(self, method: str, path: str, form: dict[str, str] | None = None, text: str | None = None) -> Any:
         """A request answered at once: its JSON (None for an empty answer)."""
-        conn, _, resp = self.open(method, path, form, self.timeout_s)
+        conn, _, resp = self.open(method, path, form, self.timeout_s, text)
         try:
             data = resp.read()
         except (OSError, http.client.HTTPException) as e:
@@ -194,7 +200,7 @@ def why(e: BaseException) -> str:
     return type(e).__name__ + (f": {e.strerror}" if isinstance(e, OSError) and e.strerror else "")
 
 
-def refusal(text: str, status: int) -> str:
+def refusal(text: str, status: int, scope: str = "board:play") -> str:
     """lichess's error answer ({"error": "..."}) in words."""
     try:
         data = json.loads(text)
@@ -206,7 +212,7 @@ def refusal(text: str, status: int) -> str:
     if status == 401:
         return "lichess does not take the token (401): it is wrong, revoked or expired"
     if status == 403:
-        return "lichess refuses (403): the token lacks the board:play scope" + (f" ({said})" if said else "")
+        return f"lichess refuses (403): the token lacks the {scope} scope" + (f" ({said})" if said else "")
     if status == 429:
         return "lichess asks to slow down (429): wait a minute before trying again"
     return f"lichess refuses ({status})" + (f": {said}" if said else "")

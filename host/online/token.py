@@ -8,15 +8,16 @@ import stat
 from collections.abc import Mapping
 
 ENV = "LICHESS_TOKEN"
-CREATE = "https://lichess.org/account/oauth/token/create?scopes[]=board:play&description=eboard"
+CREATE = "https://lichess.org/account/oauth/token/create?scopes[]={scope}&description=eboard"
 
 
 class TokenError(Exception):
     """No token that can be used: why, in words (the token itself never)."""
 
 
-def load_token(path: str | None, env: Mapping[str, str] = os.environ) -> str:
-    """The token from path (a file of mode 600), else from LICHESS_TOKEN; TokenError."""
+def load_token(path: str | None, env: Mapping[str, str] = os.environ, scope: str = "board:play") -> str:
+    """The token from path (a file of mode 600), else from LICHESS_TOKEN; TokenError (scope:
+    the one it needs, named where a token is made)."""
     if path is not None:
         try:
             st = os.stat(path)
@@ -38,7 +39,7 @@ def load_token(path: str | None, env: Mapping[str, str] = os.environ) -> str:
         where = ENV
         if not text:
             raise TokenError(f"no lichess token: set {ENV}, or give --token-file FILE (mode 600); a token with the "
-                             f"board:play scope is made at {CREATE}")
+                             f"{scope} scope is made at {CREATE.format(scope=scope)}")
     if not text or any(c.isspace() or not c.isprintable() for c in text):
         raise TokenError(f"{where}: not a token (one word, no spaces)")
     return text

@@ -9,7 +9,7 @@ the forms people use.
   store.py     Store: the archive's database connection, SQLite or PostgreSQL (its one seam)
   shared.py    SharedArchive: one Archive connection for many threads (serve's followers)
   notation.py  SAN and coordinates, over the rules core's own move list
-  pgn.py       PGN export and import; a Kriegspiel player's scoresheet
+  pgn.py       PGN export and import (a game, a round: round_pgn); a Kriegspiel player's scoresheet
   clock.py     Clock: base + increment, fed by timestamped events; PGN's [%clk]
   announce.py  a Kriegspiel announcement in words (English or the seed's Russian)
   speech.py    every game's moves, ends and takebacks in words (English, Russian); the Speaker
@@ -24,7 +24,7 @@ from host.record.bridge import Bridge
 from host.record.clock import Clock, ClockError, fmt, pgn_clk
 from host.record.notation import MoveError, WhichPiece, parse, parse_line, san, san_list
 from host.record.shared import SharedArchive
-from host.record.pgn import export, read_moves, scoresheet, unreadable
+from host.record.pgn import export, games_pgn, read_moves, round_pgn, scoresheet, unreadable
 from host.record.speech import (
     LANGS, Speaker, computer_words, end_words, flag_words, move_text_words, move_words, piece_name, put_back_words,
     resign_words, square_words, takeback_words, wav, winner_words,
@@ -32,6 +32,7 @@ from host.record.speech import (
 
 __all__ = [
     "ANSWER_LEDS", "Archive", "ArchiveError", "Bridge", "Clock", "ClockError", "GameRow", "MoveError", "export", "fmt",
+    "games_pgn", "round_pgn",
     "own_tag", "parse", "parse_line", "pgn_clk", "plies", "pgn_date", "read_moves", "result_text", "san", "san_list",
     "scoresheet", "SharedArchive", "tag_value_ok", "unreadable",
     "WhichPiece",

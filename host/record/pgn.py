@@ -148,6 +148,57 @@ def export(g: GameRow, moves: list[str], record: dict[str, Any] | None = None,
     return "\n".join(tags) + "\n\n" + "\n".join(lines) + "\n\n"
 
 
+def games_pgn(archive: Any, games: list[GameRow], live: bool = False,
+              cache: dict[int, tuple[object, str]] | None = None) -> tuple[str, list[str]]:
+    """The PGN of archived games one after the other, as in a PGN database, and the words for
+    each game no rules core reads, left out; a Kriegspiel game not over is left out unsaid
+    (its moves are sealed: `eboard export` names it).  archive: an Archive or a SharedArchive.
+    live: a broadcast's Round, R.B (the round and the board, as DGT's LiveChess and lichess's
+    broadcasts write it) where the game has a Board.  cache: game id -> (what it was made of,
+    its PGN), kept by a caller that makes the same games again and again (a broadcast, at
+    every move): a game that has not changed is not made again (its SAN is the cost)."""
+    parts: list[str] = []
+    notes: list[str] = []
+    for g in games:
+        if archive.sealed(g):
+            continue
+        moves = archive.moves(g.id)
+        own = archive.tags(g.id)
+        clocks = archive.clocks(g.id)
+        record = archive.kriegspiel_record(g.id)
+        key = (repr(g), moves, sorted(own.items()), sorted(clocks.items()), repr(record), live)
+        if cache is not None and g.id in cache and cache[g.id][0] == key:
+            parts.append(cache[g.id][1])
+            continue
+        why = unreadable(g, moves)
+        if why is not None:
+            notes.append(f"{why}: left out")
+            continue
+        if live and own.get("Board") and own.get("Round") and "." not in own["Round"]:
+            own["Round"] = f"{own['Round']}.{own['Board']}"
+        text = export(g, moves, record, clocks, own)
+        if cache is not None:
+            cache[g.id] = (key, text)
+        parts.append(text)
+    return "".join(parts), notes
+
+
+def round_pgn(archive: Any, round_: str, event: str | None = None, live: bool = False,
+              cache: dict[int, tuple[object, str]] | None = None) -> tuple[str, list[str]]:
+    """A round's PGN (its games by board number: Archive.round_games) and the words for each
+    game no rules core reads (games_pgn, with its cache); event: only that Event's games.
+    live: a broadcast's round, one game a board (the board's latest: a game begun again
+    replaces the one before) with its Round as R.B."""
+    games = [g for g in archive.round_games(round_) if event is None or g.event == event]
+    if live:
+        latest: dict[object, GameRow] = {}
+        for g in games:  # (by board, then id: the last a board's latest, in its board's place)
+            board = archive.tags(g.id).get("Board")
+            latest[board if board else ("game", g.id)] = g
+        games = list(latest.values())
+    return games_pgn(archive, games, live, cache)
+
+
 def kriegspiel_comments(record: dict[str, Any]) -> dict[int, list[str]]:
     """The umpire's record as comments: after ply i, the attempts and announcements made
     until the next move (tries that were impossible, questions, their answers)."""

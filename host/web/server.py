@@ -159,6 +159,7 @@ class WebServer:
         self.open = 0  # connections being served
         self._said: dict[str, float] = {}  # a console line -> when it was last said
         self._places: tuple[float, list[tuple[Any, str, int | None]]] | None = None  # (when, _archived_places)
+        self._made: dict[int, tuple[object, str]] = {}  # /broadcast's round_pgn cache: a game unchanged is not made again
 
     # ---- life cycle ----------------------------------------------------------------------
 
@@ -336,6 +337,7 @@ class WebServer:
         r.add_get("/archive", self.archive_list)
         r.add_get(r"/archive/{game_id:\d{1,9}}", self.replay)
         r.add_get(r"/archive/{game_id:\d{1,9}}.pgn", self.pgn)
+        r.add_get(r"/broadcast/{round:[0-9]{1,6}}/games.pgn", self.broadcast)
         r.add_get(r"/archive/{game_id:\d{1,9}}/ply/{ply:\d{1,5}}", self.ply_svg)
         r.add_get("/k/{match}/watch", self.spectators)
         r.add_get("/k/{match}/watch/events", self.spectator_events)
@@ -592,6 +594,19 @@ class WebServer:
             text=export(g, self.archive.moves(g.id), clocks=self.archive.clocks(g.id), own=self.archive.tags(g.id)), content_type="application/x-chess-pgn",
             headers={"Content-Disposition": f'attachment; filename="eboard-{g.id}.pgn"'},
         )
+
+    async def broadcast(self, request: web.Request) -> web.Response:
+        """A round's games live, as serve --broadcast writes them (round_pgn: one game a board,
+        in board order, Round R.B, [%clk]): a stable address a lichess broadcast can poll
+        (200 and the PGN, even before the first game: no redirect, no 404 mid-round);
+        ?event=NAME: that event's games only."""
+        from host.record import round_pgn
+
+        assert self.archive is not None
+        event = request.query.get("event")
+        text, _ = round_pgn(self.archive, request.match_info["round"], event, live=True, cache=self._made)
+        return web.Response(text=text, content_type="application/x-chess-pgn", charset="utf-8",
+                            headers={"Cache-Control": "no-cache"})
 
     # ---- Kriegspiel ----------------------------------------------------------------------
 
