@@ -86,6 +86,7 @@ class GrossPosition(HundredPosition):
     # A unit arriving diagonally next to its King may be the treacherous Queen's first
     # victim: her way onto the King (_more_attacks).
     UNSAFE_ARRIVALS = _D1
+    CASTLE_SQUARES_TELL = False  # (a castling's move made and tested, as every other)
 
     def _unsafe_arrival(self, to, k, them):
         # Only where a strong enemy Queen stands diagonally next to it (not on k): she alone

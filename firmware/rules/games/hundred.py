@@ -612,6 +612,13 @@ class HundredPosition(ChessPosition):
             out.append(m)
         return out
 
+    # Whether a castling whose squares (its King's, the one it crosses, where it lands) are
+    # all safe is legal without its move made and tested: here the King's square safe, no
+    # attack on the others went through it, the rook leaves a corner (nothing beyond it)
+    # and lands beside the King (it can only shield him).  Not in Grosschess, where a unit
+    # next to the King attacks only the square it stands on (_more_attacks).
+    CASTLE_SQUARES_TELL = True
+
     def _legal(self, m, them):
         if m >> 19 & 15 == CASTLE:
             for c in self.game.castlings:
@@ -619,6 +626,8 @@ class HundredPosition(ChessPosition):
                     for sq in c.safe:
                         if self.attacked(sq, them):
                             return False
+            if self.CASTLE_SQUARES_TELL:
+                return True
         if self.LIGHT_KINDS >> (m >> 19 & 15) & 1:
             # attacked() reads the cells and, for the units' first-move rights, the
             # moved marks: only the mover's change, and its own rights attack nobody.
