@@ -131,4 +131,8 @@ def test_a_lift_asks_the_core_for_little_more_than_its_piece(gid, tmp_path):
 def test_the_cores_machine_code_is_its_plain_python():
     # The script the unix port runs on the viper code (tests/test_micropython.py), here on
     # the plain Python the same source makes (the figures it checks are these).
-    runpy.run_path(str(ROOT / "tests" / "mpy" / "test_native_rules.py"), run_name="__main__")
+    sys.path.insert(0, str(ROOT / "tests" / "mpy"))  # (its mpytest and fuzzgen)
+    try:
+        runpy.run_path(str(ROOT / "tests" / "mpy" / "test_native_rules.py"), run_name="__main__")
+    finally:
+        sys.path.remove(str(ROOT / "tests" / "mpy"))
