@@ -18,6 +18,7 @@ import gc
 from array import array
 
 from common import ARGV, MICRO, TMP, Rand, median, now_us, own_pieces, since_us
+from fuzzgen import random_fens
 
 from boards import sim
 from firmware import protocol
@@ -25,23 +26,6 @@ from firmware.app import Board
 from firmware.debounce import LIFT, PLACE
 
 JOURNAL = TMP + "eboard-bench-hint.journal"
-
-
-def positions(gid, n, rng):
-    """n FENs from random games of the game (each game 10-60 plies from its start)."""
-    from firmware.rules import new_position
-
-    out = []
-    while len(out) < n:
-        pos = new_position(gid)
-        for _ in range(10 + rng.below(50)):
-            ms = pos.legal_moves()
-            if not ms:
-                break
-            pos.push(ms[rng.below(len(ms))])
-        if pos.legal_moves():
-            out.append(pos.fen())
-    return out
 
 
 def positions_from(path, gid, n):
@@ -124,7 +108,7 @@ def game_positions(games, n, fens_from=None):
     (one generator for them all, so that --write-fens writes what main() plays)."""
     rng = Rand(2026)
     for gid in games:
-        yield gid, positions_from(fens_from, gid, n) if fens_from else positions(gid, n, rng)
+        yield gid, positions_from(fens_from, gid, n) if fens_from else random_fens(gid, n, rng)
 
 
 def main(games=("lippo", "chess"), n=100, fens_from=None, tries=3):
@@ -138,6 +122,10 @@ def main(games=("lippo", "chess"), n=100, fens_from=None, tries=3):
             % (gid, len(got), len(fens), median(got), max(got), worst[2], worst[1])
         )
     print("LED frame encode %d us" % encode_us())
+    from firmware.rules.compat import MADE
+
+    # (how the core's hot functions were compiled: "viper" where the port made machine code)
+    print("compiled: " + ", ".join("%s %s" % (k, MADE[k]) for k in sorted(MADE)))
 
 
 def write_fens(path, games, n):

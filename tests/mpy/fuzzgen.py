@@ -34,6 +34,24 @@ class Rand:
         return (self.x >> 8) % n
 
 
+def random_fens(gid, n, rng):
+    """n FENs from random games of the game (each game 10-60 plies from its start, none
+    over): bench/hint.py's positions, tests/mpy/test_native_rules.py's."""
+    from firmware.rules import new_position
+
+    out = []
+    while len(out) < n:
+        pos = new_position(gid)
+        for _ in range(10 + rng.below(50)):
+            ms = pos.legal_moves()
+            if not ms:
+                break
+            pos.push(ms[rng.below(len(ms))])
+        if pos.legal_moves():
+            out.append(pos.fen())
+    return out
+
+
 def lasting_move(pos, ms, rng):
     """A random move of ms that does not end the game, where there is one: long games."""
     m = ms[rng.below(len(ms))]

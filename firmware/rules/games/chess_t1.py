@@ -20,7 +20,10 @@ entering a free enemy castle square); automatic promotions (Knecht to Wer Knecht
 to Konnet) and the Scout's exchange are plain from-to.
 """
 
+from array import array
+
 from ..board import WHITE, BLACK, EMPTY, OFF, ORTHO, DIAG, ALL8, STRIDE, index, rank_of, delta
+from ..compat import compile_fn
 from ..game import Game, leap, leap_images
 from ..position import Position, Outcome, FenError, CAPTURE, PROMO
 
@@ -155,27 +158,29 @@ class T1Position(Position):
         """(sums, royal hits): sums[side][cell] is the side's raw strength on the cell
         in half units (side 0 White), royal[side][cell] how many of its royal pieces hit it.
         near: a list of cells whose figures alone are wanted (a lifted piece's captures):
-        only the pieces whose field may hold one of them (_REACHES) are looked at, and
-        the other cells are left short."""
-        lay = self.game.layout
+        only the pieces whose field may hold one of them (_REACHES, by next_reacher) are
+        looked at, and the other cells are left short."""
+        sqs = self.game.layout.squares
+        n = len(sqs)
         sums = (bytearray(450), bytearray(450))
         roy = (bytearray(450), bytearray(450))
         pts = self.game.points
         cells = self.cells
         tmp = []
-        for sq in lay.squares:
+        if near is None:
+            i = 0
+        else:
+            near = array("H", near)
+            i = next_reacher(cells, sqs, n, 0, near, len(near), _REACH2)
+        while i < n:
+            sq = sqs[i]
             c = cells[sq]
-            if not c or c & 31 == SCOUT:
-                continue
-            if near is not None:
-                reach = _REACHES[0 if c & WHITE else 1]
-                t = c & 31
-                for to in near:
-                    o = to - sq + _BIAS
-                    if 0 <= o <= 2 * _BIAS and reach[o] >> t & 1:
-                        break
-                else:
+            i += 1
+            if near is None:
+                if not c or c & 31 == SCOUT:
                     continue
+            else:
+                i = next_reacher(cells, sqs, n, i, near, len(near), _REACH2)  # (the next one)
             side = 0 if c & WHITE else 1
             s = pts[c & 31]
             r = ROYAL >> (c & 31) & 1  # royal(), inline: once a piece
@@ -515,6 +520,36 @@ def _reach_tables():
 
 
 _REACHES = _reach_tables()
+_REACH2 = _REACHES[0] + _REACHES[1]  # White's table, then Black's: next_reacher's
+
+# The index in squares (n of them), from i on, of the first square holding a piece, not a
+# Scout, whose field may hold one of the k cells of near (by _REACH2); n if none.  In
+# Python the board's 64 squares and each piece's test against each capture cost a
+# lift with many captures some 600 lines, about 4 ms on the emulated Pico (issue #38):
+# machine code on the chip (compat.compile_fn, when the game is loaded), from this one
+# source.
+next_reacher = compile_fn("""
+def next_reacher(cells: ptr8, squares: ptr16, n: int, i: int, near: ptr16, k: int, reach: ptr8) -> int:
+    while i < n:
+        sq = squares[i]
+        c = cells[sq]
+        if c:
+            t = c & 31
+            if t != %(scout)d:
+                r = 0
+                if c & %(black)d:
+                    r = %(width)d
+                j = 0
+                while j < k:
+                    o = near[j] - sq + %(bias)d
+                    if o >= 0:
+                        if o < %(width)d:
+                            if (reach[r + o] >> t) & 1:
+                                return i
+                    j += 1
+        i += 1
+    return n
+""" % {"scout": SCOUT, "black": BLACK, "bias": _BIAS, "width": 2 * _BIAS + 1}, "next_reacher", "viper")
 
 
 def new(fen=None, wk_enters_enemy_castle=True):

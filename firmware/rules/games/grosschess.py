@@ -22,11 +22,14 @@ have moved: pawns without their double step, pieces without their first-move rig
 The Queen's treacherous capture is from, first victim, then where she ends: e7d6,e5.
 """
 
-from ..board import WHITE, BLACK, EMPTY, OFF, ALL8, ORTHO, DIAG, STRIDE, delta
+from array import array
+
+from ..board import WHITE, BLACK, EMPTY, OFF, ALL8, ORTHO, DIAG, STRIDE, delta, index
+from ..compat import compile_fn
 from ..game import leap, slide
 from ..position import CAPTURE
 from . import hundred
-from .hundred import HundredPosition, _D1, _O1, _A1, _Z_BEND, _G_BEND
+from .hundred import HundredPosition, hits, E_FILE, _D1, _O1, _A1, _Z_BEND, _G_BEND
 
 START = "rnbzkqgbnr/popsvimpop/1p1pppp1p1/10/10/10/10/1P1PPPP1P1/POPSVIMPOP/RNBZKQGBNR w KQkq - 0 1"
 
@@ -41,8 +44,26 @@ PIECES = hundred.PIECES + (
 TREACH = 12  # move kind: the Queen's treacherous capture (arg: 1 + direction of her second step)
 _KNIGHT = tuple(delta(x, y) for x, y in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)))
 _BOX = tuple(delta(x, y) for y in range(-2, 3) for x in range(-2, 3) if x or y)  # two squares round
+_BOX16 = array("H", [d + 256 for d in _BOX])  # the same for next_new (biased by 256)
+
+# The index in _BOX, from i on, of the first square round sq holding a unit of colour by
+# that may reach sq by its kind (reach: GrossPosition._box_reach's, a new unit's); 24 if
+# none.  Machine code on the chip (compat.compile_fn, when the game is loaded), from this
+# one source: in Python the 24 squares cost some 70 lines at every check test near a King
+# (issue #38).
+next_new = compile_fn("""
+def next_new(cells: ptr8, sq: int, by: int, reach: ptr16, box: ptr16, i: int) -> int:
+    while i < 24:
+        x = cells[sq + box[i] - 256]
+        if x & by:
+            if (reach[23 - i] >> (x & 31)) & 1:
+                return i
+        i += 1
+    return 24
+""", "next_new", "viper")
 
 GAME = hundred.build("grosschess", start=START, pieces=PIECES)
+GAME.box_reach = None  # GrossPosition._box_reach's, made when first asked
 PAWN_T = GAME.type_of("P")
 
 
@@ -65,6 +86,7 @@ class GrossPosition(HundredPosition):
     # A unit arriving diagonally next to its King may be the treacherous Queen's first
     # victim: her way onto the King (_more_attacks).
     UNSAFE_ARRIVALS = _D1
+    CASTLE_SQUARES_TELL = False  # (a castling's move made and tested, as every other)
 
     def _unsafe_arrival(self, to, k, them):
         # Only where a strong enemy Queen stands diagonally next to it (not on k): she alone
@@ -158,20 +180,28 @@ class GrossPosition(HundredPosition):
         finally:
             self.us = saved
 
+    def attacked(self, sq, by):
+        return hits(self.cells, self.counts, sq, by, self.game.hit_table) != 0 or self._more_attacks(sq, by)
+
     def _more_attacks(self, sq, by):
         # The new units, by their own moves; and a treacherous second step onto sq.
         cells = self.cells
         if not cells[sq]:
             return False
-        new = self.NEW_UNITS
         # A new unit further than two squares away captures only by the slides of Mars
         # and Sagittarius, which the game's attack tables have seen already: only the
-        # 24 squares round sq are looked at (not the whole board, at every check test).
-        for d in _BOX:
-            a = sq + d
-            x = cells[a]
-            if x & by and new >> (x & 31) & 1 and self._hits(a, sq):
+        # 24 squares round sq are looked at (not the whole board, at every check test),
+        # by next_new (machine code on the chip); a new unit's moves are made only where
+        # its kind may reach sq from its square at all (_box_reach).
+        g = self.game
+        if g.box_reach is None:
+            g.box_reach = self._box_reach()
+        reach = g.box_reach[by >> 6]
+        i = next_new(cells, sq, by, reach, _BOX16, 0)
+        while i < 24:
+            if self._hits(sq + _BOX[i], sq):
                 return True
+            i = next_new(cells, sq, by, reach, _BOX16, i + 1)
         queen = by | self.QUEEN_V
         if not self.counts[queen]:
             return False
@@ -181,9 +211,41 @@ class GrossPosition(HundredPosition):
             if x == EMPTY or x == OFF or x & by or x & 31 == self.KING:
                 continue
             for e in _D1:
-                if self._treacherous_on(v + e, sq, queen) and self._hits(v, v + e):
+                if cells[v + e] == queen and self._treacherous_on(v + e, sq, queen) and self._hits(v, v + e):
                     return True
         return False
+
+    def _box_reach(self):
+        """For each side (White's, Black's), the new units each square of _BOX may be
+        reached from: at index 23 - i (the offset -_BOX[i]) the mask of the types whose
+        moves, strong on an empty board (a superset of their captures anywhere), go that
+        far; from the game's own moves, made once a game."""
+        # (this position's cells and side lent to the empty board a moment: a position made
+        # here would ask its check test, and this table, at its set-up)
+        cells = self.cells
+        us = self.us
+        board = self.cells = self.game.layout.empty_board()
+        frm = index(E_FILE, 4)
+        out = []
+        try:
+            for side in (WHITE, BLACK):
+                reach = array("H", bytes(48))
+                self.us = side
+                for t in range(1, len(self.game.letter)):
+                    if self.NEW_UNITS >> t & 1:
+                        ms = []
+                        board[frm] = side | t
+                        self._gen_piece(frm, t, ms)
+                        board[frm] = EMPTY
+                        for m in ms:
+                            d = (m >> 9 & 511) - frm
+                            if d in _BOX:
+                                reach[_BOX.index(d)] |= 1 << t
+                out.append(reach)
+        finally:
+            self.cells = cells
+            self.us = us
+        return tuple(out)
 
     # ---- making moves ---------------------------------------------------------------------
 

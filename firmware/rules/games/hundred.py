@@ -21,7 +21,10 @@ notation.md says; the en-passant field after every double step), then optionally
      double step), comma-separated, or "-"
 """
 
+from array import array
+
 from ..board import WHITE, BLACK, EMPTY, OFF, ALL8, ORTHO, DIAG, STRIDE, delta, file_of, rank_of, index
+from ..compat import compile_fn
 from ..game import PAWN, leap, leap_images, slide, Game
 from ..position import Position, FenError, CAPTURE, NORMAL, DOUBLE, EP, CASTLE, PROMO
 from .chess import ChessPosition
@@ -89,7 +92,106 @@ def build(gid="hundred", files=10, ranks=10, letters="abcdefghik", pieces=PIECES
     z = g.type_of("Z")
     gen = g.type_of("G")
     g.benders = tuple(((c | z, _Z_BEND), (c | gen, _G_BEND)) for c in (WHITE, BLACK))
+    # The same, flat, for hits() (offsets biased by 256, every item a 16-bit word): the
+    # far leaps' count and (offset, mask) pairs; the King's, Jester's, General's and
+    # pawn's types; the 8 lines (step, slide mask, diagonal, step mask); the Jester's
+    # bends, then the General's, (target, via, via) each.
+    t = [len(flat) // 2]
+    for i in range(0, len(flat), 2):
+        t += [flat[i] + 256, flat[i + 1]]
+    t += [g.type_of("K"), z, gen, g.type_of("P")]
+    for d, mask, diag, step in g.lines:
+        t += [d + 256, mask, 1 if diag else 0, step]
+    for bends in (_Z_BEND, _G_BEND):
+        for b in bends:
+            t += [v + 256 for v in b]
+    g.hit_table = array("H", t)  # (a mask past 16 bits would not fit: ValueError)
     return g
+
+
+# Whether a unit of colour `by` attacks sq by the units of 100-square chess (the tables
+# of build(): hit_table), but a game's own more (Grosschess's _more_attacks): 1 or 0.  A
+# King's lift asks it once a destination, a lift near the King once a unit; in Python one
+# call ran some 150 lines, 12 of them 11 ms of the strong King's lift on the emulated Pico
+# (issue #38).  On the chip it is machine code (@micropython.viper, compat.compile_fn, from
+# this one source), elsewhere Python; compiled when the game is first loaded (a first call
+# deep in a position's set-up ran out of the chip's stack compiling).
+hits = compile_fn("""
+def hits(cells: ptr8, counts: ptr8, sq: int, by: int, t: ptr16) -> int:
+    n = 1 + 2 * t[0]
+    i = 1
+    while i < n:
+        x = cells[sq + 256 - t[i]]
+        if x & by:
+            if (t[i + 1] >> (x & 31)) & 1:
+                return 1
+        i += 2
+    king = by | t[n]
+    jester = by | t[n + 1]
+    general = by | t[n + 2]
+    pawn = by | t[n + 3]
+    i = n + 4
+    n = i + 32
+    while i < n:
+        d = t[i] - 256
+        two = general
+        if t[i + 2]:
+            two = jester
+        s = sq - d
+        x = cells[s]
+        if x == 0:
+            s -= d
+            x = cells[s]
+            if x == two:
+                return 1
+            if x == king:
+                if s %% %(stride)d == %(e_file)d:
+                    return 1
+            while x == 0:
+                s -= d
+                x = cells[s]
+        elif x & by:
+            if (t[i + 3] >> (x & 31)) & 1:
+                return 1
+        if x & by:
+            if (t[i + 1] >> (x & 31)) & 1:
+                return 1
+            if x == two:
+                if s %% %(stride)d == %(e_file)d:
+                    return 1
+        i += 4
+    back = %(stride)d
+    if by == %(white)d:
+        back = -%(stride)d
+    if cells[sq + back - 1] == pawn:
+        return 1
+    if cells[sq + back + 1] == pawn:
+        return 1
+    piece = jester
+    while i < n + 24:
+        if counts[piece]:
+            e = i + 12
+            while i < e:
+                s = sq + 256 - t[i]
+                if cells[s] == piece:
+                    if cells[s + t[i + 1] - 256] == 0:
+                        return 1
+                    if cells[s + t[i + 2] - 256] == 0:
+                        return 1
+                i += 3
+        else:
+            i += 12
+        piece = general
+    if counts[pawn]:
+        s = sq - back - 1
+        if cells[s] == pawn:
+            if s %% %(stride)d == %(e_file)d:
+                return 1
+        if cells[s + 2] == pawn:
+            if (s + 2) %% %(stride)d == %(e_file)d:
+                return 1
+    return 0
+""" % {"stride": STRIDE, "e_file": E_FILE, "white": WHITE}, "hits", "viper")
 
 
 GAME = build()
@@ -208,55 +310,7 @@ class HundredPosition(ChessPosition):
     # ---- attacks ----------------------------------------------------------------------
 
     def attacked(self, sq, by):
-        g = self.game
-        cells = self.cells
-        aj = g.far_leaps  # the leaps longer than a step (the Knight's)
-        for i in range(0, len(aj), 2):
-            x = cells[sq - aj[i]]
-            if x & by and aj[i + 1] >> (x & 31) & 1:
-                return True
-        king = by | self.KING
-        jester = by | self.JESTER
-        general = by | self.GENERAL
-        # One walk along each of the 8 lines (the Queen slides along all of them): the
-        # first unit met may slide here (a strong Jester or General too), or step here if
-        # it stands next to sq; two squares away over an empty one, a Jester's or
-        # General's two-step or a strong King's.
-        for d, mask, diag, step in g.lines:
-            two = jester if diag else general
-            s = sq - d
-            x = cells[s]
-            if x == EMPTY:
-                s -= d
-                x = cells[s]
-                if x == two or x == king and self._strong(s):
-                    return True
-                while x == EMPTY:
-                    s -= d
-                    x = cells[s]
-            elif x & by and step >> (x & 31) & 1:
-                return True
-            if x & by and (mask >> (x & 31) & 1 or x == two and self._strong(s)):
-                return True
-        pawn = by | self.PAWN_T
-        back = -STRIDE if by == WHITE else STRIDE
-        if cells[sq + back - 1] == pawn or cells[sq + back + 1] == pawn:
-            return True
-        for piece, bends in g.benders[by >> 6]:
-            if self.counts[piece]:  # (none on the board: its bends not looked at)
-                for t, v1, v2 in bends:
-                    z = sq - t
-                    if cells[z] == piece and (cells[z + v1] == EMPTY or cells[z + v2] == EMPTY):
-                        return True
-        # a king's pawn also takes on its back diagonals
-        if self.counts[pawn]:
-            s = sq + (STRIDE if by == WHITE else -STRIDE) - 1
-            if cells[s] == pawn and self._strong(s) or cells[s + 2] == pawn and self._strong(s + 2):
-                return True
-        return self._more_attacks(sq, by)
-
-    def _more_attacks(self, sq, by):
-        return False
+        return hits(self.cells, self.counts, sq, by, self.game.hit_table) != 0
 
     # ---- moves ------------------------------------------------------------------------
 
@@ -305,9 +359,10 @@ class HundredPosition(ChessPosition):
 
     def _king(self, frm, ms):
         cells = self.cells
+        strong = self._strong(frm)
         for d in _A1:
             self._to(frm, frm + d, ms)
-            if self._strong(frm) and cells[frm + d] == EMPTY:
+            if strong and cells[frm + d] == EMPTY:
                 self._to(frm, frm + 2 * d, ms)
         if self.castling:
             self._castle_moves(frm, ms)
@@ -407,11 +462,25 @@ class HundredPosition(ChessPosition):
         out = []
         if leave and only and only != k:
             return out
+        cells = self.cells
+        king = cells[k]
         check = -1  # is the King attacked now? (-1: not asked yet)
         vac = -1  # the square last emptied in a test, and whether the King stood safe then
         vac_safe = False
         for m in self._with_thrones(self.pseudo_moves(only), k, them):
             if leave and m & 511 != k:
+                continue
+            if m & 511 == k and not m >> 19 & 15:
+                # The King's step (NORMAL): safe where it arrives, its square emptied, as
+                # _legal's test (_safe_light) but without its two calls a destination.
+                to = m >> 9 & 511
+                x = cells[to]
+                cells[k] = EMPTY
+                cells[to] = king
+                if not self.attacked(to, them):
+                    out.append(m)
+                cells[to] = x
+                cells[k] = king
                 continue
             if self._plain(m, k):
                 if check < 0:
@@ -543,6 +612,13 @@ class HundredPosition(ChessPosition):
             out.append(m)
         return out
 
+    # Whether a castling whose squares (its King's, the one it crosses, where it lands) are
+    # all safe is legal without its move made and tested: here the King's square safe, no
+    # attack on the others went through it, the rook leaves a corner (nothing beyond it)
+    # and lands beside the King (it can only shield him).  Not in Grosschess, where a unit
+    # next to the King attacks only the square it stands on (_more_attacks).
+    CASTLE_SQUARES_TELL = True
+
     def _legal(self, m, them):
         if m >> 19 & 15 == CASTLE:
             for c in self.game.castlings:
@@ -550,6 +626,8 @@ class HundredPosition(ChessPosition):
                     for sq in c.safe:
                         if self.attacked(sq, them):
                             return False
+            if self.CASTLE_SQUARES_TELL:
+                return True
         if self.LIGHT_KINDS >> (m >> 19 & 15) & 1:
             # attacked() reads the cells and, for the units' first-move rights, the
             # moved marks: only the mover's change, and its own rights attack nobody.

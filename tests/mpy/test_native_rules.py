@@ -1,0 +1,34 @@
+# heapsize=2M  (the three games' modules loaded at once)
+"""The rules core's machine code (@micropython.viper, firmware/rules/compat.py: 100-square
+chess's and Grosschess's attack test hundred.hits, Grosschess's next_new, chess-t1's
+next_reacher) answers as the plain Python its one source makes: the squares each side
+attacks and every piece's moves, counted over random positions of the three games, are the
+figures CPython's plain Python gives (issue #38).  tests/test_lift_work.py runs this script
+on CPython too, where the same source is plain Python: the figures are the plain code's,
+and the old attacked() (before the kernels) gave them too."""
+
+from fuzzgen import Rand, random_fens
+from mpytest import check
+
+from firmware.rules import new_position
+
+# game -> (positions, attacked (square, side) pairs (-1: not asked), moves_from's moves over
+# every square)
+WANT = {"hundred": (12, 1137, 589), "grosschess": (12, 1302, 698), "chess-t1": (12, -1, 517)}
+
+rng = Rand(38)
+for gid in ("hundred", "grosschess", "chess-t1"):
+    n, want_att, want_moves = WANT[gid]
+    att = 0
+    moves = 0
+    for fen in random_fens(gid, n, rng):
+        pos = new_position(gid, fen)
+        for sq in pos.game.layout.squares:
+            moves += len(pos.moves_from(sq))
+            if want_att >= 0:
+                for by in (32, 64):
+                    if pos.attacked(sq, by):
+                        att += 1
+    check(want_att < 0 or att == want_att, "%s: %d attacked squares, not %d" % (gid, att, want_att))
+    check(moves == want_moves, "%s: %d moves from the squares, not %d" % (gid, moves, want_moves))
+print("ok")
