@@ -115,6 +115,11 @@ COMMANDS = {
     ".venv/bin/python bench/hall_pg.py 3 4 32": ("short", None),
     ".venv/bin/python bench/hall.py": ("short", None),
     ".venv/bin/python bench/web_hall.py": ("short", None),
+    # the suite's own tests, run wider or deeper than the suite runs them
+    "EBOARD_PERFT_DEEP=1 .venv/bin/python -m pytest tests/test_chess.py -k perft":
+        ("skip", "tests/test_chess.py's perft, which the suite runs to a million leaves a depth"),
+    "EBOARD_PICO_KINDS=stock,image .venv/bin/python -m pytest -n 2 tests/test_pico_emu.py":
+        ("skip", "tests/test_pico_emu.py, which the suite runs on our image (flash.sh and --pico on stock)"),
 }
 
 
