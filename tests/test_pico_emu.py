@@ -4,7 +4,8 @@ RP2040 firmware), reached as a board on USB through a pseudo-terminal.
 The tests run on our image (EBOARD_PICO_UF2, default build/eboard-pico.uf2), each on its
 own copy of one flash made for the run.  `./flash.sh PORT` puts the firmware onto stock
 MicroPython once (test_flash_sh); the CLI's `--pico` tests run on that flash.  Every test
-on stock MicroPython too: EBOARD_PICO_KINDS=stock,image (a bench's run, bench/README.md).
+on stock MicroPython too, and the two longest (a full flash, four chips at once):
+EBOARD_PICO_KINDS=stock,image (a bench's run, bench/README.md).
 Slow by nature: each test is a real chip running for seconds of emulated time.
 """
 
@@ -47,6 +48,11 @@ MPREMOTE = str(ROOT / ".venv" / "bin" / "mpremote") if (ROOT / ".venv" / "bin" /
 # a bench's run: EBOARD_PICO_KINDS=stock,image (bench/README.md).
 KINDS = [k for k in os.environ.get("EBOARD_PICO_KINDS", "").split(",") if k in ("stock", "image")]
 KINDS = KINDS or (["image"] if IMAGE_UF2.exists() else ["stock"])
+# The longest runs (a minute and more of the chip each), a bench's run as well: the chip's own
+# full flash (the journal's ring is tested full on the unix port, tests/mpy/test_journal_ring.py)
+# and four chips followed at once.
+BENCH = pytest.mark.skipif(not os.environ.get("EBOARD_PICO_KINDS"),
+                           reason="a bench's run: EBOARD_PICO_KINDS=stock,image (bench/README.md)")
 
 
 def _flash(kind, tmp_path_factory):
@@ -454,6 +460,7 @@ def _archived(path: Path) -> dict[str, list[list[str]]]:
     return got
 
 
+@BENCH
 def test_serve_follows_four_emulated_picos_apart(flashed, tmp_path):
     """Issue #23 item 6: every emulated Pico said `pico-0000000000000000`, as if one board.
     Each emulated flash now has its flash chip's own unique id, kept across power cuts;
@@ -507,6 +514,7 @@ def test_serve_follows_four_emulated_picos_apart(flashed, tmp_path):
             p.stop()
 
 
+@BENCH
 def test_a_full_flash(pico, tmp_path):
     """Issue #23 item 3, on the chip's own littlefs: the flash filled with files (as a
     person's files on the board would), then 60 plies of Lippo by a host that archives
