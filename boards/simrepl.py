@@ -8,8 +8,9 @@ firmware drops it).  A fresh virtual board with no main.py runs this file as its
 program.
 
 Supported: the friendly REPL (one line at a time), the raw REPL (Ctrl-A; code ends with
-Ctrl-D, answered "OK", its output, Ctrl-D, its error, Ctrl-D), raw-paste refused ("R\\x00",
-mpremote then falls back), Ctrl-B back to the friendly REPL, Ctrl-D soft reboot, and
+Ctrl-D, answered "OK", its output, Ctrl-D, its error, Ctrl-D), its raw-paste mode (Ctrl-E A
+Ctrl-A; flow control by windows of PASTE_WINDOW bytes: mpremote sends without pausing, where
+the plain raw REPL makes it wait 10 ms every 256 bytes), Ctrl-B back to the friendly REPL, Ctrl-D soft reboot, and
 machine.reset().  Reached by the `repl` request, it reboots the board into play once no byte
 has come for the idle time the request gave (the chip's REPL does the same: boards/pico.py,
 idle_reset); after a soft reboot into the raw REPL (mpremote) it waits as long as it takes.
@@ -22,6 +23,7 @@ import sys
 EXIT_REBOOT = 75
 EXIT_RAW = 76
 BANNER = "MicroPython (virtual eboard); Ctrl-D: soft reboot\r\n"
+PASTE_WINDOW = 512  # raw-paste's flow control: bytes the host may send a Ctrl-A (under 128 << 8)
 
 
 class _Machine:
@@ -134,9 +136,9 @@ def _raw(stdin, env):
     code = bytearray()
     while True:
         b = _read(stdin)
-        if b == 5 and not code:  # Ctrl-E A Ctrl-A: raw-paste, which this board declines
+        if b == 5 and not code:  # Ctrl-E A Ctrl-A: raw-paste
             if _read(stdin) == 65 and _read(stdin) == 1:
-                _out("R\x00")
+                _paste(stdin, env)
             continue
         if b == 1:
             code = bytearray()
@@ -151,20 +153,48 @@ def _raw(stdin, env):
                 _out("soft reboot\r\n")
                 _exit(EXIT_RAW)
             _out("OK")
-            err = None
-            try:
-                exec(bytes(code).decode(), env)
-            except SystemExit:
-                raise
-            except BaseException as e:
-                err = e
-            _out("\x04")
-            if err is not None:
-                sys.print_exception(err, sys.stdout)
-            _out("\x04>")
+            _run(code, env)
             code = bytearray()
         else:
             code.append(b)
+
+
+def _paste(stdin, env):
+    """Raw-paste, as MicroPython's pyexec.c does it: "R\\x01", the window's size and a
+    Ctrl-A (two windows free), a Ctrl-A each time a window is read; the host's Ctrl-D ends
+    the code (acknowledged with one) and it runs, a Ctrl-C abandons it (a KeyboardInterrupt)."""
+    _out("R\x01" + chr(PASTE_WINDOW & 0xFF) + chr(PASTE_WINDOW >> 8) + "\x01")
+    code = bytearray()
+    left = PASTE_WINDOW
+    while True:
+        b = _read(stdin)
+        if b == 3 or b == 4:
+            _out("\x04")
+            if b == 3:
+                _out("\x04KeyboardInterrupt: \r\n\x04>")
+                return
+            break
+        code.append(b)
+        left -= 1
+        if not left:
+            left = PASTE_WINDOW
+            _out("\x01")
+    _run(code, env)
+
+
+def _run(code, env):
+    """Run a raw REPL's code: its output, Ctrl-D, its error, Ctrl-D, the prompt."""
+    err = None
+    try:
+        exec(bytes(code).decode(), env)
+    except SystemExit:
+        raise
+    except BaseException as e:
+        err = e
+    _out("\x04")
+    if err is not None:
+        sys.print_exception(err, sys.stdout)
+    _out("\x04>")
 
 
 if __name__ == "__main__":

@@ -116,6 +116,39 @@ def test_mpremote_talks_to_the_virtual_board_after_the_repl_request(board):
     assert "journal.bin" in r.stdout, r.stdout + r.stderr
 
 
+
+def test_the_virtual_board_s_repl_takes_mpremote_s_raw_paste(board):
+    """Raw-paste as MicroPython's own REPL does it (flow control by windows): mpremote keeps
+    it, so a file goes across without the plain raw REPL's 10 ms pause every 256 bytes
+    (flash.sh --sim took a minute); a file over several windows lands whole, code that
+    fails says its error, and a paste abandoned by Ctrl-C leaves the REPL answering."""
+    from mpremote.transport import TransportExecError
+    from mpremote.transport_serial import SerialTransport
+
+    r = subprocess.run([ROOT / "flash.sh", "--repl", board.port], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    t = SerialTransport(board.port, baudrate=115200)
+    try:
+        t.enter_raw_repl(soft_reset=False)
+        assert t.exec("print(6 * 7)").strip() == b"42"
+        assert t.use_raw_paste  # (mpremote drops to the plain raw REPL where a board declines it)
+        data = bytes(range(256)) * 12  # 3 KB: its code is several windows long
+        t.fs_writefile("pasted.bin", data)
+        assert t.fs_readfile("pasted.bin") == data
+        with pytest.raises(TransportExecError) as e:
+            t.exec("1 / 0")
+        assert "ZeroDivisionError" in e.value.error_output
+        assert t.read_until(1, b">", timeout=10).endswith(b">")  # (the prompt mpremote's next exec reads)
+        t.serial.write(b"\x05A\x01")
+        assert t.serial.read(2) == b"R\x01"
+        t.serial.write(b"print('never')\x03")
+        said = t.read_until(1, b"Interrupt: \r\n\x04", timeout=10)  # (the prompt after it: exec's)
+        assert b"KeyboardInterrupt" in said and b"never" not in said, said
+        assert t.exec("print(1 + 1)").strip() == b"2"
+        t.exit_raw_repl()
+    finally:
+        t.close()
+
 def test_a_power_cut_over_the_link_loses_no_move(board):
     with BoardLink(board.port) as link:
         link.hello()
