@@ -62,6 +62,7 @@ def page(browser):
     ctx = browser.new_context(viewport={"width": 1000, "height": 760})
     pg = ctx.new_page()
     pg.set_default_timeout(WAIT_MS)
+    expect.set_options(timeout=WAIT_MS)  # expect()'s own default is 5 s: too short for a loaded machine
     yield pg
     ctx.close()
 
