@@ -54,4 +54,9 @@ fi
 # Our Pico image (and the 32-bit unix port that checks it), cached after the first build;
 # a plain clone has no MicroPython source beside it: then one line says it was skipped.
 boards/build-image.sh --ci
-exec .venv/bin/python -m pytest -n 2 "$@"
+# Python keeps its compiled modules (an environment that turns that off, PYTHONDONTWRITEBYTECODE,
+# made every one of the suite's hundreds of eboard processes compile the host again: a third of
+# their CPU time), and pytest its rewritten test modules.
+unset PYTHONDONTWRITEBYTECODE
+# loadgroup: the tests of one xdist_group run on one worker (tests/test_pico_emu.py's stock chip)
+exec .venv/bin/python -m pytest -n 2 --dist loadgroup "$@"

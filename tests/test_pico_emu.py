@@ -4,8 +4,9 @@ RP2040 firmware), reached as a board on USB through a pseudo-terminal.
 The tests run on our image (EBOARD_PICO_UF2, default build/eboard-pico.uf2), each on its
 own copy of one flash made for the run.  `./flash.sh PORT` puts the firmware onto stock
 MicroPython once (test_flash_sh); the CLI's `--pico` tests run on that flash.  Every test
-on stock MicroPython too, and the two longest (a full flash, four chips at once):
-EBOARD_PICO_KINDS=stock,image (a bench's run, bench/README.md).
+on stock MicroPython too, and the longest (a full flash, four chips at once, power cuts in
+the flash's writes, a battle setup, the plain chess scripts): EBOARD_PICO_KINDS=stock,image
+(a bench's run, bench/README.md).
 Slow by nature: each test is a real chip running for seconds of emulated time.
 """
 
@@ -48,9 +49,9 @@ MPREMOTE = str(ROOT / ".venv" / "bin" / "mpremote") if (ROOT / ".venv" / "bin" /
 # a bench's run: EBOARD_PICO_KINDS=stock,image (bench/README.md).
 KINDS = [k for k in os.environ.get("EBOARD_PICO_KINDS", "").split(",") if k in ("stock", "image")]
 KINDS = KINDS or (["image"] if IMAGE_UF2.exists() else ["stock"])
-# The longest runs (a minute and more of the chip each), a bench's run as well: the chip's own
-# full flash (the journal's ring is tested full on the unix port, tests/mpy/test_journal_ring.py)
-# and four chips followed at once.
+# The longest runs, a bench's run as well: the chip's own full flash (the journal's ring is
+# tested full on the unix port, tests/mpy/test_journal_ring.py), four chips followed at once,
+# and the others marked BENCH below.
 BENCH = pytest.mark.skipif(not os.environ.get("EBOARD_PICO_KINDS"),
                            reason="a bench's run: EBOARD_PICO_KINDS=stock,image (bench/README.md)")
 
@@ -82,6 +83,11 @@ def flashed(request, tmp_path_factory):
     return _flash(request.param, tmp_path_factory)
 
 
+# The tests on stock MicroPython run on one worker (run-tests.sh: --dist loadgroup): ./flash.sh
+# onto the chip takes a minute, in which another worker would only wait for its lock.
+STOCK = pytest.mark.xdist_group("stock-pico")
+
+
 @pytest.fixture(scope="session")
 def stock_flashed(tmp_path_factory):
     """("stock", stock MicroPython with our firmware put on it by ./flash.sh)."""
@@ -102,6 +108,7 @@ def pico(flashed, tmp_path):
     p.stop()
 
 
+@STOCK
 def test_flash_sh(stock_flashed):
     """./flash.sh PORT onto stock MicroPython copied and verified every file, and the
     board then booted main.py into its game (the fixture checked its hello)."""
@@ -110,8 +117,10 @@ def test_flash_sh(stock_flashed):
     assert "verified" in said and "files on" in said
 
 
-SCRIPTS = ["chess_captures", "chess_castling", "chess_en_passant", "chess_promotion"]
-SCRIPTS += ["lippo_fougasse", "checkers_chain"]
+# Three scripts in the suite (a promotion's code loaded late, Lippo's tables, a checkers chain);
+# the plain chess moves on the chip too in a bench's run.
+SCRIPTS = [pytest.param(name, marks=BENCH) for name in ("chess_captures", "chess_castling", "chess_en_passant")]
+SCRIPTS += ["chess_promotion", "lippo_fougasse", "checkers_chain"]
 
 
 @pytest.mark.parametrize("name", SCRIPTS)
@@ -139,10 +148,13 @@ def _history(link: BoardLink) -> list[str]:
     return link.request("history").split()[1:]
 
 
+@BENCH
 def test_power_cut_in_journal_write(pico):
     """The power fails in the middle of the flash writes that journal a move (planted:
     the emulator dies part way through a program or erase): after power-on the board
-    has every move it had accepted, and none that was not played."""
+    has every move it had accepted, and none that was not played.  (A bench's run, as
+    bench/pico_powercut.py's 200 cuts; the suite tears the journal's records on the unix
+    port, tests/test_power_cut.py.)"""
     hands = Hands(pico)
     with BoardLink(pico.port, timeout_s=30) as link:
         link.hello(timeout_s=20)
@@ -332,6 +344,7 @@ def test_diodes_keep_ghosts_away(pico):
     assert stuck[0] == 1 and stuck[1:] == want[1:]
 
 
+@STOCK
 def test_replay_sensors_on_the_emulated_pico(stock_flashed, tmp_path):
     """`eboard replay-sensors --pico` (stock MicroPython + flash.sh unless given --uf2)
     prints what it prints on the virtual board."""
@@ -352,15 +365,10 @@ def test_replay_sensors_on_the_emulated_pico(stock_flashed, tmp_path):
     assert "fen " in on_pico.stdout
 
 
-def test_play_on_the_emulated_pico_as_a_person_types_it(stock_flashed, tmp_path):
-    """`eboard play --pico` typed into a terminal (pexpect): the screened setup's armies, a
-    move, a takeback the hands put right, a hand step the board's switches refuse, and
-    the adjourned game resumed with `--resume ID --pico` as the program says, on the same
-    board (its id and flash kept beside the archive, as a real board keeps them).  (Each once
-    broke on the chip alone: the hands' `sim` requests went to the firmware, which has no
-    such command, and the setup's hands went on before the board had asked for a man.)"""
+def _person_at_the_pico(image, tmp_path):
+    """person(*args): `eboard` ARGS typed into a terminal (pexpect) up to its prompt, on a
+    board of its own made from the flash `image`; typed(p, line): a line, what it said."""
     pexpect = pytest.importorskip("pexpect")
-    kind, image = stock_flashed  # play --pico runs stock MicroPython + flash.sh unless given --uf2
     shutil.copy(image, tmp_path / f"pico-emu-{firmware_key(None)}.flash")
     env = dict(os.environ, EBOARD_PICO_CACHE=str(tmp_path), EBOARD_DATA=str(tmp_path / "data"), TERM="dumb")
     eboard = str(ROOT / ".venv" / "bin" / "eboard")
@@ -375,11 +383,20 @@ def test_play_on_the_emulated_pico_as_a_person_types_it(stock_flashed, tmp_path)
         p.expect("\n> ")
         return p.before.replace("\r", "")
 
-    p = person("play", "--pico", "--battle")  # the hands set the two armies up as the board asks
-    said = p.before.replace("\r", "")
-    assert "White's army stands" in said and "Black's army stands" in said and "play may begin" in said, said
-    p.sendline("quit")
-    p.expect(pexpect.EOF)
+    return person, typed, env, eboard
+
+
+@STOCK
+def test_play_on_the_emulated_pico_as_a_person_types_it(stock_flashed, tmp_path):
+    """`eboard play --pico` typed into a terminal (pexpect): a move, a takeback the hands
+    put right, a hand step the board's switches refuse, and the adjourned game resumed
+    with `--resume ID --pico` as the program says, on the same board (its id and flash
+    kept beside the archive, as a real board keeps them).  (It once broke on the chip
+    alone: the hands' `sim` requests went to the firmware, which has no such command.)"""
+    import pexpect
+
+    kind, image = stock_flashed  # play --pico runs stock MicroPython + flash.sh unless given --uf2
+    person, typed, env, eboard = _person_at_the_pico(image, tmp_path)
     p = person("play", "--pico", "--game", "chess")
     assert "moves: 1. e4\n" in typed(p, "e2e4")
     assert "moves: 1. e4 e5\n" in typed(p, "e7e5")
@@ -388,15 +405,32 @@ def test_play_on_the_emulated_pico_as_a_person_types_it(stock_flashed, tmp_path)
     assert "lift e2: there is no man on e2" in typed(p, "lift e2")
     p.sendline("quit")
     p.expect(pexpect.EOF)
-    assert "game 2 adjourned: eboard play --resume 2 --pico goes on with it" in p.before
-    p = person("play", "--resume", "2", "--pico")  # the same emulated Pico: it holds the game
+    assert "game 1 adjourned: eboard play --resume 1 --pico goes on with it" in p.before
+    p = person("play", "--resume", "1", "--pico")  # the same emulated Pico: it holds the game
     said = typed(p, "e7e5")
-    assert "game 2 resumed: the board still holds it (1 ply)" in said and "moves: 1. e4 e5\n" in said, said
+    assert "game 1 resumed: the board still holds it (1 ply)" in said and "moves: 1. e4 e5\n" in said, said
     p.sendline("quit")
     p.expect(pexpect.EOF)
     listed = subprocess.run([eboard, "games"], capture_output=True, text=True, env=env, timeout=60).stdout
     boards = {line.split("[")[1].split("]")[0] for line in listed.splitlines() if "[" in line}
     assert len(boards) == 1 and boards.pop().startswith("pico-"), listed  # one board, as a real one
+
+
+@BENCH
+@STOCK
+def test_a_battle_setup_on_the_emulated_pico_as_a_person_types_it(stock_flashed, tmp_path):
+    """`eboard play --pico --battle`: the hands set the two screened armies up man by man as
+    the board asks (they once went on before the board had asked for a man, on the chip
+    alone).  A bench's run: the armies' 32 men take a minute of the chip."""
+    import pexpect
+
+    kind, image = stock_flashed
+    person, typed, env, eboard = _person_at_the_pico(image, tmp_path)
+    p = person("play", "--pico", "--battle")
+    said = p.before.replace("\r", "")
+    assert "White's army stands" in said and "Black's army stands" in said and "play may begin" in said, said
+    p.sendline("quit")
+    p.expect(pexpect.EOF)
 
 
 def test_the_hands_steps_fall_at_emulated_instants_however_late_the_host(pico):

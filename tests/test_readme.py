@@ -20,7 +20,7 @@ import pytest
 from conftest import ROOT
 from walkutil import EBOARD, GUARD_S, person
 
-SHORT_S = 4.0  # a long-running command runs this long, then Ctrl-C: it started and ran
+SHORT_S = 2.0  # a long-running command runs this long, then Ctrl-C: it started and ran
 
 
 READMES = ("README.md", "bench/README.md")  # bench/README.md: the benchmarks' commands and figures

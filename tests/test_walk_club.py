@@ -10,7 +10,7 @@ from firmware.rules import GAMES
 from host.record import Archive
 from walkutil import EBOARD, person
 
-PLIES = 20  # dozens of plies a game, fewer where the game ended sooner
+PLIES = 10  # plies a game (fewer where the game ended sooner): every game under way
 GUARD_S = 400  # a guard only: the hands move at the boards' pace, however busy the machine
 
 
