@@ -308,6 +308,8 @@ def main() -> int:
                     continue
                 t0 = time.monotonic()
                 got = firmware_heap(pico, "lippo", plies, args.wait, args.check_every if name == "long" else 0)
+                if os.environ.get("EBOARD_HEAP_LIVES"):  # every ply's live heap, for a look at where it peaks
+                    Path(os.environ["EBOARD_HEAP_LIVES"]).write_text("".join(f"{p} {v}\n" for p, v in got["lives"]))
                 after = [live for ply, live in got["lives"] if ply >= 100]
                 growth = f", live heap after ply 100 varies by {max(after) - min(after):,} B" if after else ""
                 if len(after) >= 200:  # growth: the largest of plies 100-199 beside that of the last 100

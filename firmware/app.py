@@ -16,9 +16,9 @@ from os import urandom as _urandom
 
 from firmware import drop_module, leds
 from firmware.debounce import FIXING, Debouncer, LIFT, ticks_diff
-from firmware.journal import Journal, JournalFull, Logbook
+from firmware.journal import Journal, Logbook
 from firmware.outbox import Outbox
-from firmware.rules import FenError, MoveError, GAMES, fen_shape_ok, forget_games, new_position
+from firmware.rules import MoveError, GAMES, fen_shape_ok, new_position
 from firmware.rules.game import AFTER_OPENING
 from firmware.terms import DEFAULT_GAME, Refused, host_end, new_uid
 from firmware.tracker import Tracker, CORRECTING, IDLE, OVER, SETUP, STATES, pos_last
@@ -117,16 +117,6 @@ class Board:
         self.tracker.ended = self.ended
         self.tracker.start(pos, setup=setup, now_ms=now_ms)
 
-    def _replay(self, start):
-        # The journal's game taken up again, after a game switch that failed: a
-        # power-up's work (firmware/power_up.py), loaded for it and dropped after.
-        from firmware import power_up
-
-        try:
-            power_up.replay(self, start)
-        finally:
-            drop_module("firmware", "power_up")
-
     def journal_work(self, name, arg=None):
         """The journal's seldom work for the logbook (firmware/rewrites.py's name): its
         code loaded for it and dropped after (stock MicroPython keeps a module's code in
@@ -137,18 +127,6 @@ class Board:
             getattr(rewrites, name)(self.logbook, arg)
         finally:
             drop_module("firmware", "rewrites")
-
-    def _build(self, gid, build):
-        """build() a position of game gid.  Loading a game's module leaves garbage in pieces
-        (on a virtual board, the compiler's), and the heap may hold enough for its tables
-        but not in one block: then once more, from a collected heap and no other game."""
-        try:
-            return build()
-        except MemoryError:
-            self.pos = self.tracker.pos = None
-            forget_games(gid)
-            self.collect()
-            return build()
 
     def _send(self, text):
         if self.held_lift is not None:
@@ -405,39 +383,13 @@ class Board:
     def _begin(self, gid, build, head, fen, player, now_ms):
         # A new game (or Kriegspiel view): build() makes its position; head is its first
         # journal record without its number and uid ("N chess -", "K chess white FEN").
-        # One game's tables at a time: the old game goes first.
-        if gid != self.game:
-            self.pos = self.tracker.pos = None
-            forget_games(gid)
-            self.collect()
-        uid = new_uid(self.urandom)
-        kind, rest = head.split(" ", 1)
+        # A game switch's work (firmware/power_up.py), loaded for it and dropped after.
+        from firmware import power_up
+
         try:
-            pos = self._build(gid, build)
-            self.journal_work("start", "%s %d %s %s" % (kind, self.outbox.seq + 1, uid, rest))
-        except (Refused, FenError, JournalFull, MemoryError) as e:
-            if self.pos is None:  # back to the game the journal still holds
-                pos = None
-                forget_games(self.game)
-                self.collect()
-                self._replay(self.logbook.last_head())
-                self.tracker.pos = self.pos
-            if isinstance(e, FenError):
-                raise Refused("bad-fen", str(e))
-            if isinstance(e, JournalFull):
-                raise Refused("journal-full", "the flash is full")
-            raise
-        self.pos = pos
-        self.game = gid
-        self.uid = uid
-        self.start_fen = fen
-        self.ply = 0
-        self.logbook.begin()
-        self.krieg = player
-        self.arranging = None
-        self.ended = None
-        self._send("newgame %s %s %s" % (gid, uid, fen or "-"))
-        self._follow(pos, setup=True, now_ms=now_ms)
+            power_up.begin(self, gid, build, head, fen, player, now_ms)
+        finally:
+            drop_module("firmware", "power_up")
 
     def _not_kriegspiel(self, what):
         if self.krieg is not None:

@@ -1,11 +1,12 @@
 """A power-up's work (Board.boot): the journaled game taken up, or the default game begun;
-and the journal's game taken up again after a game switch that failed (Board._replay,
-Board._recover).  The checkpoint records it reads are firmware/rewrites.py's.
+a game switch (Board._begin), and the journal's game taken up again after one that
+failed (Board._recover).  The checkpoint records it reads are firmware/rewrites.py's.
 Loaded for it and dropped after (firmware/app.py): on stock MicroPython a module's bytecode
 takes heap, and this runs once a power-up, or once in 50 plies and more."""
 
-from firmware.terms import DEFAULT_GAME, PROTOCOL, claim, host_end, is_uid, new_uid
-from firmware.rules import forget_games, new_position
+from firmware.journal import JournalFull
+from firmware.terms import DEFAULT_GAME, PROTOCOL, Refused, claim, host_end, is_uid, new_uid
+from firmware.rules import FenError, forget_games, new_position
 from firmware.tracker import STATES
 
 BOOT_GARBAGE_RECORDS = 32  # a journal read at power-up with more records is collected after
@@ -159,7 +160,7 @@ def replay(board, start, collect=True, check=-1, at=0, jump=0):
             uid, gid, fen = words[2].split(" ", 2)
             fen = None if fen == "-" else fen
             pos = None
-            pos = board._build(gid, lambda: new_position(gid, fen))
+            pos = _build(board, gid, lambda: new_position(gid, fen))
             board.game, board.uid, board.start_fen, board.krieg = gid, uid, fen, None
             ply = log.claim_ply = log.unsaved_from = 0
             ended = None
@@ -168,7 +169,7 @@ def replay(board, start, collect=True, check=-1, at=0, jump=0):
             pos = None
             from firmware import krieg
 
-            pos = board._build(gid, lambda: krieg.new_view(gid, fen))
+            pos = _build(board, gid, lambda: krieg.new_view(gid, fen))
             board.game, board.uid, board.start_fen, board.krieg = gid, uid, fen, krieg.new_player(side)
             ply = 0
         elif kind == "M":
@@ -285,3 +286,56 @@ def recover(board, now_ms):
         board._send("newgame %s %s -" % (DEFAULT_GAME, board.uid))
     board._follow(board.pos, setup=True, now_ms=now_ms)
     board.tracker.resync(now_ms)  # the same game goes on: its last move stays lit
+
+
+def begin(board, gid, build, head, fen, player, now_ms):
+    """A new game (or Kriegspiel view), Board._begin's: build() makes its position; head is
+    its first journal record without its number and uid ("N chess -", "K chess white FEN").
+    Here and not in the Board: on stock MicroPython the code of a game switch took heap
+    all game long."""
+    # One game's tables at a time: the old game goes first.
+    if gid != board.game:
+        board.pos = board.tracker.pos = None
+        forget_games(gid)
+        board.collect()
+    uid = new_uid(board.urandom)
+    kind, rest = head.split(" ", 1)
+    try:
+        pos = _build(board, gid, build)
+        board.journal_work("start", "%s %d %s %s" % (kind, board.outbox.seq + 1, uid, rest))
+    except (Refused, FenError, JournalFull, MemoryError) as e:
+        if board.pos is None:  # back to the game the journal still holds
+            pos = None
+            forget_games(board.game)
+            board.collect()
+            replay(board, board.logbook.last_head())
+            board.tracker.pos = board.pos
+        if isinstance(e, FenError):
+            raise Refused("bad-fen", str(e))
+        if isinstance(e, JournalFull):
+            raise Refused("journal-full", "the flash is full")
+        raise
+    board.pos = pos
+    board.game = gid
+    board.uid = uid
+    board.start_fen = fen
+    board.ply = 0
+    board.logbook.begin()
+    board.krieg = player
+    board.arranging = None
+    board.ended = None
+    board._send("newgame %s %s %s" % (gid, uid, fen or "-"))
+    board._follow(pos, setup=True, now_ms=now_ms)
+
+
+def _build(board, gid, build):
+    # build() a position of game gid.  Loading a game's module leaves garbage in pieces
+    # (on a virtual board, the compiler's), and the heap may hold enough for its tables
+    # but not in one block: then once more, from a collected heap and no other game.
+    try:
+        return build()
+    except MemoryError:
+        board.pos = board.tracker.pos = None
+        forget_games(gid)
+        board.collect()
+        return build()

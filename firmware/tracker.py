@@ -209,7 +209,7 @@ class Matcher:
                 if n == LIST_PIECES:
                     break
             else:
-                self.listing = None
+                self.listed()
 
     def all(self):
         """The turn's legal moves, all of them: what the scans have not listed yet is
@@ -217,8 +217,15 @@ class Matcher:
         if self.listing is not None:
             for _ in self.listing:
                 pass
-            self.listing = None
+            self.listed()
         return self.moves
+
+    def listed(self):
+        # The list made a piece at a time grew by doubling its room: a Lippo turn's 200 and
+        # more moves held up to twice that, kept until the turn ends.  Copied once to its
+        # length (stock MicroPython's heap and our image's: what a turn keeps at its peak).
+        self.listing = None
+        self.moves = self.moves[:]
 
     def piece_moves(self, cell, out):
         """The moves of the man on cell appended to out: among the turn's once they are
