@@ -8,7 +8,7 @@ Issue #38: a castling rook (a Lippo Fortress, a chess rook) lifted with no move 
 finished the turn's whole list of moves, listed a few pieces a scan since e3e9c9f, to find
 whether a castling explained the lift: 168 calls into the core in Lippo where every other
 lift makes 26 at most (38 ms on the emulated Pico), 111 in chess (31).  A castling is the
-royal piece's move: its moves alone are asked now (firmware/correction.py, castle_rook).  The calls miss the
+royal piece's move: its moves alone are asked now (the tracker's _castle_rook).  The calls miss the
 work inside one: 100-square chess's King asked attacked() a destination, some 170 lines
 each (11 ms on the chip), so the lines are counted too.  Those of the core's machine code
 on the chip (compat.late's functions: hundred.hits, Grosschess's next_new, chess-t1's
@@ -24,7 +24,7 @@ import pytest
 from conftest import ROOT
 
 from boards import sim
-from firmware import protocol
+from firmware import drop_module, protocol
 from firmware.app import Board
 from firmware.debounce import LIFT, PLACE
 from firmware.rules import GAMES, new_position
@@ -100,12 +100,17 @@ def _lifts(board, hw, fen):
     for p in own_pieces(board, fen):
         hw.matrix.set(p, False)
         work[:] = [0, 0]
+        drop_module("firmware", "correction")  # (loaded by a set-up's corrections)
         sys.settrace(call)
         try:
             board._on_switch(LIFT, p, 0)  # the debounced lift: tracker, hints, frame
         finally:
             sys.settrace(None)
         assert STATES[tracker.state] in ("moving", "correcting"), (fen, tracker.geo.name(p))
+        # A lift loads no module: stock MicroPython reads one from its file system, some
+        # 20 ms (a piece with no move lifted loaded firmware/correction.py for the castling
+        # rook's test: 23 ms on the emulated Pico where the lift's work is 3 ms)
+        assert "firmware.correction" not in sys.modules, (fen, tracker.geo.name(p))
         yield tracker.geo.name(p), tuple(work)
         hw.matrix.set(p, True)
         board._on_switch(PLACE, p, 0)
