@@ -1,6 +1,6 @@
 """What the board shows that no move under way explains: the last move put back (a takeback),
 on its way back, or the next move after a complete one; a man with no move of his own
-lifted, unless he is a castling's rook; else squares to put right.
+lifted (unless he is a castling's rook: the tracker's _castle_rook); else squares to put right.
 
 Loaded by the tracker the first time the diff is left unexplained (tracker._correction): a
 game whose moves are made cleanly never holds this code (on stock MicroPython a module's
@@ -9,7 +9,6 @@ code takes heap).
 
 from firmware import leds
 from firmware.rules.board import EMPTY
-from firmware.rules.position import CASTLE
 
 
 def _last(pos):
@@ -84,31 +83,3 @@ def render_undoing(t, frame):
         if act[p] != before:
             frame[p] = leds.MISSING if before else leds.EXTRA
     pos.push(m)
-
-
-def castle_rook(t, n):
-    """An own man with no move lifted (n: the diff, his square alone): is he the rook of a
-    castling, lifted first?  The one way an own piece's square is part of another piece's
-    move."""
-    pos = t.pos
-    if not pos.castling:
-        return False
-    cell = t.geo.cell(t.occ.diff[0])
-    for c in pos.game.castlings:
-        if c.rook == cell and pos.castling & c.bit:
-            break
-    else:
-        # Not a castling rook's square, or its side's right to castle with it is gone:
-        # no need to look at the royal piece's moves.
-        return False
-    # A castling is a move of the royal piece: its moves alone, never the turn's list
-    # (listed a few pieces a scan, a lift early in the turn finished it: a Lippo
-    # Fortress in its corner, 200 and more moves, 38 ms on the emulated Pico).
-    matcher = t.matcher
-    ms = matcher.picked
-    del ms[:]
-    matcher.piece_moves(pos.kings[pos.us >> 6], ms)
-    for m in ms:
-        if m >> 19 & 15 == CASTLE and matcher.match(m, n):  # kind_of(m), inline: a lift's path
-            return True
-    return False

@@ -20,6 +20,7 @@ from array import array
 
 from firmware import leds
 from firmware.rules.board import EMPTY, STRIDE
+from firmware.rules.position import CASTLE
 from firmware.rules.compat import const, late
 from firmware.debounce import ticks_diff
 from firmware.squares import Geometry, MARGIN, N
@@ -611,7 +612,7 @@ class Tracker:
                     self.pending = None
                     return
                 del self.hint[:]
-                if plain and not _correction().castle_rook(self, n):
+                if plain and not self._castle_rook(n):
                     # A piece with no move lifted: nothing can follow but putting it back.
                     self.state = CORRECTING
                     self.pending = None
@@ -698,6 +699,34 @@ class Tracker:
 
     def _phys_to(self, m):
         return self.geo.phys(self.pos.move_to(m))
+
+    def _castle_rook(self, n):
+        """An own man with no move lifted (n: the diff, his square alone): is he the rook of a
+        castling, lifted first?  The one way an own piece's square is part of another piece's
+        move.  (Here, not in correction.py: a lift's path must not load a module, some 20 ms
+        from stock MicroPython's file system.)"""
+        pos = self.pos
+        if not pos.castling:
+            return False
+        cell = self.geo.cell(self.occ.diff[0])
+        for c in pos.game.castlings:
+            if c.rook == cell and pos.castling & c.bit:
+                break
+        else:
+            # Not a castling rook's square, or its side's right to castle with it is gone:
+            # no need to look at the royal piece's moves.
+            return False
+        # A castling is a move of the royal piece: its moves alone, never the turn's list
+        # (listed a few pieces a scan, a lift early in the turn finished it: a Lippo
+        # Fortress in its corner, 200 and more moves, 38 ms on the emulated Pico).
+        matcher = self.matcher
+        ms = matcher.picked
+        del ms[:]
+        matcher.piece_moves(pos.kings[pos.us >> 6], ms)
+        for m in ms:
+            if m >> 19 & 15 == CASTLE and matcher.match(m, n):  # kind_of(m), inline: a lift's path
+                return True
+        return False
 
     def _arrived(self, m):
         p = self.geo.phys(self.pos.move_to(m))

@@ -1,11 +1,12 @@
 # heapsize=2M  (the three games' modules loaded at once)
 """The rules core's machine code (@micropython.viper, firmware/rules/compat.py: 100-square
 chess's and Grosschess's attack test hundred.hits, Grosschess's next_new, chess-t1's
-next_reacher) answers as the plain Python its one source makes: the squares each side
+add_reachers) answers as the plain Python its one source makes: the squares each side
 attacks and every piece's moves, counted over random positions of the three games, are the
 figures CPython's plain Python gives (issue #38).  tests/test_lift_work.py runs this script
 on CPython too, where the same source is plain Python: the figures are the plain code's,
-and the old attacked() (before the kernels) gave them too."""
+and the old attacked() (before the kernels) gave them too.  chess-t1's strengths on a
+lifted piece's captures (add_reachers) are those of its whole strength map."""
 
 from fuzzgen import Rand, random_fens
 from mpytest import check
@@ -31,4 +32,24 @@ for gid in ("hundred", "grosschess", "chess-t1"):
                         att += 1
     check(want_att < 0 or att == want_att, "%s: %d attacked squares, not %d" % (gid, att, want_att))
     check(moves == want_moves, "%s: %d moves from the squares, not %d" % (gid, moves, want_moves))
+
+# chess-t1's strengths on the cells asked (add_reachers, a lifted piece's captures) are the
+# whole map's (field() of every piece) on those cells: every cell of the board asked, in
+# groups of 1 to 8 (a slide's cells between, a Knecht's double step from its own half)
+pairs = 0
+for fen in random_fens("chess-t1", 12, rng):
+    pos = new_position("chess-t1", fen)
+    whole = pos.strength_map()
+    sqs = list(pos.game.layout.squares)
+    at = 0
+    while at < len(sqs):
+        near = sqs[at:at + 1 + at % 8]
+        at += len(near)
+        part = pos.strength_map(near)
+        for side in (0, 1):
+            for to in near:
+                pairs += 1
+                check(part[0][side][to] == whole[0][side][to] and part[1][side][to] == whole[1][side][to],
+                      "chess-t1 %s: strength on %d not the whole map's" % (fen, to))
+check(pairs == 1536, "chess-t1: %d cells compared" % pairs)
 print("ok")

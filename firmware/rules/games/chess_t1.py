@@ -158,47 +158,40 @@ class T1Position(Position):
         """(sums, royal hits): sums[side][cell] is the side's raw strength on the cell
         in half units (side 0 White), royal[side][cell] how many of its royal pieces hit it.
         near: a list of cells whose figures alone are wanted (a lifted piece's captures):
-        only the pieces whose field may hold one of them (_REACHES, by next_reacher) are
-        looked at, and the other cells are left short."""
+        those cells' figures alone are made (add_reachers), the other cells are left short."""
         sqs = self.game.layout.squares
         n = len(sqs)
         sums = (bytearray(450), bytearray(450))
         roy = (bytearray(450), bytearray(450))
         pts = self.game.points
         cells = self.cells
+        if near is not None:
+            # (the wanted cells alone: each piece that may reach one asked for each, by the
+            # offset and the cells between; its field is not made)
+            k = len(near)
+            got = bytearray(4 * k)
+            add_reachers(cells, sqs, n, array("H", near), k, _REACH2, _STEP, pts, got)
+            for j in range(k):
+                to = near[j]
+                sums[0][to] = got[j]
+                sums[1][to] = got[k + j]
+                roy[0][to] = got[2 * k + j]
+                roy[1][to] = got[3 * k + j]
+            return sums, roy
         tmp = []
-        if near is None:
-            i = 0
-        else:
-            near = array("H", near)
-            i = next_reacher(cells, sqs, n, 0, near, len(near), _REACH2)
-        while i < n:
-            sq = sqs[i]
+        for sq in sqs:
             c = cells[sq]
-            i += 1
-            if near is None:
-                if not c or c & 31 == SCOUT:
-                    continue
-            else:
-                i = next_reacher(cells, sqs, n, i, near, len(near), _REACH2)  # (the next one)
+            if not c or c & 31 == SCOUT:
+                continue
             side = 0 if c & WHITE else 1
             s = pts[c & 31]
             r = ROYAL >> (c & 31) & 1  # royal(), inline: once a piece
             del tmp[:]
             self.field(sq, tmp)
-            if near is None:
-                sums[side][sq] += s
-                for to in tmp:
-                    sums[side][to] += s
-                    roy[side][to] += r
-                continue
-            # (the wanted cells alone: a field's other cells are not added up)
-            for to in near:
-                if to == sq:
-                    sums[side][to] += s
-                elif to in tmp:
-                    sums[side][to] += s
-                    roy[side][to] += r
+            sums[side][sq] += s
+            for to in tmp:
+                sums[side][to] += s
+                roy[side][to] += r
         return sums, roy
 
     def attack(self, side, sq, smap):
@@ -520,36 +513,79 @@ def _reach_tables():
 
 
 _REACHES = _reach_tables()
-_REACH2 = _REACHES[0] + _REACHES[1]  # White's table, then Black's: next_reacher's
+_REACH2 = _REACHES[0] + _REACHES[1]  # White's table, then Black's: add_reachers'
+# A diagonal slide's offsets past its first cell (+ _BIAS) -> its step + _BIAS (0: none)
+_STEP = bytearray(2 * _BIAS + 1)
+for _d in _DIAGS:
+    for _k in range(2, DIAG_RANGE + 1):
+        _STEP[_k * _d + _BIAS] = _d + _BIAS
 
-# The index in squares (n of them), from i on, of the first square holding a piece, not a
-# Scout, whose field may hold one of the k cells of near (by _REACH2); n if none.  In
-# Python the board's 64 squares and each piece's test against each capture cost a
-# lift with many captures some 600 lines, about 4 ms on the emulated Pico (issue #38):
-# machine code on the chip (compat.compile_fn, when the game is loaded), from this one
-# source.
-next_reacher = compile_fn("""
-def next_reacher(cells: ptr8, squares: ptr16, n: int, i: int, near: ptr16, k: int, reach: ptr8) -> int:
+# Each side's strength and royal hits on the k cells of near (the wanted cells of
+# strength_map), into out: out[j] White's sum on near[j], out[k + j] Black's, out[2k + j]
+# and out[3k + j] their royal hits.  A piece (not a Scout) counts on its own cell and on
+# the cells its field holds, told by the offset (_REACH2, made by field() itself): a leap's
+# cell is in the field; a diagonal slide's farther cell needs the cells between empty
+# (_STEP), a Knecht's double step the cell passed empty and its own half.  In Python each
+# piece's field and the test of each capture against it cost a lift with many captures
+# some 900 lines, 10-12 ms on the emulated Pico (issue #38): machine code on the chip
+# (compat.compile_fn, when the game is loaded), from this one source.
+add_reachers = compile_fn("""
+def add_reachers(cells: ptr8, squares: ptr16, n: int, near: ptr16, k: int, reach: ptr8, steps: ptr8, pts: ptr8,
+                 out: ptr8) -> int:
+    i = 0
     while i < n:
         sq = squares[i]
         c = cells[sq]
-        if c:
-            t = c & 31
-            if t != %(scout)d:
-                r = 0
-                if c & %(black)d:
-                    r = %(width)d
-                j = 0
-                while j < k:
-                    o = near[j] - sq + %(bias)d
-                    if o >= 0:
-                        if o < %(width)d:
-                            if (reach[r + o] >> t) & 1:
-                                return i
-                    j += 1
         i += 1
-    return n
-""" % {"scout": SCOUT, "black": BLACK, "bias": _BIAS, "width": 2 * _BIAS + 1}, "next_reacher", "viper")
+        t = c & 31
+        if c == 0 or t == %(scout)d:
+            continue
+        r = 0
+        side = 0
+        if c & %(black)d:
+            r = %(width)d
+            side = k
+        s = pts[t]
+        roy = (%(royal)d >> t) & 1
+        j = 0
+        while j < k:
+            to = near[j]
+            if to == sq:
+                out[side + j] += s
+            else:
+                o = to - sq + %(bias)d
+                hit = 0
+                if o >= 0:
+                    if o < %(width)d:
+                        hit = (reach[r + o] >> t) & 1
+                if hit:
+                    if t == %(prince)d or t == %(konnet)d:
+                        e = steps[o]
+                        if e:
+                            d = e - %(bias)d
+                            x = sq + d
+                            while x != to:
+                                if cells[x]:
+                                    hit = 0
+                                    break
+                                x += d
+                    elif t == %(knecht)d or t == %(wer)d:
+                        if o == %(bias)d + %(double)d or o == %(bias)d - %(double)d:
+                            if cells[(sq + to) >> 1]:
+                                hit = 0
+                            elif side:
+                                if to < %(half)d:
+                                    hit = 0
+                            elif to >= %(half)d:
+                                hit = 0
+                if hit:
+                    out[side + j] += s
+                    out[2 * k + side + j] += roy
+            j += 1
+    return 0
+""" % {"scout": SCOUT, "black": BLACK, "bias": _BIAS, "width": 2 * _BIAS + 1, "royal": ROYAL,
+       "prince": PRINCE, "konnet": KONNET, "knecht": KNECHT, "wer": WER, "double": 2 * STRIDE,
+       "half": index(0, 4)}, "add_reachers", "viper")
 
 
 def new(fen=None, wk_enters_enemy_castle=True):
