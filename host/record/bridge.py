@@ -380,8 +380,15 @@ class Bridge:
         game (numbers only rise): filed under the game whose start is the last before it.
         (A replay that a loaded board sends late reaches a later link: filed under the game
         being played, the game before's last moves forked it.)"""
-        uid = self.archive.started_before(self._board(), seq)
-        row = self.archive.game_by_uid(self._board(), uid) if uid is not None else None
+        start = self.archive.started_before(self._board(), seq)
+        row = self.archive.game_by_uid(self._board(), start[0]) if start is not None else None
+        if row is None and start is not None and isinstance(said, (Move, End)):
+            # Its game was forgotten as empty when the next one began, before its moves
+            # came (a replay late under load): made again, or they are lost (bench/hall_pg.py).
+            began = read_event(start[1])
+            if isinstance(began, NewGame):
+                self.archive.refile(self._board(), began.game, began.fen, began.uid)
+                row = self.archive.game_by_uid(self._board(), began.uid)
         if row is None:
             if self.on_warning is not None:
                 self.on_warning(f"a message of a game this host never saw begin, skipped: {said.text!r}")
