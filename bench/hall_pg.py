@@ -34,6 +34,7 @@ from firmware.app import start_position  # noqa: E402
 from host.session.club import Hands, random_script  # noqa: E402
 from host.link import BoardError, BridgeTimeout, LinkError, TemporaryBoard  # noqa: E402
 from host.record import Archive, Bridge  # noqa: E402
+from host.record.archive import STARTS  # noqa: E402
 
 EBOARD = str(Path(sys.executable).parent / "eboard")
 KILL_S = float(os.environ.get("HALL_KILL_S", "20"))
@@ -210,10 +211,12 @@ def main():
                         raise
             key, uid = bridge.key, bridge.uid
             bridge.close()
-            # In the order the board began them (their starts' numbers): a game filed again
-            # late (Archive.refile) has a later id than the one after it.
-            starts = {g.id: arch.game_start(g.id) for g in arch.games() if g.board == key}
-            games = sorted((g for g in arch.games() if g.board == key), key=lambda g: (starts[g.id] or 0, g.id))
+            # In the order the board began them (their starts' numbers, by uid): a game filed
+            # again late (Archive.refile, or a start replayed) has a later id than the next.
+            starts = dict(arch.db.execute("SELECT uid, MIN(seq) FROM events WHERE board=? AND " + STARTS +
+                                          " GROUP BY uid", (key,)).fetchall())
+            games = sorted((g for g in arch.games() if g.board == key),
+                           key=lambda g: (starts.get(g.uid, 1 << 62), g.id))
             by_uid = {}
             for g in games:
                 by_uid.setdefault(g.uid, []).append(g)
