@@ -29,6 +29,11 @@ from host.link import (
 from host.record.archive import Archive, ArchiveError
 
 RECONNECT_S = 0.3
+# The catch-up's `game` and `history` wait this many timeouts: one that times out starts the
+# whole catch-up (hello, game, the replay) again, and on a loaded machine (bench/hall_pg.py
+# 4 x 32, load 20-40) the next one timed out too, for minutes, while the board's games went
+# by unfollowed and out of its journal.
+CATCH_UP_WAITS = 6
 HOLD_MAX = 20_000  # messages held in memory while the archive refuses them; then the board waits
 
 
@@ -110,7 +115,7 @@ class Bridge:
         # cut short (bench/hall_pg.py: games forked, and filed twice).
         self._asking = True
         try:
-            now = read_game(self.link.request("game"))
+            now = read_game(self.link.request("game", timeout_s=self.timeout_s * CATCH_UP_WAITS))
         finally:
             self._asking = False
         self._switch(now.game, now.uid, now.fen)
@@ -128,7 +133,8 @@ class Bridge:
         finally:
             self._replaying = False
         # ... and the board's own record of its game, which must extend the archived one.
-        history = list(read_history(self.link.request("history"), now).moves)
+        wait = self.timeout_s * CATCH_UP_WAITS
+        history = list(read_history(self.link.request("history", timeout_s=wait), now).moves)
         # Compared ply by ply: moves a host missed (a replay cut short) are gaps that the
         # board's history fills, not a disagreement.
         stored = self.archive.plies(self.game_id)
