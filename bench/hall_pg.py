@@ -34,6 +34,7 @@ from firmware.app import start_position  # noqa: E402
 from host.session.club import Hands, random_script  # noqa: E402
 from host.link import BoardError, BridgeTimeout, LinkError, TemporaryBoard  # noqa: E402
 from host.record import Archive, Bridge  # noqa: E402
+from host.record.archive import STARTS  # noqa: E402
 
 EBOARD = str(Path(sys.executable).parent / "eboard")
 KILL_S = float(os.environ.get("HALL_KILL_S", "20"))
@@ -210,7 +211,12 @@ def main():
                         raise
             key, uid = bridge.key, bridge.uid
             bridge.close()
-            games = [g for g in arch.games() if g.board == key]
+            # In the order the board began them (their starts' numbers, by uid): a game filed
+            # again late (Archive.refile, or a start replayed) has a later id than the next.
+            starts = dict(arch.db.execute("SELECT uid, MIN(seq) FROM events WHERE board=? AND " + STARTS +
+                                          " GROUP BY uid", (key,)).fetchall())
+            games = sorted((g for g in arch.games() if g.board == key),
+                           key=lambda g: (starts.get(g.uid, 1 << 62), g.id))
             by_uid = {}
             for g in games:
                 by_uid.setdefault(g.uid, []).append(g)
@@ -221,21 +227,24 @@ def main():
                         f"{g.id} ({len(arch.moves(g.id))} moves, {g.reason or g.result})" for g in gs))
             current = by_uid.get(uid, [None])[0]
             have = arch.moves(current.id) if current else []
+            if len(have) > len(history) and have[:len(history)] == list(history):
+                have = have[:len(history)]  # (the hands play on: a move made since `history`, filed)
             made += len(history)
             archived += len(have) if have == list(history) else 0
             if have != list(history):
                 lost += max(0, len(history) - len(have))
                 troubles.append(f"{key}: game {uid}: the board has {len(history)} moves, the archive {len(have)}")
             # The games it finished before: the hands' moves, up to the board's own end of them.
-            done = [g for g in games if g.uid != uid and g.id < (current.id if current else 1 << 62)]
+            done = games[:games.index(current)] if current else games
+            done = [g for g in done if g.uid != uid]
             done = [g for g in done if arch.moves(g.id) or g.reason not in ("abandoned", None)]
             for g, (gid, script) in zip(done, hw.played):
                 have = arch.moves(g.id)
                 ok = g.game == gid and script[:len(have)] == have and (len(have) == len(script) or g.ended)
                 made += len(script) if len(have) == len(script) else len(have)
                 archived += len(have) if ok else 0
-                if not ok:
-                    lost += max(0, len(script) - len(have))
+                if not ok:  # (another game: one the archive lacks, all of its moves lost)
+                    lost += len(script) if g.game != gid else max(0, len(script) - len(have))
                     troubles.append(f"{key}: archive game {g.id} ({g.game}, {len(have)} moves) is not game "
                                     f"{gid} of {len(script)} moves as the hands made it")
         arch.close()

@@ -5,12 +5,20 @@ a sensor script plays the same way every time.  With realtime=True (the interact
 virtual board) main.py also advances it with the wall clock.
 """
 
+from array import array
+
 from firmware.terms import Refused, check_args, whole
 from firmware.journal import Journal, record
 
 N = 12
 USAGE = "sim lift|place SQ, sim wait MS, sim setup, sim occupancy, sim cut BYTES, sim fault ..., sim seen"
 SCAN_MS = 10  # 100 Hz (the Pico scans at 200 Hz: the settle times are multiples of both)
+# A realtime virtual board whose switches have not changed for CALM_MS (no move's rest due,
+# no lift unsaid) scans this seldom, or sooner for its hands' next step: a hall's hundred
+# boards on one machine sleep between their steps (bench/hall_pg.py).  Every timer of the
+# firmware counts milliseconds: a move's calm ends at most IDLE_SCAN_MS late.
+IDLE_SCAN_MS = 50
+CALM_MS = 100
 
 
 class Matrix:
@@ -21,6 +29,11 @@ class Matrix:
 
     def __init__(self, path=None):
         self.occ = bytearray(N * N)
+        # The rows a scan reads, worked out again only when occ changed: a realtime virtual
+        # board scans 100 times a second, and a hall runs a hundred of them on one machine.
+        self.seen = None
+        self.rows = array("H", bytes(2 * N))
+        self.changes = 0  # scans that saw the switches change
         self.path = path
         if path:
             try:
@@ -42,12 +55,16 @@ class Matrix:
                 rows[r] = self.faults.levels(self.occ, r) >> N
             return
         occ = self.occ
-        for r in range(N):
-            bits = 0
-            for c in range(N):
-                if occ[r * N + c]:
-                    bits |= 1 << c
-            rows[r] = bits
+        if occ != self.seen:  # (a test may write occ itself: compared, not told)
+            self.seen = bytearray(occ)
+            self.changes += 1
+            for r in range(N):
+                bits = 0
+                for c in range(N):
+                    if occ[r * N + c]:
+                        bits |= 1 << c
+                self.rows[r] = bits
+        rows[:] = self.rows
 
     def probe(self, echo):
         """The self-test's line probe (boards/pico.py has the real one): echo[i] is the mask
@@ -113,7 +130,6 @@ class Hardware:
     name = "sim"
     is_sim = True
     default_brightness = 64
-    scan_ms = SCAN_MS  # a realtime virtual board's too
 
     def __init__(self, journal_path="journal.bin", realtime=False, switches_path=None):
         self.matrix = Matrix(switches_path)
@@ -128,10 +144,15 @@ class Hardware:
         self.hands_at = 0
         self.hands_due = 0
         self.hand_steps = []  # steps read from the hands file, not yet done
+        self.board = None  # the board scanned (tick)
+        self.period = SCAN_MS  # the time from the last scan to the next (scan_ms)
+        self.seen_at = 0  # when a scan last saw the switches change (wall ms) ...
+        self.changes = 0  # ... and how many times they had changed then
 
     def run_for(self, board, ms):
         """Let ms of virtual time pass, scanning every SCAN_MS."""
         end = self.clock.ms + ms
+        self.period = SCAN_MS
         while self.clock.ms + SCAN_MS <= end:
             self.clock.ms += SCAN_MS
             board.step(self.clock.now())
@@ -211,18 +232,39 @@ class Hardware:
             self.hands_at += len(text[:cut].encode())
             self.hand_steps.extend(line.split("#", 1)[0].strip() for line in text[:cut].split("\n"))
 
+    @property
+    def scan_ms(self):
+        """The time to the next scan (main.py asks it after each scan of a realtime board):
+        SCAN_MS, or up to IDLE_SCAN_MS while the board stands idle, up to the next hand's
+        step (which its scan then makes on time)."""
+        b = self.board
+        period = SCAN_MS
+        now = self.clock.now()
+        if self.matrix.changes != self.changes or self.matrix.occ != self.matrix.seen:
+            self.changes = self.matrix.changes
+            self.seen_at = now
+        elif (b is not None and b.testing is None and not b.after_due and b.held_lift is None
+              and now - self.seen_at >= CALM_MS):
+            period = IDLE_SCAN_MS
+            if self.auto_file is not None or self.hand_steps:
+                period = max(SCAN_MS, min(period, self.auto_at - self.auto_clock))
+        self.period = period
+        return period
+
     def tick(self, board, now_ms):
-        """Before each scan: the autoplay's steps that are due.  Its clock runs SCAN_MS a
-        scan, whatever the wall clock does: a machine too busy to scan on time slows the
-        hands down with it, instead of making a lift and a place fall into one scan."""
+        """Before each scan: the autoplay's steps that are due.  Its clock runs the scan's
+        period (SCAN_MS, or what scan_ms said), whatever the wall clock does: a machine too
+        busy to scan on time slows the hands down with it, instead of making a lift and a
+        place fall into one scan."""
         if self.hands_path is not None:
             self.hands_due -= 1
             if self.hands_due <= 0:
                 self.hands_due = 10
                 self._more_hands()
+        self.board = board
         if self.auto_file is None and not self.hand_steps:
             return
-        self.auto_clock += SCAN_MS
+        self.auto_clock += self.period
         while self.auto_clock >= self.auto_at:
             step = self._next_step()
             if step is None:

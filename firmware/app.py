@@ -128,6 +128,16 @@ class Board:
         finally:
             drop_module("firmware", "rewrites")
 
+    def next_seq(self):
+        """The number of the next message, for the journal record that goes with it: a
+        held lift is said first.  (A move a lift completes, a promotion's piece chosen by
+        the next move's first lift, was journaled under the lift's number, and a `since`
+        replayed from the journal said it under that number: a host that had the lift
+        took the move for it, said before, and lost it: bench/hall_pg.py.)"""
+        if self.held_lift is not None:
+            self._say_lift()
+        return self.outbox.seq + 1
+
     def _send(self, text):
         if self.held_lift is not None:
             self._say_lift()
@@ -323,7 +333,7 @@ class Board:
         if text == "start":
             # The pieces stood ready: after a power cut the game goes on, it is not set
             # up again (the hands may be in the middle of the first move).
-            self.logbook.write("B %d" % (self.outbox.seq + 1))
+            self.logbook.write("B %d" % self.next_seq())
         if text == "start" or text == "synced":
             self._send("%s %s" % (text, self.game))
         else:
@@ -333,7 +343,7 @@ class Board:
         """End the game as the players or the host say ("resign 1-0", "time 0-1"): journaled,
         then said, like the rules' own ends; the board shows the result (the end frame) and
         reads no more moves (terms.host_end)."""
-        self.logbook.write("E %d %s" % (self.outbox.seq + 1, text))
+        self.logbook.write("E %d %s" % (self.next_seq(), text))
         self.ended = self.tracker.ended = host_end(text)
         self._send("end " + text)
         self.tracker.resync(now_ms)
@@ -346,7 +356,7 @@ class Board:
         if o.points is not None:
             text += " %d %d" % o.points
         # Journaled before it is said, like a move: a host away then still learns it.
-        self.logbook.write("E %d %s" % (self.outbox.seq + 1, text))
+        self.logbook.write("E %d %s" % (self.next_seq(), text))
         self._send("end " + text)
         return o
 

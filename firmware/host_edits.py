@@ -31,7 +31,7 @@ def c_position(board, w, now):
         raise Refused("bad-fen", str(e))
     board.uid = new_uid(board.urandom)
     log = board.logbook
-    saved = log.write("P %d %s %s" % (board.outbox.seq + 1, board.uid, fen))
+    saved = log.write("P %d %s %s" % (board.next_seq(), board.uid, fen))
     board.ply = 0
     log.begin()
     if not saved and not log.ok:  # the new game's record has not even begun
@@ -56,7 +56,7 @@ def c_claim(board, w, now):
     except MoveError as e:
         raise Refused("bad-claim", str(e))
     # Made: journaled and followed.
-    board.logbook.write("C %d %s" % (board.outbox.seq + 1, w[0]))
+    board.logbook.write("C %d %s" % (board.next_seq(), w[0]))
     board.logbook.claim_ply = board.ply
     board.tracker.resync(now)
     board._check_end()

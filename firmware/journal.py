@@ -320,12 +320,12 @@ class Logbook:
 
     def made(self, text):
         """The move text, made: its record (M), or its word in RAM once the flash is full."""
-        if not self.write("M %d %s" % (self.board.outbox.seq + 1, text)) and self.unsaved_from:
+        if not self.write("M %d %s" % (self.board.next_seq(), text)) and self.unsaved_from:
             self.unsaved.extend(text.encode() + b" ")
 
     def undone(self, text):
         """The move text, taken back (U); the board's ply is still the move's."""
-        if not self.write("U %d %s" % (self.board.outbox.seq + 1, text)) and self.unsaved_from:
+        if not self.write("U %d %s" % (self.board.next_seq(), text)) and self.unsaved_from:
             if self.unsaved:
                 self.unsaved = self.unsaved[: self.unsaved.rfind(b" ", 0, len(self.unsaved) - 1) + 1]
             else:  # a saved move taken back: the record is the game's only before it

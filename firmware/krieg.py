@@ -338,7 +338,7 @@ def set_view(board, fen, now_ms, verdict=None):
             board.tracker.resync(now_ms)
             return
     view = checked_view(board.game, fen, k.colour)
-    board.logbook.write("V %d %s" % (board.outbox.seq + 1, fen))
+    board.logbook.write("V %d %s" % (board.next_seq(), fen))
     k.pending = None
     board.pos = view
     board.tracker.pos = view

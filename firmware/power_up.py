@@ -302,7 +302,7 @@ def begin(board, gid, build, head, fen, player, now_ms):
     kind, rest = head.split(" ", 1)
     try:
         pos = _build(board, gid, build)
-        board.journal_work("start", "%s %d %s %s" % (kind, board.outbox.seq + 1, uid, rest))
+        board.journal_work("start", "%s %d %s %s" % (kind, board.next_seq(), uid, rest))
     except (Refused, FenError, JournalFull, MemoryError) as e:
         if board.pos is None:  # back to the game the journal still holds
             pos = None

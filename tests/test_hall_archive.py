@@ -352,3 +352,25 @@ def test_a_message_numbered_before_its_games_start_is_filed_under_the_game_befor
     finally:
         a.close()
         board.close()
+
+
+def test_the_moves_of_a_game_forgotten_as_empty_that_come_late_are_filed_under_it_again(tmp_path, archive_at):
+    # bench/hall_pg.py: a host had filed a Lippo game's start and its set-up, then fell
+    # behind; the next game's start came first, and the archive forgot the Lippo game (no
+    # move yet: drop_empty); its 16 moves and its end came after, late, and were skipped as
+    # messages of a game never seen to begin.  The whole game was lost.
+    board = Journaled.board(tmp_path, TWO_GAMES, 1)
+    a = Archive(archive_at)
+    try:
+        host = Bridge(board.port, a)
+        host.connect()  # the first game's start, filed
+        for n in (5, 2, 3, 4, 6, 7, 8):  # the second game's start, then the first's moves, late
+            board.tell(n)
+        host.poll(0.3)
+        host.close()
+        assert sorted((g.uid, a.moves(g.id)) for g in a.games()) == TWO_GAMES_FILED
+        assert [g.uid for g in a.games() if g.ended is None] == ["2b2b2b2b"]
+        assert sorted(seq for seq, _ in a.events("board")) == list(range(1, 9))
+    finally:
+        a.close()
+        board.close()

@@ -224,3 +224,23 @@ def test_a_power_up_feeds_the_watchdog_through_a_long_replay(tmp_path):
     out = []
     Board(hw2, out.append).boot(0)
     assert " hello eboard 3 chess idle " in out[0] and len(fed) >= 4
+
+
+def test_a_move_a_lift_completes_is_replayed_under_the_number_it_was_said_with(tmp_path):
+    # bench/hall_pg.py: single moves missing from finished games.  A promotion's piece is
+    # chosen by the next move's first lift: the move was journaled under the lift's number
+    # and said after the lift, under the next one.  A host that had filed the lift, then
+    # asked `since` from the journal (the board's RAM had moved on), got the move under the
+    # lift's number, took it for a message said before, and the game lost its move for good.
+    path = tmp_path / "journal.bin"
+    b, hw, out = boot(path)
+    for line in ("new chess 4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "sim setup", "sim wait 100"):
+        protocol.handle(b, line.encode(), 0)
+    play(b, hw, "a7a8", "e8d7")  # black's lift makes white's promotion (a queen)
+    said = dict(line.split(" ", 1) for line in out)
+    lift = next(int(n) for n, text in said.items() if text == "lift e8")
+    assert said[str(lift + 1)] == "move 1 a7a8q"  # the lift, then the move it made
+    b2, _, again = boot(path, hw.matrix.occ)  # the power cut: what follows comes from the journal
+    protocol.handle(b2, b"since 0", 0)
+    replayed = [line.split(" ", 1) for line in again if " move " in line]
+    assert replayed and all(said[n] == text for n, text in replayed), (replayed, said)

@@ -209,7 +209,8 @@ def _follow(port: str, room: Room, archive: SharedArchive, web: bool = False,
         if room.broadcast is not None:
             room.broadcast.changed()
 
-    bridge = Bridge(port, archive, on_change=said)  # type: ignore[arg-type]
+    writer = _own_connection(archive)
+    bridge = Bridge(port, writer, on_change=said)  # type: ignore[arg-type]
     bridge.on_warning = lambda text: room.say(port, text, err=True)
     was: tuple[bool, str | None, str | None] = (False, None, None)
     feed = board_feed(bridge, archive) if web else None  # the web room's club room
@@ -255,9 +256,25 @@ def _follow(port: str, room: Room, archive: SharedArchive, web: bool = False,
             except ArchiveError as e:
                 room.say(port, str(e), err=True)
         bridge.close()
+        if writer is not archive:
+            writer.close()
         if bridge.unsaved:
             room.say(port, f"{len(bridge.unsaved)} messages were never stored ({bridge.trouble}); "
                            "the board keeps its moves: serve again to fetch them", err=True)
+
+
+def _own_connection(archive: SharedArchive) -> Archive | SharedArchive:
+    """What a follower files through: on PostgreSQL a connection of its own, whose
+    statements the server runs beside the other followers' (one connection shared under
+    a lock made a host's 32 followers wait their turn, several round trips a message, and a
+    host started again never caught up with their replays: bench/hall_pg.py 4 x 32); on
+    SQLite, or if the server refuses one more, the shared one."""
+    if not archive.shared:
+        return archive
+    try:
+        return Archive(archive.path)
+    except ArchiveError:
+        return archive
 
 
 def _tag_game(archive: SharedArchive, game_id: int, tags: dict[str, str], say) -> None:  # type: ignore[no-untyped-def]

@@ -844,12 +844,25 @@ class Archive:
                         (game_id, SEQ_MAX)).fetchone()
         return int(row[0]) if row is not None and row[0] is not None else None
 
-    def started_before(self, board: str, seq: int) -> str | None:
+    def started_before(self, board: str, seq: int) -> tuple[str, str] | None:
         """The uid of the board's game whose stored start is the last one numbered below seq
-        (the game a message of that number belongs to: numbers only rise), or None."""
-        row = self._run("SELECT uid FROM events WHERE board=? AND seq<? AND " + STARTS + " ORDER BY seq DESC LIMIT 1",
-                        (board, seq)).fetchone()
-        return None if row is None else str(row[0])
+        (the game a message of that number belongs to: numbers only rise), and that start's
+        text; or None."""
+        row = self._run("SELECT uid, text FROM events WHERE board=? AND seq<? AND " + STARTS +
+                        " ORDER BY seq DESC LIMIT 1", (board, seq)).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    def refile(self, board: str, game: str, fen: str | None, uid: str) -> int:
+        """An earlier game of the board, made again for its moves that come late: its start
+        was stored, and the game forgotten as empty (drop_empty) when the board's next game
+        began before they came.  It is filed as over ('abandoned' until its own end comes),
+        its stored messages under it; the board's game in play is left as it is."""
+        with self._transaction():
+            game_id = self.db.insert("INSERT INTO games(board, game, fen, started, ended, reason, uid) "
+                                     "VALUES(?,?,?,?,?,?,?)", (board, game, fen, _now(), _now(), "abandoned", uid))
+            self.db.execute("UPDATE events SET game_id=? WHERE board=? AND uid=? AND game_id IS NULL",
+                            (game_id, board, uid))
+        return game_id
 
     def set_tag(self, game_id: int, name: str, value: str) -> None:
         """Set a game's White, Black, Event, Site or Date (any case; a Date as PGN writes it,

@@ -29,6 +29,11 @@ from host.link import (
 from host.record.archive import Archive, ArchiveError
 
 RECONNECT_S = 0.3
+# The catch-up's `game` and `history` wait this many timeouts: one that times out starts the
+# whole catch-up (hello, game, the replay) again, and on a loaded machine (bench/hall_pg.py
+# 4 x 32, load 20-40) the next one timed out too, for minutes, while the board's games went
+# by unfollowed and out of its journal.
+CATCH_UP_WAITS = 6
 HOLD_MAX = 20_000  # messages held in memory while the archive refuses them; then the board waits
 
 
@@ -110,7 +115,7 @@ class Bridge:
         # cut short (bench/hall_pg.py: games forked, and filed twice).
         self._asking = True
         try:
-            now = read_game(self.link.request("game"))
+            now = read_game(self.link.request("game", timeout_s=self.timeout_s * CATCH_UP_WAITS))
         finally:
             self._asking = False
         self._switch(now.game, now.uid, now.fen)
@@ -128,7 +133,8 @@ class Bridge:
         finally:
             self._replaying = False
         # ... and the board's own record of its game, which must extend the archived one.
-        history = list(read_history(self.link.request("history"), now).moves)
+        wait = self.timeout_s * CATCH_UP_WAITS
+        history = list(read_history(self.link.request("history", timeout_s=wait), now).moves)
         # Compared ply by ply: moves a host missed (a replay cut short) are gaps that the
         # board's history fills, not a disagreement.
         stored = self.archive.plies(self.game_id)
@@ -380,8 +386,15 @@ class Bridge:
         game (numbers only rise): filed under the game whose start is the last before it.
         (A replay that a loaded board sends late reaches a later link: filed under the game
         being played, the game before's last moves forked it.)"""
-        uid = self.archive.started_before(self._board(), seq)
-        row = self.archive.game_by_uid(self._board(), uid) if uid is not None else None
+        start = self.archive.started_before(self._board(), seq)
+        row = self.archive.game_by_uid(self._board(), start[0]) if start is not None else None
+        if row is None and start is not None and isinstance(said, (Move, End)):
+            # Its game was forgotten as empty when the next one began, before its moves
+            # came (a replay late under load): made again, or they are lost (bench/hall_pg.py).
+            began = read_event(start[1])
+            if isinstance(began, NewGame):
+                self.archive.refile(self._board(), began.game, began.fen, began.uid)
+                row = self.archive.game_by_uid(self._board(), began.uid)
         if row is None:
             if self.on_warning is not None:
                 self.on_warning(f"a message of a game this host never saw begin, skipped: {said.text!r}")
