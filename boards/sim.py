@@ -64,7 +64,9 @@ class Matrix:
                     if occ[r * N + c]:
                         bits |= 1 << c
                 self.rows[r] = bits
-        rows[:] = self.rows
+        seen = self.rows
+        for r in range(N):  # (a slice assignment would allocate its slice: idle scans allocate nothing)
+            rows[r] = seen[r]
 
     def probe(self, echo):
         """The self-test's line probe (boards/pico.py has the real one): echo[i] is the mask
