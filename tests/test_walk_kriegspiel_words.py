@@ -106,6 +106,8 @@ def walk(tmp_path_factory):
             s.p.sendline(line)
             s.wait(heard)
             s.wait(r"own board \(.*\n(?:.*\n){9}" + files + r"\r?\n")
+            if line == "board":  # its last line, which a loaded pty may hand over a read later
+                s.wait(r"the umpire told you: [^\n]*\n")
             seen[i] = s.raw.getvalue()[mark:]  # the drawing with its legends (one write)
             seen[f"screen {i}"] = s.text()
         with urllib.request.urlopen(seen["link"], timeout=60) as r:
