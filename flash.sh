@@ -69,7 +69,7 @@ flash() {  # flash PORT PROFILE [resume]
     fresh "$profile"
     out=$OUT
     build "$profile" "$out"
-    built "$profile" "$out"
+    built "$profile (in $out)" "$out"
     repl "$port"
     local dirs
     dirs=$(cd "$out" && find . -mindepth 1 -type d | sed 's|^\./||' | sort)

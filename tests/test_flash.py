@@ -1,6 +1,7 @@
 """flash.sh --sim: build with mpy-cross, copy with the real mpremote to a fresh virtual
 board, verify, reset; the board then runs the flashed firmware."""
 
+import re
 import subprocess
 
 import pytest
@@ -23,11 +24,14 @@ def test_two_flashes_at_once_in_one_clone():
         subprocess.Popen([str(ROOT / "flash.sh"), "--sim"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
         for _ in range(2)
     ]
+    folders = []
     for r in runs:
         out, err = r.communicate(timeout=300)
         assert r.returncode == 0, out + err
         assert "verified" in err
-    assert not [p.name for p in (ROOT / "build").glob(".sim.*")]
+        folders += re.findall(r"^built sim \(in (build/\.sim\.\w+)\)", err, re.M)
+    assert len(set(folders)) == 2, folders  # a folder each ...
+    assert not [f for f in folders if (ROOT / f).exists()]  # ... and neither left (another test's may be in use)
 
 
 def test_build_only_compiles_every_module():
