@@ -66,7 +66,8 @@ def _flash(kind, tmp_path_factory):
         shared = shared.parent  # the run's folder, above the workers' own
     uf2 = IMAGE_UF2 if kind == "image" else None
     image = shared / f"pico-{kind}-{firmware_key(uf2)}.flash"
-    with open(shared / "pico-flash.lock", "w") as lock:
+    # a lock a kind: the image's tests do not wait while flash.sh puts the firmware on stock
+    with open(shared / f"pico-flash-{kind}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not image.exists():
             try:
