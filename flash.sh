@@ -37,6 +37,7 @@ build() {  # build PROFILE OUT: compile into the empty folder OUT
     [ -f "boards/$profile.py" ] || die "no board profile boards/$profile.py"
     local files=(firmware/*.py firmware/rules/*.py firmware/rules/games/*.py boards/__init__.py boards/main.py "boards/$profile.py")
     [ "$profile" = sim ] && files+=(boards/simrepl.py boards/simfaults.py)
+    [ "$profile" = pico ] && files+=(boards/picoonce.py)
     # On the Pico, stock MicroPython loads a module's bytecode into the heap: without the
     # source line numbers (-X no-source-lines: a traceback then names no line) the code
     # of a Lippo game takes some 8 % less of it.  The virtual board keeps its lines.

@@ -15,7 +15,7 @@ from time import sleep_us, ticks_ms
 import rp2
 from machine import WDT, Pin, mem32
 
-from firmware import leds
+from firmware import drop_module, leds
 
 COL_PINS = tuple(range(0, 12))  # GP0-GP11: read together from one register
 ROW_PINS = (12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 26)  # GP12-GP22, GP26
@@ -58,26 +58,8 @@ class Matrix:
             pin.value(0)
 
     def probe(self, echo):
-        """The self-test's line check (firmware/selftest.py): echo[i] is the mask of the 24
-        lines (bit i < 12: row i, bit 12 + c: column c) that read high while line i alone
-        is driven high; echo[24] with none driven.  A pad reads its level even while it
-        drives, so a row held low by a short reads low however it is driven."""
-        lines = self.rows + self.cols
-        for i in range(25):
-            if i < 12:
-                self.rows[i].value(1)
-            elif i < 24:  # a column driven for 20 us: its diodes block it from the rows
-                self.cols[i - 12].init(Pin.OUT, value=1)
-            sleep_us(20)
-            bits = 0
-            for j in range(24):
-                if lines[j].value():
-                    bits |= 1 << j
-            echo[i] = bits
-            if i < 12:
-                self.rows[i].value(0)
-            elif i < 24:
-                self.cols[i - 12].init(Pin.IN, Pin.PULL_DOWN)
+        """The self-test's line check (firmware/selftest.py): boards/picoonce.py's."""
+        _once("probe", self, echo)
 
 
 class Leds:
@@ -104,22 +86,15 @@ class Clock:
         return ticks_ms()
 
 
-def _journal_folder(path):
-    import os
+def _once(name, *args):
+    # Code a power-up or the self-test runs once (boards/picoonce.py), loaded for it and
+    # dropped after: on stock MicroPython a module's bytecode takes heap all game long.
+    from boards import picoonce
 
     try:
-        os.stat(path)
-        return  # every power-up but the first: one lookup
-    except OSError:
-        pass
-    try:
-        os.mkdir(path[: path.rfind("/")])
-    except OSError:
-        pass  # there already
-    try:
-        os.rename("journal.bin", path)  # the journal of a board flashed before the folder
-    except OSError:
-        pass
+        return getattr(picoonce, name)(*args)
+    finally:
+        drop_module("boards", "picoonce")
 
 
 class Hardware:
@@ -135,7 +110,6 @@ class Hardware:
     journal_path = "data/journal.bin"
 
     def __init__(self):
-        _journal_folder(self.journal_path)
         self.matrix = Matrix()
         self.leds = Leds()
         self.clock = Clock()
@@ -144,35 +118,7 @@ class Hardware:
     def make_journal(self, path):
         """The journal in the flash ring below the file system (the image's layout, its
         _boot.py), else in a file (stock MicroPython's file system fills the flash)."""
-        import os
-
-        from firmware.journal import Journal
-
-        st = os.statvfs("/")
-        ring = rp2.Flash().ioctl(4, 0) * 4096 - st[1] * st[2]
-        if ring <= 0:
-            return Journal(path)
-        from firmware.ring import RingJournal
-
-        dev = rp2.Flash(start=0, len=ring)
-        journal = RingJournal(dev, memoryview(dev), path)
-        try:
-            os.stat(path)
-        except OSError:
-            return journal
-        # A journal file: written by a firmware without the ring (stock MicroPython, an
-        # earlier image) since the ring was last used, so the newer game.  It goes on in the
-        # ring, then the file goes (a power cut between: the same again at the next power-up).
-        try:
-            journal.rewrite(Journal(path).records())
-        except OSError:
-            return Journal(path)  # a file too long for the ring: it stays the journal
-        for name in (path, path + ".room"):
-            try:
-                os.remove(name)
-            except OSError:
-                pass
-        return journal
+        return _once("make_journal", path)
 
     def feed_watchdog(self):
         self.wdt.feed()
@@ -183,29 +129,9 @@ class Hardware:
         mem32[WATCHDOG_CTRL | ATOMIC_CLEAR] = WATCHDOG_ENABLE
 
     def idle_reset(self, idle_s):
-        """After the `repl` request: reset the board (a power-up: the game goes on from its
-        journal) once the REPL has stood idle for idle_s seconds, so that a REPL nobody uses
-        gives the board back to play by itself.  The REPL runs nothing while it waits for a
-        byte, so idle is a heap that has not changed (every line it runs, a person's or
-        mpremote's, allocates).  A soft reset (mpremote's first connection) ends the
-        countdown with every timer: the REPL is then mpremote's until its reset."""
-        import gc
-
-        from machine import Timer, reset
-
-        seen = [gc.mem_alloc(), 0]
-
-        def check(_):
-            alloc = gc.mem_alloc()
-            if alloc != seen[0]:
-                seen[0] = alloc
-                seen[1] = 0
-                return
-            seen[1] += 1
-            if seen[1] >= idle_s:
-                reset()
-
-        self.repl_timer = Timer(period=1000, callback=check)
+        """After the `repl` request: reset the board once the REPL has stood idle for
+        idle_s seconds (boards/picoonce.py)."""
+        self.repl_timer = _once("idle_reset", idle_s)
 
     def tick(self, board, now_ms):
         pass

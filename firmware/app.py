@@ -110,6 +110,7 @@ class Board:
             power_up.boot(self, now_ms)
         finally:
             drop_module("firmware", "power_up")
+            drop_module("firmware", "torn")  # a damaged journal's (firmware/journal.py)
 
     def _follow(self, pos, setup, now_ms):
         # A Kriegspiel attempt put back is no takeback: the umpire has it already.

@@ -133,42 +133,15 @@ class Journal:
         self.size = self.end
         if self.bad is None:
             return None
-        at, why = self.bad
-        try:
-            total = os.stat(self.path)[6]
-        except OSError:
-            total = at
-        # A torn append leaves a prefix of one record: nothing can follow it.
-        n = MAX_RECORD
-        if why != "a short length" and why[:9] != "a record ":
-            with open(self.path, "rb") as f:
-                f.seek(at)
-                (n,) = struct.unpack("<H", f.read(2))
-        if why == "a short length" or why == "a short record" or (why == "a bad checksum" and at + n + 6 == total):
-            try:
-                self._cut(at)
-            except OSError:
-                pass  # a full flash: the torn bytes stay, the records before them are good
-            self.size = at
-            return None
-        return "%s after %d good records (byte %d of %d)" % (why, count, at, total)
+        from firmware import torn  # a damaged or torn journal: rare, its code loaded for it
+
+        return torn.verdict(self, count, MAX_RECORD)
 
     def set_aside(self):
         """Rename the journal (an unusable one) to <path>.bad; the board starts a new one."""
-        aside = self.path + ".bad"
-        try:
-            os.remove(aside)
-        except OSError:
-            pass
-        try:
-            os.rename(self.path, aside)
-        except OSError:
-            try:
-                os.remove(self.path)
-            except OSError:
-                pass
-        self.size = 0
-        return aside
+        from firmware import torn
+
+        return torn.set_aside(self)
 
     def load(self):
         """The good records, as a list (tests and tools; the board streams them)."""

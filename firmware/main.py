@@ -53,7 +53,8 @@ class LineReader:
     wherever they come: a stray Ctrl-C (line noise, a key pressed in a serial monitor)
     neither stops the board nor spoils the request around it; the REPL is reached on
     purpose, with the `repl` request and this power-up's boot id.  on_line(line) returns True when the board stops
-    for the REPL: the bytes after that line are the REPL's."""
+    for the REPL: the bytes after that line are the REPL's.  A chunk of bytes at once:
+    firmware/chunks.py's feed (our image's; stock MicroPython reads a byte at a time)."""
 
     def __init__(self):
         self.line = bytearray()
@@ -68,30 +69,6 @@ class LineReader:
                 self.too_long()
             else:
                 self.line.append(b)
-
-    def feed(self, data, on_line):
-        """A chunk of bytes (bytes), as put() takes them one by one, its lines found and its
-        junk dropped by bytes' own methods (C), not a byte at a time; True when a line's
-        on_line stopped the board for the REPL (the rest of the chunk is the REPL's: dropped)."""
-        start = 0
-        end = len(data)
-        while start < end:
-            nl = data.find(b"\n", start)
-            stop = end if nl < 0 else nl
-            if stop > start and not self.overflow:
-                part = data[start:stop]
-                if b"\r" in part or b"\x03" in part:
-                    part = part.replace(b"\r", b"").replace(b"\x03", b"")
-                if len(self.line) + len(part) > MAX_LINE:
-                    self.too_long()
-                else:
-                    self.line.extend(part)
-            if nl < 0:
-                return False
-            if self.end(on_line):
-                return True
-            start = nl + 1
-        return False
 
     def too_long(self):
         self.overflow = True
@@ -192,7 +169,8 @@ def _serve(hw):
     # MicroPython the link is read a byte at a time, as long as the poll says there is one,
     # with a junk line's bytes dropped right here (some 45 us a byte on the chip).  Our
     # image has eboardio.take (boards/pico-image/cmod), every waiting byte in one call,
-    # and LineReader.feed splits them with bytes' own methods.  Either way the scan is
+    # and firmware/chunks.py's feed splits them with bytes' own methods (loaded only then:
+    # on stock MicroPython its bytecode would take heap for nothing).  Either way the scan is
     # still run on its beat in a flood.
     one = bytearray(1)
     readinto = stdin.readinto
@@ -205,6 +183,8 @@ def _serve(hw):
         drain = None
     chunk = view = None
     if drain:
+        from firmware.chunks import feed
+
         chunk = bytearray(512)  # the rp2 port's stdin ring buffer holds 512
         view = memoryview(chunk)
 
@@ -213,7 +193,7 @@ def _serve(hw):
             n = drain(chunk)
             if not n:
                 return True
-            if reader.feed(bytes(view[:n]), on_line):
+            if feed(reader, bytes(view[:n]), on_line):
                 raise StopForRepl(board.repl)  # answered `ok repl`: the REPL takes the link
             if realtime and ticks_diff(clock.now(), next_scan[0]) >= 0:
                 return True  # the sensors' turn

@@ -225,8 +225,13 @@ class Matcher:
         # The list made a piece at a time grew by doubling its room: a Lippo turn's 200 and
         # more moves held up to twice that, kept until the turn ends.  Copied once to its
         # length (stock MicroPython's heap and our image's: what a turn keeps at its peak).
+        # The grown list is emptied, its room given back at once: a stale word on the C
+        # stack (the collector cannot tell it from a pointer) kept all its ~1 KB alive in
+        # single plies' `mem` on the emulated Pico, the 200-ply game's peak.
         self.listing = None
-        self.moves = self.moves[:]
+        grown = self.moves
+        self.moves = grown[:]
+        grown.clear()
 
     def piece_moves(self, cell, out):
         """The moves of the man on cell appended to out: among the turn's once they are

@@ -13,7 +13,7 @@ from boards import sim
 from firmware import protocol
 from firmware.app import Board
 
-LATE = ("firmware.power_up", "firmware.readback", "firmware.host_edits")
+LATE = ("firmware.power_up", "firmware.readback", "firmware.host_edits", "firmware.torn")
 
 
 def loaded():
@@ -86,3 +86,14 @@ def test_the_greeting_resends_a_games_events_from_the_journal(board):
     moves = [line.split(" ", 1)[1] for line in said if " move " in line]
     assert moves == ["move 1 e2e4", "move 2 e7e5"], said
     assert ask(b, out, "history")[-1].endswith("ok history e2e4 e7e5")
+
+
+def test_a_damaged_journal_is_set_aside_at_power_up_and_that_code_dropped(tmp_path):
+    # Journal.verdict's damage and set_aside (firmware/torn.py) are loaded only for it.
+    path = tmp_path / "journal.bin"
+    path.write_bytes(b"\x05\x00hello\x00\x00\x00\x00" + b"\x00" * 40)  # a bad checksum, more after it
+    out = []
+    b = Board(sim.Hardware(journal_path=str(path)), out.append)
+    b.boot(0)
+    assert any("alert journal-damaged a bad checksum after 0 good records" in line for line in out), out
+    assert (tmp_path / "journal.bin.bad").exists() and loaded() == []

@@ -308,6 +308,7 @@ def test_a_firmware_that_crashes_is_reset_by_the_watchdog_and_resumes(tmp_path):
 MPY_FEED_CHECK = """
 import random
 from firmware.main import LineReader
+from firmware.chunks import feed
 random.seed(23)
 alphabet = b"ab\\r\\n\\x03\\n"
 def lines_of(chunks, by_byte):
@@ -318,7 +319,7 @@ def lines_of(chunks, by_byte):
             for b in c:
                 r.put(b, lambda line: out.append(line))
         else:
-            r.feed(bytes(c), lambda line: out.append(line))
+            feed(r, bytes(c), lambda line: out.append(line))
     return out
 for trial in range(40):
     data = bytearray()
@@ -335,7 +336,7 @@ print("same")
 
 def test_line_reader_takes_a_chunk_as_it_takes_its_bytes_one_by_one(tmp_path):
     # Issue #23 item 2: our image reads the link's waiting bytes in one call and hands them
-    # to LineReader.feed; the lines (and too-long ones) are those of put, a byte at a time,
+    # to firmware/chunks.py's feed; the lines (and too-long ones) are those of put, a byte at a time,
     # wherever the chunks are cut: on the unix port, MicroPython's own bytes methods.
     mp = micropython_cmd()
     if mp is None:
