@@ -13,7 +13,7 @@ import pytest
 from conftest import micropython_cmd
 
 import pgcluster
-from host.link import BoardLink, read_event
+from host.link import BoardLink, read_event, read_game
 from host.link.virtual import VirtualBoard
 from host.record.archive import SCHEMA_VERSION, Archive, ArchiveError
 from host.record.bridge import Bridge
@@ -203,6 +203,37 @@ def test_a_move_made_while_a_host_reconnects_loses_none_missed_before(tmp_path, 
         again.poll(0.2)
         games = [g for g in archive.games() if g.uid == again.uid]
         assert len(games) == 1 and archive.moves(games[0].id) == moves[:7]
+    finally:
+        archive.close()
+        vb.stop()
+
+
+@needs_mpy
+def test_games_a_board_began_while_no_host_followed_are_all_filed(tmp_path, archive_at):
+    # bench/hall_pg.py 4 x 32: a board unfollowed while it began two new games lost the
+    # older one.  Its journal now keeps them all: the next host's catch-up (`since`) files
+    # each under its own uid, with its moves, and the game in play after them.
+    vb = VirtualBoard(tmp_path / "board", realtime=False)
+    vb.start()
+    archive = Archive(archive_at)
+    moves = [random_game("chess", n, n) for n in (3, 5, 2, 4)]
+    try:
+        bridge = Bridge(vb.port, archive)
+        bridge.connect()
+        bridge.close()  # a host came and went; the board's games go on without one
+        uids = []
+        with BoardLink(vb.port) as hands:
+            hands.hello()
+            for game in moves:
+                hands.request("new chess")
+                uids.append(read_game(hands.request("game")).uid)
+                for m in game:
+                    hands.request("move " + m)
+        again = Bridge(vb.port, archive)
+        again.connect()
+        again.poll(0.2)
+        filed = [(g.uid, archive.moves(g.id)) for g in archive.games() if g.board == again.key and g.uid in uids]
+        assert sorted(filed) == sorted(zip(uids, moves)) and again.uid == uids[-1]
     finally:
         archive.close()
         vb.stop()

@@ -5,7 +5,7 @@ game's uid, never under sequence numbers across games.  On connect, on every rec
 on every `hello` (the board was reset) the bridge asks `game`: a uid it knows goes on with
 that archived game, an unknown one is a new archive game.  Then it asks for every message
 after the last one stored for that game (`since`), which the board replays from RAM and
-from its journal (the previous game's end and the new game's start too), and checks the
+from its journal (the games before it that the board keeps: ends, starts, moves), and checks the
 board's `history` against the archived moves: one that does not extend them is never
 merged (a new archive game, and a line in words), except a board that lacks the last of
 them (made while its flash was full, then lost at a power cut): the archive keeps them.  A dropped link, a pulled cable, a
