@@ -245,7 +245,8 @@ class Journaled:
     the test makes it say them, `since` replays them, `game` and `history` answer from
     them.  Its replies are numbered from 1001.  slow: the next `since` gets no answer until
     the next `version` (a loaded board: the host gives up; the replay comes late, to the
-    next link); cut: the next `since` replays that many messages and stops, no reply."""
+    next link); cut: the next `since` replays that many messages and stops, no reply;
+    before_since: that many more messages said just before the next `since` is answered."""
 
     @staticmethod
     def board(folder, said, upto):
@@ -267,6 +268,8 @@ class Journaled:
                     start = [t for t in self.said[: self.upto] if t.startswith("newgame ")][-1].split()
                     return f"ok game {start[1]} {start[2]} -"
                 if w[0] == "since" and int(w[1]) < 1000:  # (not hello's own number)
+                    self.upto += self.before_since  # (made after `game` was answered: replayed)
+                    self.before_since = 0
                     replay = range(int(w[1]) + 1, self.upto + 1)
                     if self.slow:
                         self.slow, self.owed = False, int(w[1])
@@ -289,7 +292,7 @@ class Journaled:
 
         b = Board(folder, "board")
         b.said, b.upto, b.seq = said, upto, 1000
-        b.in_hello, b.slow, b.owed, b.cut = [], False, None, None
+        b.in_hello, b.slow, b.owed, b.cut, b.before_since = [], False, None, None, 0
         return b
 
 
@@ -402,6 +405,36 @@ def test_the_moves_of_a_game_forgotten_as_empty_that_come_late_are_filed_under_i
         assert sorted((g.uid, a.moves(g.id)) for g in a.games()) == TWO_GAMES_FILED
         assert [g.uid for g in a.games() if g.ended is None] == ["2b2b2b2b"]
         assert sorted(seq for seq, _ in a.events("board")) == list(range(1, 9))
+    finally:
+        a.close()
+        board.close()
+
+
+def test_a_game_begun_between_game_and_history_is_caught_up_at_once(tmp_path, archive_at):
+    # bench/hall_pg.py (issue #35, seven times in a run): a board began a game of another
+    # kind after answering the catch-up's `game`; its `history` was read against the game
+    # asked about, refused, and the whole catch-up made again.  It is the new game's.
+    from firmware.rules import new_position
+
+    pos = new_position("checkers12")
+    draughts = []
+    for _ in range(3):
+        m = pos.legal_moves()[0]
+        draughts.append(pos.move_str(m))
+        pos.push(m)
+    said = TWO_GAMES[:4] + ["newgame checkers12 3c3c3c3c -"] + [f"move {n} {m}" for n, m in enumerate(draughts, 1)]
+    board = Journaled.board(tmp_path, said, 4)
+    board.before_since = 4  # the draughts game begun, three moves made, as `since` comes
+    a = Archive(archive_at)
+    notes = []
+    try:
+        host = Bridge(board.port, a, on_note=notes.append)
+        host.connect()
+        host.close()
+        assert [(g.uid, g.game, a.moves(g.id)) for g in a.games()] == [
+            ("1a1a1a1a", "chess", ["e2e4", "e7e5", "g1f3"]), ("3c3c3c3c", "checkers12", draughts)]
+        assert host.reconnects == 0 and notes == [] and host.uid == "3c3c3c3c"
+        assert [w.split()[0] for w in board.got].count("game") == 1  # one catch-up, not two
     finally:
         a.close()
         board.close()

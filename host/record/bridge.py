@@ -23,7 +23,7 @@ from firmware.terms import HOST_ENDS
 from firmware.rules import FenError, MoveError, new_position
 from firmware.rules.kriegspiel import new_view
 from host.link import (
-    BoardError, BoardLink, BridgeTimeout, End, Event, Hello, LinkError, Move, NewGame, NewPosition, WordsError, read_event,
+    BoardError, BoardLink, BridgeTimeout, End, Event, Game, Hello, LinkError, Move, NewGame, NewPosition, WordsError, read_event,
     read_fen, read_game, read_history, read_leds, read_state, read_version, History, State,
 )
 from host.record.archive import Archive, ArchiveError
@@ -134,7 +134,15 @@ class Bridge:
             self._replaying = False
         # ... and the board's own record of its game, which must extend the archived one.
         wait = self.timeout_s * CATCH_UP_WAITS
-        history = list(read_history(self.link.request("history", timeout_s=wait), now).moves)
+        said = self.link.request("history", timeout_s=wait)
+        if self.uid != now.uid and self.game_id is not None:
+            # A game begun after `game` was answered (its `newgame`, in the replay or before
+            # this reply, is filed and followed): the history is that game's.  Read against
+            # the game asked about, it was refused, and the whole catch-up made again
+            # (bench/hall_pg.py, issue #35: seven times in a run).
+            row = self.archive.game(str(self.game_id))
+            now = Game(row.game, self.uid, row.fen)
+        history = list(read_history(said, now).moves)
         # Compared ply by ply: moves a host missed (a replay cut short) are gaps that the
         # board's history fills, not a disagreement.
         stored = self.archive.plies(self.game_id)
