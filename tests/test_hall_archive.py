@@ -266,7 +266,7 @@ class Journaled:
                     self.in_hello = []
                 if w[0] == "game":
                     start = [t for t in self.said[: self.upto] if t.startswith("newgame ")][-1].split()
-                    return f"ok game {start[1]} {start[2]} -"
+                    return f"ok game {start[1]} {start[2]} {' '.join(start[3:])}"
                 if w[0] == "since" and int(w[1]) < 1000:  # (not hello's own number)
                     self.upto += self.before_since  # (made after `game` was answered: replayed)
                     self.before_since = 0
@@ -435,6 +435,33 @@ def test_a_game_begun_between_game_and_history_is_caught_up_at_once(tmp_path, ar
             ("1a1a1a1a", "chess", ["e2e4", "e7e5", "g1f3"]), ("3c3c3c3c", "checkers12", draughts)]
         assert host.reconnects == 0 and notes == [] and host.uid == "3c3c3c3c"
         assert [w.split()[0] for w in board.got].count("game") == 1  # one catch-up, not two
+    finally:
+        a.close()
+        board.close()
+
+
+def test_a_game_filed_again_from_its_replayed_start_keeps_the_start_it_began_from(tmp_path, archive_at):
+    # bench/hall_pg.py 4 x 32: a Courier game (it begins after its opening: a FEN) was filed,
+    # and forgotten as empty when a host's catch-up began the board's next game; the replay
+    # then made it again from its start, already stored, without the FEN: from the usual
+    # start, and its 5th move, m1m3 (the m2 pawn gone in the opening), was skipped as illegal.
+    from firmware.app import start_position
+
+    fen = start_position("courier").fen()
+    said = [f"newgame courier 5c5c5c5c {fen}", "move 1 f2f4", "move 2 b7b5", "move 3 l2l3", "move 4 l7l5",
+            "move 5 m1m3", "newgame chess 6d6d6d6d -"]
+    board = Journaled.board(tmp_path, said, 1)
+    a = Archive(archive_at)
+    try:
+        first = Bridge(board.port, a)
+        first.connect()  # the Courier game's start, filed
+        first.close()
+        board.upto = len(said)  # its moves and the next game's start, while no host follows
+        host = Bridge(board.port, a)
+        host.connect()
+        host.close()
+        games = [(g.uid, g.fen, a.moves(g.id)) for g in a.games()]
+        assert games == [("5c5c5c5c", fen, ["f2f4", "b7b5", "l2l3", "l7l5", "m1m3"]), ("6d6d6d6d", None, [])], games
     finally:
         a.close()
         board.close()

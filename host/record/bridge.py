@@ -352,7 +352,9 @@ class Bridge:
             return
         if self.archive.has_event(self._board(), seq, uid):
             if uid != self.uid:  # a replayed start of a game we have: file what follows there
-                self._switch(said.game if isinstance(said, NewGame) else self._game_kind(), uid, None)
+                # (from its own start: a game forgotten as empty is made again here, and a
+                # Courier game or a position begins from a FEN)
+                self._switch(said.game if isinstance(said, NewGame) else self._game_kind(), uid, said.fen)
             return  # said before: a reconnect's replay
         if isinstance(said, NewGame):
             self._switch(said.game, uid, said.fen)
