@@ -74,6 +74,24 @@ class Witness(Hands):
         return text
 
 
+def journaled(vb):
+    """The board's own record of its games, read from its journal (the virtual board's file):
+    {uid: moves}, takebacks undone; the games its journal keeps (firmware/new_journal.py)."""
+    from firmware.journal import Journal
+
+    games = {}
+    moves = None
+    for rec in Journal(str(vb.board_dir / "journal.bin")).load():
+        w = rec.split()
+        if w[0] in ("N", "K", "P"):  # (a game's start: its uid the third word)
+            moves = games.setdefault(w[2], [])
+        elif w[0] == "M" and moves is not None:
+            moves.append(w[2])
+        elif w[0] == "U" and moves:
+            moves.pop()
+    return games
+
+
 def feed(hands, stop):
     while not stop.is_set():
         stop.wait(1.0)
@@ -199,6 +217,7 @@ def main():
         made = archived = lost = twice = 0
         troubles = []
         for vb, hw in zip(boards, hands):
+            told = len(troubles)
             bridge = Bridge(vb.port, arch, timeout_s=30.0)  # (a loaded machine answers late)
             for attempt in range(5):
                 try:
@@ -245,8 +264,16 @@ def main():
                 archived += len(have) if ok else 0
                 if not ok:  # (another game: one the archive lacks, all of its moves lost)
                     lost += len(script) if g.game != gid else max(0, len(script) - len(have))
+                    own = journaled(vb).get(g.uid)
                     troubles.append(f"{key}: archive game {g.id} ({g.game}, {len(have)} moves) is not game "
-                                    f"{gid} of {len(script)} moves as the hands made it")
+                                    f"{gid} of {len(script)} moves as the hands made it (the board's journal: "
+                                    + ("not kept)" if own is None else f"{len(own)} moves, "
+                                       + ("the archive's" if own == have else "not the archive's") + ")"))
+            if len(troubles) > told:  # what there is to know of the board's games, for the why
+                troubles.append(f"{key}: the archive's games (id uid game moves start-seq end): " + ", ".join(
+                    f"{g.id} {g.uid} {g.game} {len(arch.moves(g.id))} {starts.get(g.uid)} {g.reason or g.result}"
+                    for g in games) + f"; the board's game now {uid}; the hands' games: " + ", ".join(
+                    f"{gid} {len(script)}" for gid, script in hw.played))
         arch.close()
     finally:
         stop.set()
@@ -266,7 +293,7 @@ def main():
     print(f"moves made {made}, archived live {live}, archived after the catch-up {archived}, lost {lost}, "
           f"filed twice {twice}")
     print(f"serve hosts: CPU {100 * cpu / wall:.0f} % of one core together, largest RSS {max(h.rss for h in hosts)} MB")
-    for t in troubles[:20]:
+    for t in troubles[:30]:
         print("  " + t)
     sys.exit(0 if lost == 0 and twice == 0 else 1)
 

@@ -22,8 +22,9 @@ Records (text), protocol 2:
                  X <seq> <ply> <fen>|<move> ...  a checkpoint (app.py): the position at that ply,
                                                 then the moves after it that the rules still look
                                                 back on; a power-up replays from the last one
-The journal holds the game being played and the one before it (from its N, K or P on), so
-that a host away across a game's end and a new game can still fetch both (`since`).
+The journal holds the game being played and the games before it (each from its N or K on),
+within a share of the flash (firmware/new_journal.py), so that a host away across
+games' ends and new games can still fetch them all (`since`).
 
 Journal is the file (firmware/ring.py's RingJournal: the flash ring on our image); the
 board's Logbook says which record goes in and when: a record is numbered with the message
@@ -319,7 +320,7 @@ class Logbook:
 
     def last_head(self):
         """The number of the journal's last N or K record: where the game being played
-        begins (the one before it is kept only for a host that missed its end)."""
+        begins (the games before it are kept only for a host that missed them)."""
         start = i = 0
         for rec in self.journal.records():
             if rec[0] == "N" or rec[0] == "K":

@@ -65,8 +65,8 @@ def played(board):
 
 def c_since(board, w, now):
     """Re-send the events said after number n: those kept in RAM, and before them what the
-    journal holds (its games' starts, moves, takebacks and ends, the previous game's
-    too).  The reply says how many lines were sent."""
+    journal holds (its games' starts, moves, takebacks and ends, the games before the
+    one being played too).  The reply says how many lines were sent."""
     check_args(w, 1, 1, "since SEQ")
     n = whole(w[0], 0, 1 << 30, "seq")
     write = board.outbox.write

@@ -1,5 +1,5 @@
 """The journal's seldom work, for the board's Logbook (in firmware/journal.py): a new
-game's journal, a checkpoint, the journal rewritten without its old reservations, and a
+game's journal (firmware/new_journal.py's), a checkpoint, the journal rewritten without its old reservations, and a
 full flash.  Loaded for one of them and dropped after (Board.journal_work): on stock
 MicroPython a module's code takes heap for as long as it is loaded, and a game in play
 needs none of this.
@@ -14,29 +14,14 @@ CHECKPOINT_MOVES = 40  # a checkpoint holds at most this many moves (the rules' 
 
 
 def start(log, head):
-    """A new game's journal: the game being played (the previous one, for a host that
-    missed its end), then the new game's first record head and a block of numbers.
-    JournalFull even without the old game: the board cannot begin a game."""
-    seq = log.board.outbox.seq
-    journal = log.journal
-
-    def records(keep):
-        if keep:
-            start = log.last_head()
-            i = 0
-            for rec in journal.records():
-                if i >= start and rec[0] != "S":
-                    yield rec
-                i += 1
-        yield head
-        yield "S %d" % (seq + SEQ_BLOCK)
+    """A new game's journal, with the games before it kept: firmware/new_journal.py's,
+    loaded for it alone (a checkpoint, which loads this module mid-game, need not carry it)."""
+    from firmware import drop_module, new_journal
 
     try:
-        journal.rewrite(records(True))
-    except JournalFull:
-        journal.rewrite(records(False))
-    log.seq_reserved = seq + SEQ_BLOCK
-    log.reservations = 0
+        new_journal.start(log, head)
+    finally:
+        drop_module("firmware", "new_journal")
 
 
 def compact(log, arg=None):

@@ -13,7 +13,7 @@ import pytest
 from conftest import micropython_cmd
 
 import pgcluster
-from host.link import BoardLink, read_event
+from host.link import BoardLink, read_event, read_game
 from host.link.virtual import VirtualBoard
 from host.record.archive import SCHEMA_VERSION, Archive, ArchiveError
 from host.record.bridge import Bridge
@@ -208,13 +208,45 @@ def test_a_move_made_while_a_host_reconnects_loses_none_missed_before(tmp_path, 
         vb.stop()
 
 
+@needs_mpy
+def test_games_a_board_began_while_no_host_followed_are_all_filed(tmp_path, archive_at):
+    # bench/hall_pg.py 4 x 32: a board unfollowed while it began two new games lost the
+    # older one.  Its journal now keeps them all: the next host's catch-up (`since`) files
+    # each under its own uid, with its moves, and the game in play after them.
+    vb = VirtualBoard(tmp_path / "board", realtime=False)
+    vb.start()
+    archive = Archive(archive_at)
+    moves = [random_game("chess", n, n) for n in (3, 5, 2, 4)]
+    try:
+        bridge = Bridge(vb.port, archive)
+        bridge.connect()
+        bridge.close()  # a host came and went; the board's games go on without one
+        uids = []
+        with BoardLink(vb.port) as hands:
+            hands.hello()
+            for game in moves:
+                hands.request("new chess")
+                uids.append(read_game(hands.request("game")).uid)
+                for m in game:
+                    hands.request("move " + m)
+        again = Bridge(vb.port, archive)
+        again.connect()
+        again.poll(0.2)
+        filed = [(g.uid, archive.moves(g.id)) for g in archive.games() if g.board == again.key and g.uid in uids]
+        assert sorted(filed) == sorted(zip(uids, moves)) and again.uid == uids[-1]
+    finally:
+        archive.close()
+        vb.stop()
+
+
 
 class Journaled:
     """A fake board (tests/fakeboard.py) whose messages are `said` (message n is said[n-1]):
     the test makes it say them, `since` replays them, `game` and `history` answer from
     them.  Its replies are numbered from 1001.  slow: the next `since` gets no answer until
     the next `version` (a loaded board: the host gives up; the replay comes late, to the
-    next link); cut: the next `since` replays that many messages and stops, no reply."""
+    next link); cut: the next `since` replays that many messages and stops, no reply;
+    before_since: that many more messages said just before the next `since` is answered."""
 
     @staticmethod
     def board(folder, said, upto):
@@ -234,8 +266,10 @@ class Journaled:
                     self.in_hello = []
                 if w[0] == "game":
                     start = [t for t in self.said[: self.upto] if t.startswith("newgame ")][-1].split()
-                    return f"ok game {start[1]} {start[2]} -"
+                    return f"ok game {start[1]} {start[2]} {' '.join(start[3:])}"
                 if w[0] == "since" and int(w[1]) < 1000:  # (not hello's own number)
+                    self.upto += self.before_since  # (made after `game` was answered: replayed)
+                    self.before_since = 0
                     replay = range(int(w[1]) + 1, self.upto + 1)
                     if self.slow:
                         self.slow, self.owed = False, int(w[1])
@@ -258,7 +292,7 @@ class Journaled:
 
         b = Board(folder, "board")
         b.said, b.upto, b.seq = said, upto, 1000
-        b.in_hello, b.slow, b.owed, b.cut = [], False, None, None
+        b.in_hello, b.slow, b.owed, b.cut, b.before_since = [], False, None, None, 0
         return b
 
 
@@ -371,6 +405,63 @@ def test_the_moves_of_a_game_forgotten_as_empty_that_come_late_are_filed_under_i
         assert sorted((g.uid, a.moves(g.id)) for g in a.games()) == TWO_GAMES_FILED
         assert [g.uid for g in a.games() if g.ended is None] == ["2b2b2b2b"]
         assert sorted(seq for seq, _ in a.events("board")) == list(range(1, 9))
+    finally:
+        a.close()
+        board.close()
+
+
+def test_a_game_begun_between_game_and_history_is_caught_up_at_once(tmp_path, archive_at):
+    # bench/hall_pg.py (issue #35, seven times in a run): a board began a game of another
+    # kind after answering the catch-up's `game`; its `history` was read against the game
+    # asked about, refused, and the whole catch-up made again.  It is the new game's.
+    from firmware.rules import new_position
+
+    pos = new_position("checkers12")
+    draughts = []
+    for _ in range(3):
+        m = pos.legal_moves()[0]
+        draughts.append(pos.move_str(m))
+        pos.push(m)
+    said = TWO_GAMES[:4] + ["newgame checkers12 3c3c3c3c -"] + [f"move {n} {m}" for n, m in enumerate(draughts, 1)]
+    board = Journaled.board(tmp_path, said, 4)
+    board.before_since = 4  # the draughts game begun, three moves made, as `since` comes
+    a = Archive(archive_at)
+    notes = []
+    try:
+        host = Bridge(board.port, a, on_note=notes.append)
+        host.connect()
+        host.close()
+        assert [(g.uid, g.game, a.moves(g.id)) for g in a.games()] == [
+            ("1a1a1a1a", "chess", ["e2e4", "e7e5", "g1f3"]), ("3c3c3c3c", "checkers12", draughts)]
+        assert host.reconnects == 0 and notes == [] and host.uid == "3c3c3c3c"
+        assert [w.split()[0] for w in board.got].count("game") == 1  # one catch-up, not two
+    finally:
+        a.close()
+        board.close()
+
+
+def test_a_game_filed_again_from_its_replayed_start_keeps_the_start_it_began_from(tmp_path, archive_at):
+    # bench/hall_pg.py 4 x 32: a Courier game (it begins after its opening: a FEN) was filed,
+    # and forgotten as empty when a host's catch-up began the board's next game; the replay
+    # then made it again from its start, already stored, without the FEN: from the usual
+    # start, and its 5th move, m1m3 (the m2 pawn gone in the opening), was skipped as illegal.
+    from firmware.app import start_position
+
+    fen = start_position("courier").fen()
+    said = [f"newgame courier 5c5c5c5c {fen}", "move 1 f2f4", "move 2 b7b5", "move 3 l2l3", "move 4 l7l5",
+            "move 5 m1m3", "newgame chess 6d6d6d6d -"]
+    board = Journaled.board(tmp_path, said, 1)
+    a = Archive(archive_at)
+    try:
+        first = Bridge(board.port, a)
+        first.connect()  # the Courier game's start, filed
+        first.close()
+        board.upto = len(said)  # its moves and the next game's start, while no host follows
+        host = Bridge(board.port, a)
+        host.connect()
+        host.close()
+        games = [(g.uid, g.fen, a.moves(g.id)) for g in a.games()]
+        assert games == [("5c5c5c5c", fen, ["f2f4", "b7b5", "l2l3", "l7l5", "m1m3"]), ("6d6d6d6d", None, [])], games
     finally:
         a.close()
         board.close()

@@ -244,3 +244,72 @@ def test_a_move_a_lift_completes_is_replayed_under_the_number_it_was_said_with(t
     protocol.handle(b2, b"since 0", 0)
     replayed = [line.split(" ", 1) for line in again if " move " in line]
     assert replayed and all(said[n] == text for n, text in replayed), (replayed, said)
+
+
+def test_games_begun_while_no_host_follows_are_all_kept_and_replayed(tmp_path):
+    # bench/hall_pg.py 4 x 32: a board unfollowed while it began two new games lost the
+    # older one (the journal kept the game in play and the one before it).  Now every game
+    # within its share of the flash is kept, and `since` replays them all, in order.
+    path = tmp_path / "journal.bin"
+    b, hw, out = boot(path)
+    uids = []
+    for g in range(4):
+        protocol.handle(b, b"new chess", 0)
+        uids.append(b.uid)
+        for m in ("e2e4", "e7e5", "g1f3", "b8c6")[: g + 1]:
+            protocol.handle(b, f"move {m}".encode(), 0)
+    b, hw, out = boot(path)
+    out.clear()
+    protocol.handle(b, b"since 0", 0)
+    lines = [line.split(" ", 1)[1] for line in out]
+    assert [w.split()[2] for w in lines if w.startswith("newgame")][-4:] == uids
+    at = lines.index(f"newgame chess {uids[0]} -")
+    assert [w for w in lines[at:] if not w.startswith("hello")] == [
+        f"newgame chess {uids[0]} -", "move 1 e2e4",
+        f"newgame chess {uids[1]} -", "move 1 e2e4", "move 2 e7e5",
+        f"newgame chess {uids[2]} -", "move 1 e2e4", "move 2 e7e5", "move 3 g1f3",
+        f"newgame chess {uids[3]} -", "move 1 e2e4", "move 2 e7e5", "move 3 g1f3", "move 4 b8c6",
+        f"ok since 0 {len(lines) - 1}",
+    ]  # (and the power-up's hello, said after them)
+    assert b.uid == uids[3] and b.history() == ["e2e4", "e7e5", "g1f3", "b8c6"]
+
+
+def test_a_full_flash_drops_the_oldest_games_never_the_new_one(tmp_path, monkeypatch):
+    # A journal past its share of the flash (here: a file system with no free block, its
+    # share a quarter of the journal itself) is rewritten at the next `new`, keeping the
+    # newest games that fit; a flash that takes fewer keeps the game before alone, then
+    # none: `new` is never refused for old games' sake.
+    import os
+
+    path = tmp_path / "journal.bin"
+    b, hw, out = boot(path)
+    for g in range(4):
+        protocol.handle(b, b"new chess", 0)
+        for m in ("e2e4", "e7e5", "g1f3", "b8c6"):
+            protocol.handle(b, f"move {m}".encode(), 0)
+
+    def games():
+        return [r.split()[2] for r in Journal(str(path)).load() if r[0] == "N"]
+
+    held = games()
+    assert len(held) == 5  # the power-up's default game, then the four
+    monkeypatch.setattr(os, "statvfs", lambda p: (4096, 4096, 1000, 0, 0, 0, 0, 0, 4096, 255))
+    protocol.handle(b, b"new chess", 0)
+    kept = games()
+    assert kept[-1] == b.uid and 1 <= len(kept) - 1 < 5 and kept[:-1] == held[-(len(kept) - 1) :]
+    assert [r[0] for r in Journal(str(path)).load()].count("S") == 1
+
+    real = Journal.rewrite
+    for room, want in ((2 * 6, 2), (2, 1)):  # records a rewrite takes: the game before and the new one's; the new one's
+        def small(self, texts, room=room):
+            texts = list(texts)
+            if len(texts) > room:
+                raise JournalFull(28, "flash full")
+            real(self, texts)
+
+        monkeypatch.setattr(Journal, "rewrite", small)
+        held = games()
+        protocol.handle(b, b"new chess", 0)
+        assert out[-1].endswith("ok new chess") and games() == held[-1:][: want - 1] + [b.uid]
+        b, hw, out = boot(path)
+        assert b.history() == []

@@ -50,3 +50,34 @@ def test_serve_sim_plays_every_game_without_sticking(tmp_path):
     assert {g: got.get(g, 0) for g in GAMES} == {g: max(got.get(g, 0), PLIES) for g in GAMES}, (got, err[-2000:])
     assert "internal error" not in err and "Traceback" not in err, err
     assert f"starting {len(GAMES)} virtual boards" in out
+
+
+def test_the_hands_take_up_a_game_begun_in_the_journal_appended_or_written_anew(tmp_path):
+    # The board appends a new game to its journal (firmware/new_journal.py): the hands saw
+    # a new game only in a journal written anew, and stopped after their first two games.
+    import random
+    from types import SimpleNamespace
+
+    from firmware.journal import Journal
+    from host.session.club import Hands
+
+    hands = Hands(SimpleNamespace(board_dir=tmp_path), 0, random.Random(1), 4, 700)
+    journal = Journal(str(tmp_path / "journal.bin"))
+    fed = tmp_path / "hands"
+
+    def games_fed():
+        return fed.read_text().count("\ngame ") + fed.read_text().startswith("game ") if fed.exists() else 0
+
+    journal.rewrite(["N 1 0000000a chess -", "S 257"])
+    hands.look()
+    journal.append("M 2 e2e4")
+    hands.look()
+    assert games_fed() == 0
+    journal.append("N 3 0000000b checkers12 -")
+    journal.append("M 4 c3d4")
+    hands.look()
+    assert games_fed() == 1
+    hands.look()
+    journal.rewrite(["N 3 0000000b checkers12 -", "M 4 c3d4", "N 5 0000000c lippo -"])
+    hands.look()
+    assert games_fed() == 2

@@ -15,6 +15,7 @@ from firmware.rules.board import EMPTY
 from firmware.rules.position import BLAST, BONUS, kind_of
 from firmware.squares import Geometry
 from firmware.hands import hand_moves
+from firmware.journal import Journal
 from firmware.promotion import promotion_order
 from host.link import TemporaryBoard
 
@@ -77,8 +78,8 @@ def random_script(gid: str, plies: int, rng: random.Random, pause_ms: int) -> li
 class Hands:
     """The hands of one board: its games, one after another for as long as the room runs,
     GAMES in turn from the board's own.  Two go into its autoplay script at the start;
-    then one more into its hands file each time the board begins a game (its journal is
-    written anew), so that the board holds at most a game or two of steps however long
+    then one more into its hands file each time the board begins a game (a game's start
+    in its journal), so that the board holds at most a game or two of steps however long
     the room runs (a long script held whole leaves no room for lippo's tables)."""
 
     def __init__(self, vb: TemporaryBoard, first: int, rng: random.Random, plies: int, pause_ms: int,
@@ -90,6 +91,7 @@ class Hands:
         self.plies = plies
         self.pause_ms = pause_ms
         self.journal: int | None = None  # the journal file's inode when last looked at
+        self.seen = 0  # and the bytes of it read
         with open(vb.board_dir / "autoplay.txt", "w", encoding="ascii") as f:
             f.write(self.game() + self.game())
 
@@ -101,17 +103,28 @@ class Hands:
 
     def look(self) -> bool:
         """One more game if the board began one since the last look; False once the board
-        is gone (stopped: its folder removed)."""
+        is gone (stopped: its folder removed).  A new game is a journal written anew (a
+        new file) or a game's first record appended to it (firmware/new_journal.py): only
+        the records added since the last look are read."""
         if not self.vb.board_dir.exists():
             return False
+        path = self.vb.board_dir / "journal.bin"
         try:
-            now = (self.vb.board_dir / "journal.bin").stat().st_ino
+            st = path.stat()
         except OSError:
             return True  # not made yet
-        if self.journal is not None and now != self.journal:
+        begun = False
+        if st.st_ino != self.journal:
+            begun = self.journal is not None
+            self.journal, self.seen = st.st_ino, st.st_size
+        elif st.st_size > self.seen:
+            journal = Journal(str(path))
+            for rec in journal.records(self.seen):
+                begun = begun or rec[:2] in ("N ", "K ")
+            self.seen = journal.end
+        if begun:
             with open(self.vb.board_dir / "hands", "a", encoding="ascii") as f:
                 f.write(self.game())  # whole lines: the board takes up only those
-        self.journal = now
         return True
 
 

@@ -139,7 +139,7 @@ flash = SMALL
 flash.reset(fill=0)  # every sector erased before its first use
 play(flash, Rand(1), PLIES, 0)
 ops, erases, programs = flash.ops, flash.erases, flash.programs
-check(erases >= 3, "%d erases" % erases)
+check(erases >= 2, "%d erases" % erases)  # (the new game is appended: a `new` that rewrites, test_journal_keep.py)
 cuts = 0
 for k in range(1, ops + 1):
     flash.reset(Rand(k), fill=0)
