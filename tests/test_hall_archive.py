@@ -246,7 +246,8 @@ class Journaled:
     them.  Its replies are numbered from 1001.  slow: the next `since` gets no answer until
     the next `version` (a loaded board: the host gives up; the replay comes late, to the
     next link); cut: the next `since` replays that many messages and stops, no reply;
-    before_since: that many more messages said just before the next `since` is answered."""
+    before_since: that many more messages made just before the next `since` is answered
+    (replayed by it); said_before_since: those messages said then, on the link."""
 
     @staticmethod
     def board(folder, said, upto):
@@ -270,6 +271,9 @@ class Journaled:
                 if w[0] == "since" and int(w[1]) < 1000:  # (not hello's own number)
                     self.upto += self.before_since  # (made after `game` was answered: replayed)
                     self.before_since = 0
+                    for n in self.said_before_since:  # (said after `game` was answered)
+                        self.tell(n)
+                    self.said_before_since = []
                     replay = range(int(w[1]) + 1, self.upto + 1)
                     if self.slow:
                         self.slow, self.owed = False, int(w[1])
@@ -292,7 +296,7 @@ class Journaled:
 
         b = Board(folder, "board")
         b.said, b.upto, b.seq = said, upto, 1000
-        b.in_hello, b.slow, b.owed, b.cut, b.before_since = [], False, None, None, 0
+        b.in_hello, b.slow, b.owed, b.cut, b.before_since, b.said_before_since = [], False, None, None, 0, []
         return b
 
 
@@ -462,6 +466,36 @@ def test_a_game_filed_again_from_its_replayed_start_keeps_the_start_it_began_fro
         host.close()
         games = [(g.uid, g.fen, a.moves(g.id)) for g in a.games()]
         assert games == [("5c5c5c5c", fen, ["f2f4", "b7b5", "l2l3", "l7l5", "m1m3"]), ("6d6d6d6d", None, [])], games
+    finally:
+        a.close()
+        board.close()
+
+
+def test_a_replay_cut_short_before_the_games_start_is_asked_again_from_the_first_message(tmp_path, archive_at):
+    # bench/hall_pg.py 4 x 32: a host's first catch-up filed a move of the board's game said
+    # after `game`, and its replay (of everything: the game's start unknown) was cut short in
+    # the game before.  The next host asked `since` from that move: the game before's end
+    # and this game's start never came (a result lost; the game sorted last, by no start).
+    from host.link import BridgeTimeout
+
+    said = ["newgame chess 1a1a1a1a -", "move 1 e2e4", "move 2 e7e5", "end checkmate 1-0",
+            "newgame chess 2b2b2b2b -", "move 1 d2d4", "move 2 d7d5"]
+    board = Journaled.board(tmp_path, said, 5)
+    a = Archive(archive_at)
+    try:
+        board.said_before_since, board.cut = [6], 3
+        first = Bridge(board.port, a, timeout_s=2.0)
+        with pytest.raises(BridgeTimeout):
+            first.connect()
+        first.close()
+        board.tell(7)  # nobody listens
+        host = Bridge(board.port, a)
+        host.connect()
+        host.poll(0.3)
+        host.close()
+        assert sorted((g.uid, a.moves(g.id), g.result) for g in a.games()) == [
+            ("1a1a1a1a", ["e2e4", "e7e5"], "1-0"), ("2b2b2b2b", ["d2d4", "d7d5"], "*")]
+        assert [seq for seq, _ in a.events("board")] == list(range(1, 8))
     finally:
         a.close()
         board.close()

@@ -818,7 +818,9 @@ class Archive:
     def game_last_seq(self, game_id: int) -> int:
         """The message number to ask `since` for, to fetch what the archive lacks of the game:
         that of its last move stored with every move before it (the moves from ply 1 without a
-        gap), else that of its start (`newgame`, `position`), else 0 (everything the board has).
+        gap), else that of its start (`newgame`, `position`), else 0 (everything the board has);
+        but if its start is not stored, that of the board's last message stored before the
+        game's first one, if any (what came between may be missing too).
 
         Never the highest number stored: a host files what the board says while it asks
         `version` and `game` before the board replays what it missed, and a replay cut short
@@ -827,6 +829,17 @@ class Archive:
         does not (bench/hall_pg.py: the next host asked `since` from the lift, and the game
         was filed again).  What is replayed and stored already is skipped."""
         # (a number above SEQ_MAX, stored by an older host, would make `since` refused for ever)
+        start = self.game_start(game_id)
+        if start is None:
+            # Its start never came (a host that asked `game` filed a move said then, and its
+            # replay was cut short before that start): what the board said before it, the
+            # game before's end included, may not have come either (bench/hall_pg.py).  From
+            # the board's last message stored before the game's first, if there is one.
+            row = self._run("SELECT MAX(e.seq) FROM events e, games g WHERE g.id=? AND e.board=g.board AND "
+                            "e.seq<=? AND e.seq<(SELECT MIN(seq) FROM events WHERE game_id=?)",
+                            (game_id, SEQ_MAX, game_id)).fetchone()
+            if row is not None and row[0] is not None:
+                return int(row[0])
         row = self._run("SELECT MIN(ply) FROM moves WHERE game_id=?", (game_id,)).fetchone()
         if row is not None and row[0] == 1:
             end = self._run("SELECT MIN(ply) FROM moves m WHERE game_id=? AND NOT EXISTS "
@@ -835,8 +848,12 @@ class Archive:
                              (game_id, end[0], SEQ_MAX)).fetchone()
             if last is not None and last[0] is not None:
                 return int(last[0])
-        start = self.game_start(game_id)
         return start if start is not None else 0
+
+    def game_first_seq(self, game_id: int) -> int | None:
+        """The number of the first message stored under the game, or None."""
+        row = self._run("SELECT MIN(seq) FROM events WHERE game_id=?", (game_id,)).fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else None
 
     def game_start(self, game_id: int) -> int | None:
         """The message number of the game's start (`newgame`, `position`) as stored, or None."""

@@ -123,6 +123,10 @@ class Bridge:
         # The number to ask `since` for: the game's last move stored with every move before
         # it (Archive.game_last_seq), never a message stored past messages that never came.
         last = self.archive.game_last_seq(self.game_id)
+        if self._begun is None:
+            # Its start not stored: a message replayed before its first stored one is of a
+            # game before it (numbers only rise; its start, replayed, switches to it).
+            self._begun = self.archive.game_first_seq(self.game_id)
         # Everything said since the last message stored for this game, in order (a
         # message stored before is skipped; the journal's replay may switch games on the
         # way: the previous game's end, then this one's start; where the archived moves
