@@ -62,6 +62,10 @@ class Journal:
         self.path = path
         self.size = 0  # bytes of good records
         self.problem = None  # after check(): what was wrong with the file (None: nothing)
+        # (head_at, set once known by a power-up or a new game's journal, and read by
+        # readback's history: where the game being played begins; 0 or unset: not known.
+        # Not set here: an attribute more in every board's heap, for a reading that is
+        # only faster with it)
 
     def records(self, at=0):
         """Yields the text of each good record, in order, reading the file as a stream

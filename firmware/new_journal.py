@@ -33,6 +33,7 @@ def start(log, head):
     reserve = "S %d" % (seq + SEQ_BLOCK)
     share = keep(journal)
     written = False  # head is in the journal
+    at = journal.size  # where head goes if appended (journal.head_at)
     if not log.unsaved_from and journal.size <= share:
         try:
             journal.append(head)
@@ -40,6 +41,7 @@ def start(log, head):
             journal.append(reserve)
             log.seq_reserved = seq + SEQ_BLOCK
             log.reservations += 1
+            log.journal.head_at = at
             return
         except JournalFull:
             pass
@@ -78,10 +80,12 @@ def start(log, head):
             journal.rewrite(records(first))
             log.seq_reserved = seq + SEQ_BLOCK
             log.reservations = 0
+            log.journal.head_at = 0  # (not known in the new journal: history reads it all)
             return
         except JournalFull:
             if first < 0 and not written:
                 raise
+    log.journal.head_at = at
     # head went in above, its block of numbers did not: the next message reserves it (or
     # finds the flash full and says so)
 

@@ -70,6 +70,7 @@ def _default_game(board):
     board._fresh = True
     board.pos = new_position(DEFAULT_GAME)
     try:
+        board.journal.head_at = 0
         board.journal.rewrite(["N %d %s %s -" % (board.outbox.seq, board.uid, DEFAULT_GAME)])
         return True
     except OSError:
@@ -118,6 +119,7 @@ def _resume(board):
         # read are its garbage, worth a collection (~20 ms on a stock Pico) only when many.
         replay(board, start, collect=i > BOOT_GARBAGE_RECORDS, check=check, at=start_at, jump=check_at)
         board.outbox.seq = seq
+        board.journal.head_at = start_at  # (history reads from it, not through the games kept)
     except (ValueError, IndexError, KeyError) as e:
         board.pos = None
         return "a record that does not apply (%s)" % e

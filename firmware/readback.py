@@ -28,7 +28,8 @@ def played(board):
     game still has, the last move made there (the one no takeback undid)."""
     made = array("H")  # moves made at ply i+1 of the game, takebacks or not
     ply = starts = 0
-    for rec in board.journal.records():
+    at = getattr(board.journal, "head_at", 0)  # (from the game being played, not through the games kept)
+    for rec in board.journal.records(at):
         kind = rec[0]
         if kind == "N" or kind == "K" or kind == "P":
             made = array("H")
@@ -46,7 +47,7 @@ def played(board):
     if log.unsaved_from:
         plies = min(plies, log.unsaved_from - 1)
     ply = 0
-    for rec in board.journal.records():
+    for rec in board.journal.records(at):
         kind = rec[0]
         if kind == "N" or kind == "K" or kind == "P":
             starts -= 1

@@ -37,6 +37,7 @@ def compact(log, arg=None):
     try:
         log.journal.rewrite(kept())
         log.reservations = 0
+        log.journal.head_at = 0  # (its records moved)
     except OSError:
         pass  # the old journal is still whole: it just stays long
 
