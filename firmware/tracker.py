@@ -39,6 +39,15 @@ STATES = ("setup", "idle", "moving", "pending", "promoting", "correcting", "over
 COMMIT_MS = 400  # calm before a complete move is made
 LONG_COMMIT_MS = 2500  # ... when it could still grow into another move (a capture after a
 # Fougasse's victim is taken off, a bonus Soldier after the President's move)
+# The hint list's room, made once a game (Tracker.start): a list made before a lift and grown
+# in it is moved by MicroPython's allocator, whose free sends its next searches back to the
+# list's old place.  On stock MicroPython, the heap uncollected since a new game's set-up,
+# each search for a run of blocks in that lift then went from there through the whole heap,
+# some 1 ms each on the emulated Pico (a 100-square chess King's first lift 11.5 ms, 5.8 ms
+# again: issue #38).  `del list[:]` keeps the room.  The most moves of one man found over 150
+# random games a game: chess 15, 100-square chess 27, Grosschess 21, chess-t1 15, courier 13;
+# on a board of more than 100 squares twice the room (Lippo 63, checkers12 10).
+_HINT_ROOM = const(32)
 
 # A dark frame, written as a literal: frozen, it stays in the image's flash (bytes(N * N) is
 # made in RAM).
@@ -373,7 +382,7 @@ class Tracker:
         self.matcher = Matcher(self)
         self.tentative = None  # the last move seen complete this turn
         self.tentative_ev = 0
-        self.hint = []  # moves lit for the player (reused)
+        self.hint = []  # moves lit for the player (reused; with room, start())
         self.hint_from = -1  # physical square of the lifted piece the hint is for
         self.promo = None  # the promotion waiting (PROMOTING): firmware/promotion.py's
         self.pos = None
@@ -401,6 +410,8 @@ class Tracker:
         self.pos = pos
         if self.geo is None or self.geo.layout is not pos.game.layout:
             self.geo = Geometry(pos.game.layout)
+            self.hint = [None] * (_HINT_ROOM if len(self.geo.game_squares) <= 100 else 2 * _HINT_ROOM)
+            del self.hint[:]  # (its room: _HINT_ROOM's why)
         self.state = SETUP if setup else IDLE
         self.starting = setup
         self.last = None
@@ -719,13 +730,15 @@ class Tracker:
         # A castling is a move of the royal piece: its moves alone, never the turn's list
         # (listed a few pieces a scan, a lift early in the turn finished it: a Lippo
         # Fortress in its corner, 200 and more moves, 38 ms on the emulated Pico).
+        # (Into the hint list, empty here: its room was made at the game's start, _HINT_ROOM.)
         matcher = self.matcher
-        ms = matcher.picked
-        del ms[:]
+        ms = self.hint
         matcher.piece_moves(pos.kings[pos.us >> 6], ms)
         for m in ms:
             if m >> 19 & 15 == CASTLE and matcher.match(m, n):  # kind_of(m), inline: a lift's path
+                del ms[:]
                 return True
+        del ms[:]
         return False
 
     def _arrived(self, m):

@@ -77,8 +77,8 @@ def _fens(gid, n, rng):
 
 
 def _lifts(board, hw, fen):
-    """(square, (lines run in the core, calls into it)) of each lift of a piece of the side
-    to move in fen."""
+    """(square, (lines run in the core, calls into it, moves lit)) of each lift of a piece of
+    the side to move in fen."""
     tracker = board.tracker
     for name, work in lift_work(board, hw, fen):
         assert STATES[tracker.state] in ("moving", "correcting"), (fen, name)
@@ -86,7 +86,7 @@ def _lifts(board, hw, fen):
         # 20 ms (a piece with no move lifted loaded firmware/correction.py for the castling
         # rook's test: 23 ms on the emulated Pico where the lift's work is 3 ms)
         assert "firmware.correction" not in sys.modules, (fen, name)
-        yield name, tuple(work)
+        yield name, (work[0], work[1], len(tracker.hint))
 
 
 @pytest.mark.parametrize("gid", GAMES)
@@ -97,17 +97,31 @@ def test_a_lift_asks_the_core_for_little_more_than_its_piece(gid, tmp_path):
     protocol.handle(board, ("new " + gid).encode(), 0)
     worst = (0, "", "")
     most = (0, "", "")
+    lit = (0, "", "")
+    hint = board.tracker.hint  # made at the game's start, with its room
     lifts = 0
     for fen in _fens(gid, POSITIONS, random.Random("lift work " + gid)):
-        for name, (lines, calls) in _lifts(board, hw, fen):
+        for name, (lines, calls, moves) in _lifts(board, hw, fen):
             lifts += 1
             if calls > worst[0]:
                 worst = (calls, name, fen)
             if lines > most[0]:
                 most = (lines, name, fen)
+            if moves > lit[0]:
+                lit = (moves, name, fen)
     assert lifts > 5 * POSITIONS
     assert 0 < worst[0] <= BOUND[gid], "%d calls into the core lifting %s in %s" % worst
     assert 0 < most[0] <= LINES[gid], "%d lines of the core run lifting %s in %s" % most
+    # The moves a lift lights go into a list made at the game's start with room for them: a
+    # list made before a lift and grown in it sent stock MicroPython's allocator back through
+    # its whole heap, search after search (tracker.room()).
+    assert board.tracker.hint is hint
+    assert 0 < lit[0] <= hint_room(board.tracker.geo), "%d moves lit lifting %s in %s" % lit
+
+
+def hint_room(geo):
+    # firmware/tracker.py's _HINT_ROOM (a const: on MicroPython no name of the module)
+    return 32 if len(geo.game_squares) <= 100 else 64
 
 
 def test_the_cores_machine_code_is_its_plain_python():
