@@ -50,6 +50,10 @@ def own_pieces(board, fen):
     protocol.handle(board, ("position " + fen).encode(), 0)
     protocol.handle(board, b"sim setup", 0)
     protocol.handle(board, b"sim wait 100", 0)
+    # The idle scans of that wait listed some of the turn's moves (Matcher.list_some): the
+    # first lift started from a turn begun anew, as every later one (issue #38: a lift
+    # timed after them took 2.5 ms on the chip where the same lift, cold, takes 9.9)
+    board.tracker.resync(0)
     geo = board.tracker.geo
     pos = board.pos
     for p in geo.game_squares:
