@@ -30,6 +30,17 @@ else:
 
 
 
+def positions_from(path, gid, n):
+    """The first n positions of gid in a file of "<game> <fen>" lines."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            g, _, fen = line.strip().partition(" ")
+            if g == gid and len(out) < n:
+                out.append(fen)
+    return out
+
+
 def own_pieces(board, fen):
     """fen set up on the board (protocol `position`, the pieces put as it shows, the board
     settled) and, one after another, the physical square of each piece of the side to
@@ -39,11 +50,56 @@ def own_pieces(board, fen):
     protocol.handle(board, ("position " + fen).encode(), 0)
     protocol.handle(board, b"sim setup", 0)
     protocol.handle(board, b"sim wait 100", 0)
+    # The idle scans of that wait listed some of the turn's moves (Matcher.list_some): the
+    # first lift started from a turn begun anew, as every later one (issue #38: a lift
+    # timed after them took 2.5 ms on the chip where the same lift, cold, takes 9.9)
+    board.tracker.resync(0)
     geo = board.tracker.geo
     pos = board.pos
     for p in geo.game_squares:
         if pos.cells[geo.cell(p)] & pos.us:
             yield p
+
+
+def lift_work(board, hw, fen):
+    """(square, [lines run in the rules core, calls into it]) of each lift of own_pieces
+    (CPython's tracer counts them; the lift made as bench/hint.py makes it), yielded while
+    the piece is still up: tests/test_lift_work.py bounds them, bench/hint_rank.py ranks
+    the lifts by them.  The core's machine code on the chip (compat.late's functions) runs
+    here as Python compiled from a string: its lines are not counted."""
+    import os
+
+    from firmware import drop_module
+    from firmware.debounce import LIFT, PLACE
+
+    core = os.sep + "rules" + os.sep
+    tracker = board.tracker
+    work = [0, 0]
+
+    def line(frame, event, arg):
+        if event == "line":
+            work[0] += 1
+        return line
+
+    def call(frame, event, arg):
+        if core in frame.f_code.co_filename:
+            work[1] += 1
+            return line
+        return None
+
+    for p in own_pieces(board, fen):
+        hw.matrix.set(p, False)
+        work[:] = [0, 0]
+        drop_module("firmware", "correction")  # (loaded by a set-up's corrections)
+        sys.settrace(call)
+        try:
+            board._on_switch(LIFT, p, 0)  # the debounced lift: tracker, hints, frame
+        finally:
+            sys.settrace(None)
+        yield tracker.geo.name(p), work
+        hw.matrix.set(p, True)
+        board._on_switch(PLACE, p, 0)
+        tracker.resync(0)
 
 
 def play_physically(board, m, wait):

@@ -10,14 +10,15 @@ Run under the MicroPython unix port:
 
 (CPython works too, for comparison.)  --fens FILE: the positions from FILE ("<game> <fen>"
 a line, as --write-fens FILE writes them) instead of playing the random games here; --once:
-each lift timed once (on an emulated chip, whose time is its own: bench/pico.py).  An RP2040 runs MicroPython some 50-100 times slower
+each lift timed once (on an emulated chip, whose time is its own: bench/pico.py); --each: a
+line for every lift (bench/hint_rank.py ranks them).  An RP2040 runs MicroPython some 50-100 times slower
 than this machine's unix port: multiply the figures accordingly.
 """
 
 import gc
 from array import array
 
-from common import ARGV, MICRO, TMP, Rand, median, now_us, own_pieces, since_us
+from common import ARGV, MICRO, TMP, Rand, median, now_us, own_pieces, positions_from, since_us
 from fuzzgen import random_fens
 
 from boards import sim
@@ -28,28 +29,26 @@ from firmware.debounce import LIFT, PLACE
 JOURNAL = TMP + "eboard-bench-hint.journal"
 
 
-def positions_from(path, gid, n):
-    """The first n positions of gid in a file of "<game> <fen>" lines."""
-    out = []
-    with open(path) as f:
-        for line in f:
-            g, _, fen = line.strip().partition(" ")
-            if g == gid and len(out) < n:
-                out.append(fen)
-    return out
-
-
-def measure(gid, fens, times, tries=3, worst=None):
+def measure(gid, fens, times, tries=3, worst=None, each=False):
     """Each lift's best time into times (returned: a view of the lifts made); worst, a
-    list, gets [us, fen, square] of the slowest lift."""
+    list, gets [us, fen, square] of the slowest lift.  A FEN followed by " @e5,k10 @c3" (as
+    bench/hint_rank.py writes them): those squares alone are lifted.  each: a line for
+    every lift ("lift <game> <square> <us> <fen>"; bench/hint_rank.py reads them)."""
     hw = sim.Hardware(journal_path=JOURNAL)
     board = Board(hw, lambda line: None)
     board.boot(0)
     protocol.handle(board, ("new " + gid).encode(), 0)
     n = 0
-    for fen in fens:
+    for line in fens:
+        fen, _, only = line.partition(" @")
+        only = only.replace(" @", ",").split(",") if only else None  # (" @sample squares" after)
+        todo = len([x for x in only if x]) if only else -1  # the squares left to lift here
         for p in own_pieces(board, fen):
             tracker = board.tracker
+            if not todo:
+                break
+            if only is not None and tracker.geo.name(p) not in only:
+                continue
             best = 1 << 30
             left = tries  # the best of 3: the machine's own hiccups left out
             if not n:
@@ -72,13 +71,18 @@ def measure(gid, fens, times, tries=3, worst=None):
                 collected = MICRO and gc.mem_free() > free
                 hw.matrix.set(p, True)
                 board._on_switch(PLACE, p, 0)
-                tracker.resync(0)  # the next lift starts a clean turn: nothing touched
+                if collected or left > 1 or todo != 1:
+                    tracker.resync(0)  # the next lift starts a clean turn: nothing touched
+                # (else the position's last lift: the next set-up makes its turn anew)
                 if not collected:
                     if left <= tries:
                         best = min(best, us)
                     left -= 1
             times[n] = best
             n += 1
+            todo -= 1
+            if each:
+                print("lift %s %s %d %s" % (gid, tracker.geo.name(p), best, fen))
             if worst is not None and (not worst or best > worst[0]):
                 worst[:] = [best, fen, tracker.geo.name(p)]
     # (a view, not a copy: 3,446 Lippo lifts are 13,784 bytes, a block stock MicroPython's
@@ -111,12 +115,12 @@ def game_positions(games, n, fens_from=None):
         yield gid, positions_from(fens_from, gid, n) if fens_from else random_fens(gid, n, rng)
 
 
-def main(games=("lippo", "chess"), n=100, fens_from=None, tries=3):
+def main(games=("lippo", "chess"), n=100, fens_from=None, tries=3, each=False):
     times = array("I", range(5000))  # room for every lift, allocated before anything else
     for gid, fens in game_positions(games, n, fens_from):
         gc.collect()
         worst = []
-        got = measure(gid, fens, times, tries, worst)
+        got = measure(gid, fens, times, tries, worst, each)
         print(
             "%-6s %d lifts in %d positions: median %d us, max %d us at %s in %s"
             % (gid, len(got), len(fens), median(got), max(got), worst[2], worst[1])
@@ -137,17 +141,20 @@ def write_fens(path, games, n):
                 f.write("%s %s\n" % (gid, fen))
 
 
-# bench/hint.py [--once] [--fens FILE | --write-fens FILE] [-n N | N] [GAME ...]: the games
+# bench/hint.py [--once] [--each] [--fens FILE | --write-fens FILE] [-n N | N] [GAME ...]: the games
 # to time (default: lippo and chess, 100 positions each; games named, 20 positions each
 # unless N says)
 _args = ARGV[1:]
 _n = 0
 _tries = 3
 _fens = _write = None
-while _args and _args[0] in ("--once", "--fens", "--write-fens"):
+_each = False
+while _args and _args[0] in ("--once", "--each", "--fens", "--write-fens"):
     _flag = _args.pop(0)
     if _flag == "--once":
         _tries = 1
+    elif _flag == "--each":
+        _each = True
     elif _flag == "--fens":
         _fens = _args.pop(0)
     else:
@@ -161,4 +168,4 @@ _games = tuple(_args) if _args else ("lippo", "chess")
 if _write:
     write_fens(_write, _games, _n or (20 if _args else 100))
 else:
-    main(_games, _n or (20 if _args else 100), _fens, _tries)
+    main(_games, _n or (20 if _args else 100), _fens, _tries, _each)

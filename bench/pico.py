@@ -1,7 +1,7 @@
 """The figures of issue #12 on the emulated Pico (boards/emu), in emulated time.  Run:
 
     .venv/bin/python bench/pico.py [--uf2 UF2] [--plies 200] [--long 1000] [--resume 1000]
-                                   [--positions 100] [--games lippo,chess,...] [--skip ...]
+                                   [--positions 100] [--games lippo,chess,...] [--each] [--skip ...]
 
 Without --uf2: stock MicroPython with the firmware's .mpy files put on by ./flash.sh (a
 flash image prepared once in build/); with --uf2: an image with the firmware frozen in.
@@ -273,6 +273,7 @@ def main() -> int:
     ap.add_argument("--games", default="lippo,chess", help="the games of the hint figure")
     ap.add_argument("--fens", help="the hint figure's positions from this file ('<game> <fen>' lines, as "
                                    "bench/hint.py --write-fens writes them), not from random games")
+    ap.add_argument("--each", action="store_true", help="the hint figure's every lift, a line each (bench/hint_rank.py)")
     ap.add_argument("--skip", default="", help="figures to skip: reset,lift,heap,long,resume,hint")
     args = ap.parse_args()
     skip = set(args.skip.split(","))
@@ -359,7 +360,8 @@ def main() -> int:
                 # (emulated time is the chip's own: each lift is timed once)
                 # (its wall time grows with the host's load: 100 Lippo positions took over 900 s
                 # with the load at 12; the figures are the chip's own, whatever the wait)
-                out = run_on_chip(pico.port, "hint", ["--once", "--fens", fens.name, "-n", str(args.positions), *games],
+                each = ["--each"] if args.each else []
+                out = run_on_chip(pico.port, "hint", ["--once", *each, "--fens", fens.name, "-n", str(args.positions), *games],
                                   timeout_s=600 + 20 * args.positions * len(games))
                 for line in out.splitlines():
                     m = re.match(r"(\S+)\s+(\d+) lifts in (\d+) positions: median (\d+) us, max (\d+) us"

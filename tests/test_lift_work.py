@@ -15,7 +15,6 @@ on the chip (compat.late's functions: hundred.hits, Grosschess's next_new, chess
 add_reachers), run here as Python compiled from a string, are not: the lines counted are
 the ones the chip interprets."""
 
-import os
 import random
 import runpy
 import sys
@@ -24,15 +23,14 @@ import pytest
 from conftest import ROOT
 
 from boards import sim
-from firmware import drop_module, protocol
+from firmware import protocol
 from firmware.app import Board
-from firmware.debounce import LIFT, PLACE
 from firmware.rules import GAMES, new_position
 from firmware.tracker import STATES
 
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "tests" / "mpy")]
 try:
-    from common import own_pieces  # bench/hint.py's lifts, the same
+    from common import lift_work  # bench/hint.py's lifts, the same, their work counted
 finally:
     del sys.path[:2]
 
@@ -63,8 +61,6 @@ LINES = {"chess": 1700, "lippo": 560, "checkers12": 1500, "courier": 1100, "gard
          "hundred": 1300, "grosschess": 1450, "chess-t1": 520}
 POSITIONS = 25
 
-_CORE = os.sep + "rules" + os.sep
-
 
 def _fens(gid, n, rng):
     out = [new_position(gid).fen()]  # the start: both rooks of each side boxed in
@@ -84,37 +80,13 @@ def _lifts(board, hw, fen):
     """(square, (lines run in the core, calls into it, moves lit)) of each lift of a piece of
     the side to move in fen."""
     tracker = board.tracker
-    work = [0, 0]
-
-    def line(frame, event, arg):
-        if event == "line":
-            work[0] += 1
-        return line
-
-    def call(frame, event, arg):
-        if _CORE in frame.f_code.co_filename:
-            work[1] += 1
-            return line
-        return None
-
-    for p in own_pieces(board, fen):
-        hw.matrix.set(p, False)
-        work[:] = [0, 0]
-        drop_module("firmware", "correction")  # (loaded by a set-up's corrections)
-        sys.settrace(call)
-        try:
-            board._on_switch(LIFT, p, 0)  # the debounced lift: tracker, hints, frame
-        finally:
-            sys.settrace(None)
-        assert STATES[tracker.state] in ("moving", "correcting"), (fen, tracker.geo.name(p))
+    for name, work in lift_work(board, hw, fen):
+        assert STATES[tracker.state] in ("moving", "correcting"), (fen, name)
         # A lift loads no module: stock MicroPython reads one from its file system, some
         # 20 ms (a piece with no move lifted loaded firmware/correction.py for the castling
         # rook's test: 23 ms on the emulated Pico where the lift's work is 3 ms)
-        assert "firmware.correction" not in sys.modules, (fen, tracker.geo.name(p))
-        yield tracker.geo.name(p), (work[0], work[1], len(tracker.hint))
-        hw.matrix.set(p, True)
-        board._on_switch(PLACE, p, 0)
-        tracker.resync(0)
+        assert "firmware.correction" not in sys.modules, (fen, name)
+        yield name, (work[0], work[1], len(tracker.hint))
 
 
 @pytest.mark.parametrize("gid", GAMES)
