@@ -91,6 +91,7 @@ COMMANDS = {
     ".venv/bin/python bench/move_work_pico.py --games lippo:40 --every 4": ("short", None),
     ".venv/bin/python bench/move_work_pico.py --games lippo:200 --every 50 --think 1200": ("short", None),
     ".venv/bin/python bench/junk_pico.py": ("short", None),
+    ".venv/bin/python bench/boot_keep_pico.py --probe": ("short", None),
     ".venv/bin/python bench/junk_pico.py --uf2 build/eboard-pico.uf2": ("short", None),
     ".venv/bin/python bench/pico_powercut.py --cuts 200": ("short", None),
     ".venv/bin/python bench/onboard.py": ("short", None),
