@@ -3,7 +3,7 @@
 A check test may move a piece in the cells alone instead of making the move
 (Position.LIGHT_KINDS: chess and its kin, 100-square chess, Grosschess), and 100-square
 chess and Grosschess take a move far from the own King as legal when the King is safe
-(HundredPosition._far).  Every legal move list along random games is compared with the
+(hundred.far).  Every legal move list along random games is compared with the
 one the full make-test-unmake gives, and each lifted piece's moves with their share."""
 
 import random
@@ -11,16 +11,17 @@ import random
 import pytest
 
 from firmware.rules import MoveError, new_position
+from firmware.rules.games import hundred
 
 
 def _slow_legal(pos):
     # The same generator with the shortcuts switched off: every move made and tested.
-    pos._plain = lambda m, k: False
+    pos.FAR_KINDS = 0
     pos.LIGHT_KINDS = 0
     try:
         return pos.legal_moves()
     finally:
-        del pos._plain
+        del pos.FAR_KINDS
         del pos.LIGHT_KINDS
 
 
@@ -77,7 +78,7 @@ def test_a_check_is_answered_by_the_moves_that_making_every_move_finds(gid):
 def test_far_moves_are_really_taken_without_a_test():
     pos = new_position("grosschess", "rnbzkqgbnr/popsvimpop/1p1pppp1p1/10/10/10/10/1P1PPPP1P1/POPSVIMPOP/RNBZKQGBNR w KQkq - 0 1")
     k = pos.kings[0]
-    far = [m for m in pos.legal_moves() if pos._plain(m, k) and pos._far(m, k, 0)]
+    far = [m for m in pos.legal_moves() if pos.FAR_KINDS >> (m >> 19 & 15) & 1 and m & 511 != k and hundred.far(pos.cells, m, k, 0)]
     assert len(far) >= 6  # the a-, b-, h-, i- and k-side pawns' steps
 
 

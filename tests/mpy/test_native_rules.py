@@ -8,6 +8,8 @@ on CPython too, where the same source is plain Python: the figures are the plain
 and the old attacked() (before the kernels) gave them too.  chess-t1's strengths on a
 lifted piece's captures (add_reachers) are those of its whole strength map."""
 
+import sys
+
 from fuzzgen import Rand, random_fens
 from mpytest import check
 
@@ -52,4 +54,13 @@ for fen in random_fens("chess-t1", 12, rng):
                 check(part[0][side][to] == whole[0][side][to] and part[1][side][to] == whole[1][side][to],
                       "chess-t1 %s: strength on %d not the whole map's" % (fen, to))
 check(pairs == 1536, "chess-t1: %d cells compared" % pairs)
+
+# Each kernel is machine code on MicroPython: one viper can not compile falls back to
+# bytecode without a word (compat.compile_fn), slower on the chip and with its frame on
+# the heap (issue #38)
+if sys.implementation.name == "micropython":
+    from firmware.rules import compat
+
+    for name in ("hits", "far", "next_new", "next_treach", "add_reachers"):
+        check(compat.MADE.get(name) == "viper", "%s compiled as %s" % (name, compat.MADE.get(name)))
 print("ok")

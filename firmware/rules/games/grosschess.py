@@ -62,6 +62,31 @@ def next_new(cells: ptr8, sq: int, by: int, reach: ptr16, box: ptr16, i: int) ->
     return 24
 """, "next_new", "viper")
 
+_D1_16 = array("H", [d + 256 for d in _D1])  # the diagonal steps, for next_treach (biased by 256)
+
+# The treacherous Queen's way onto sq (_more_attacks): from j on (j >> 2 the direction of
+# her first victim from sq, j & 3 hers from the victim), the first j where a unit of the
+# side attacked (not a King) stands diagonally next to sq and a strong Queen of colour by
+# (queen: her cell code, on the e-file) diagonally next to it, not on sq; 16 if none.
+# Machine code on the chip (compat.compile_fn), as next_new: in Python its 16 squares ran
+# at every check test of a game with a strong Queen (issue #38).
+next_treach = compile_fn("""
+def next_treach(cells: ptr8, sq: int, by: int, queen: int, king: int, d1: ptr16, j: int) -> int:
+    while j < 16:
+        v = sq + d1[j >> 2] - 256
+        x = cells[v]
+        if x == 0 or x == %(off)d or x & by or (x & 31) == king:
+            j = (j | 3) + 1
+            continue
+        s = v + d1[j & 3] - 256
+        if s != sq:
+            if cells[s] == queen:
+                if s %% %(stride)d == %(e_file)d:
+                    return j
+        j += 1
+    return 16
+""" % {"off": OFF, "stride": STRIDE, "e_file": E_FILE}, "next_treach", "viper")
+
 GAME = hundred.build("grosschess", start=START, pieces=PIECES)
 GAME.box_reach = None  # GrossPosition._box_reach's, made when first asked
 PAWN_T = GAME.type_of("P")
@@ -87,6 +112,10 @@ class GrossPosition(HundredPosition):
     # victim: her way onto the King (_more_attacks).
     UNSAFE_ARRIVALS = _D1
     CASTLE_SQUARES_TELL = False  # (a castling's move made and tested, as every other)
+    # The treacherous capture's check test too moves the units in the cells alone
+    # (_safe_light): it takes enemy units only, and attacked() reads nothing else it
+    # changes (the first-move rights it clears are the mover's and her victims').
+    LIGHT_KINDS = HundredPosition.LIGHT_KINDS | (1 << TREACH)
 
     def _unsafe_arrival(self, to, k, them):
         # Only where a strong enemy Queen stands diagonally next to it (not on k): she alone
@@ -205,14 +234,14 @@ class GrossPosition(HundredPosition):
         queen = by | self.QUEEN_V
         if not self.counts[queen]:
             return False
-        for d in _D1:
-            v = sq + d  # the first victim, a unit of the attacked side next to sq
-            x = cells[v]
-            if x == EMPTY or x == OFF or x & by or x & 31 == self.KING:
-                continue
-            for e in _D1:
-                if cells[v + e] == queen and self._treacherous_on(v + e, sq, queen) and self._hits(v, v + e):
-                    return True
+        # The first victim, a unit of the attacked side next to sq, with a strong Queen next
+        # to it: does she take it (its attack on her)?
+        j = next_treach(cells, sq, by, queen, self.KING, _D1_16, 0)
+        while j < 16:
+            v = sq + _D1[j >> 2]
+            if self._hits(v, v + _D1[j & 3]):
+                return True
+            j = next_treach(cells, sq, by, queen, self.KING, _D1_16, j + 1)
         return False
 
     def _box_reach(self):
@@ -246,6 +275,25 @@ class GrossPosition(HundredPosition):
             self.cells = cells
             self.us = us
         return tuple(out)
+
+    def _safe_light(self, m):
+        if m >> 19 & 15 != TREACH:
+            return HundredPosition._safe_light(self, m)
+        cells = self.cells
+        s = m & 511
+        d = m >> 9 & 511
+        t = d + _D1[(m >> 23 & 31) - 1]
+        queen = cells[s]
+        first = cells[d]
+        second = cells[t]  # (her own square when she steps back home)
+        cells[s] = EMPTY
+        cells[d] = EMPTY
+        cells[t] = queen
+        ok = not self.attacked(self.kings[self.us >> 6], self.us ^ (WHITE | BLACK))
+        cells[t] = second
+        cells[d] = first
+        cells[s] = queen
+        return ok
 
     # ---- making moves ---------------------------------------------------------------------
 

@@ -193,6 +193,63 @@ def hits(cells: ptr8, counts: ptr8, sq: int, by: int, t: ptr16) -> int:
     return 0
 """ % {"stride": STRIDE, "e_file": E_FILE, "white": WHITE}, "hits", "viper")
 
+# Whether the plain move m (NORMAL, DOUBLE or PROMO) cannot change whether the King on k is
+# attacked (check: whether it is attacked now): 1, or 0.  Whether a square is attacked
+# depends on the 8 lines through it and on the squares at most 2 away (leaps, bends,
+# two-steps, Grosschess's treacherous Queen).  Both of m's squares must be more than 2
+# squares from the King; a unit arriving can only block a line, and one leaving opens a line
+# only if it is the first unit on it from the King.  In check both squares must also be off
+# the King's lines.  A rank's difference is counted in cells (r: ranks times the stride).
+# Machine code on the chip, as hits: in Python a lifted long-range man's some 20 moves ran
+# 320 lines here, each call a frame on MicroPython's heap (issue #38).
+far = compile_fn("""
+def far(cells: ptr8, m: int, k: int, check: int) -> int:
+    kf = k %% %(stride)d
+    kb = k - kf
+    sq = (m >> 9) & 511
+    i = 0
+    while i < 2:
+        f = sq %% %(stride)d - kf
+        r = sq - sq %% %(stride)d - kb
+        if -2 <= f:
+            if f <= 2:
+                if -%(two)d <= r:
+                    if r <= %(two)d:
+                        return 0
+        line = 0
+        if f == 0:
+            line = 1
+        if r == 0:
+            line = 1
+        if f * %(stride)d == r:
+            line = 1
+        if f * %(stride)d == 0 - r:
+            line = 1
+        if line:
+            if check:
+                return 0
+            if i == 1:
+                d = 0
+                if r > 0:
+                    d = %(stride)d
+                if r < 0:
+                    d = 0 - %(stride)d
+                if f > 0:
+                    d += 1
+                if f < 0:
+                    d -= 1
+                s = k + d
+                while s != sq:
+                    if cells[s] != 0:
+                        break
+                    s += d
+                if s == sq:
+                    return 0
+        sq = m & 511
+        i += 1
+    return 1
+""" % {"stride": STRIDE, "two": 2 * STRIDE}, "far", "viper")
+
 
 GAME = build()
 
@@ -443,7 +500,8 @@ class HundredPosition(ChessPosition):
         else:
             ms = ChessPosition.pseudo_moves(self)
         eps = []
-        self._ep_moves(eps, only)
+        if self.ep:
+            self._ep_moves(eps, only)
         if eps:
             # A unit that can take this way always does: its plain move there is gone.
             takers = [m & 0x3FFFF for m in eps]
@@ -467,10 +525,16 @@ class HundredPosition(ChessPosition):
         check = -1  # is the King attacked now? (-1: not asked yet)
         vac = -1  # the square last emptied in a test, and whether the King stood safe then
         vac_safe = False
-        for m in self._with_thrones(self.pseudo_moves(only), k, them):
+        royal = not only or only == k  # the King's moves among them (a throne visit, a castling)
+        ms = self.pseudo_moves(only)
+        if royal:
+            ms = self._with_thrones(ms, k, them)
+        shortcut = self.FAR_KINDS
+        for m in ms:
             if leave and m & 511 != k:
                 continue
-            if m & 511 == k and not m >> 19 & 15:
+            kind = m >> 19 & 15
+            if m & 511 == k and not kind:
                 # The King's step (NORMAL): safe where it arrives, its square emptied, as
                 # _legal's test (_safe_light) but without its two calls a destination.
                 to = m >> 9 & 511
@@ -482,10 +546,11 @@ class HundredPosition(ChessPosition):
                 cells[to] = x
                 cells[k] = king
                 continue
-            if self._plain(m, k):
+            if shortcut >> kind & 1 and m & 511 != k:
+                # A move of a unit other than the King that changes its two squares only.
                 if check < 0:
                     check = 1 if self.attacked(k, them) else 0
-                if self._far(m, k, check):
+                if far(cells, m, k, check):
                     # Far from the King the move leaves its attackers as they are: legal
                     # exactly when the King is safe now (no make, test and unmake).
                     if not check:
@@ -512,7 +577,13 @@ class HundredPosition(ChessPosition):
                     continue
             if self._legal(m, them):
                 out.append(m)
-        return self._mark_ksteps(out, k)
+        return self._mark_ksteps(out, k) if royal else out
+
+    # The kinds of a unit's move (not the King's) that change its two squares only, and so
+    # may be taken as legal far from the King when he is safe (far), or by a test of his
+    # safety with the unit lifted (_safe_emptied); 0 makes and tests every move
+    # (tests/test_fast_paths.py).
+    FAR_KINDS = (1 << NORMAL) | (1 << DOUBLE) | (1 << PROMO)
 
     # Where a unit of the side to move, arriving next to its King, may give the enemy an
     # attack on it (Grosschess: a victim of the treacherous Queen): none here.
@@ -558,39 +629,6 @@ class HundredPosition(ChessPosition):
         ok = not self.attacked(k, them)
         cells[frm] = piece
         return ok
-
-    def _plain(self, m, k):
-        # A move of a unit other than the King that changes its two squares only.
-        kind = m >> 19 & 15
-        return (kind == NORMAL or kind == DOUBLE or kind == PROMO) and m & 511 != k
-
-    def _far(self, m, k, check):
-        """True if the plain move m cannot change whether the King on k is attacked.
-        Whether a square is attacked depends on the 8 lines through it and on the squares
-        at most 2 away (leaps, bends, two-steps, the Queen's treachery).  Both squares
-        must be more than 2 squares from the King; a unit arriving can only block a
-        line, and one leaving opens a line only if it is the first unit on it from the
-        King.  In check (check true) both squares must also be off the lines."""
-        kf = k % STRIDE
-        kr = k // STRIDE
-        sq = m >> 9 & 511  # to, then from
-        for i in range(2):
-            f = sq % STRIDE - kf
-            r = sq // STRIDE - kr
-            if -2 <= f <= 2 and -2 <= r <= 2:
-                return False
-            if f == 0 or r == 0 or f == r or f == -r:
-                if check:
-                    return False
-                if i == 1:  # leaving a line: is another unit nearer the King on it?
-                    d = (STRIDE if r > 0 else -STRIDE if r < 0 else 0) + (1 if f > 0 else -1 if f < 0 else 0)
-                    s = k + d
-                    while s != sq and self.cells[s] == EMPTY:
-                        s += d
-                    if s == sq:
-                        return False
-            sq = m & 511
-        return True
 
     def _with_thrones(self, ms, k, them):
         # A King's first arrival on the enemy throne brings a pawn onto the own pawn rank:
