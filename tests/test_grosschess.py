@@ -148,3 +148,30 @@ def test_the_queen_back_home_after_her_treacherous_capture_has_moved():
     assert pos.fen() == "4k5/10/10/10/10/10/10/10/4V5/4K5 b - - 0 1 - e2"
     pos.pop()
     assert pos.fen() == fen
+
+
+def test_a_near_mars_or_sagittarius_attacks_by_its_bends_and_leaps_where_hits_found_no_slide():
+    # _more_attacks asks _near_hits, not _hits, for a Mars or a Sagittarius at most 2 squares
+    # from the square: its slides are left to hits() (the attack tables, asked first).  The
+    # same answer as making all its moves, wherever hits() found no attack.
+    rnd = random.Random(38)
+    asked = 0
+    for pos in random_positions(X.new, rnd, 20, 90):
+        cells = pos.cells
+        for sq in pos.game.layout.squares[::3]:
+            if not cells[sq]:
+                continue
+            for d in X._BOX:
+                a = sq + d
+                t = cells[a] & 31
+                if cells[a] & 96 and t in (pos.MARS, pos.SAGITTARIUS):
+                    by = cells[a] & 96
+                    if not H.hits(cells, pos.counts, sq, by, pos.game.hit_table):
+                        assert pos._near_hits(a, sq) == pos._hits(a, sq), (pos.fen(), a, sq)
+                        asked += 1
+    assert asked > 300
+    # (rare in random games) a Mars at home leaps as a Knight on its first move
+    pos = new_position("grosschess", "4k5/10/10/10/10/10/7p2/10/6M3/4K5 w - - 0 1")
+    lay = pos.game.layout
+    g2, h4 = lay.cell("g2"), lay.cell("h4")
+    assert pos._near_hits(g2, h4) and pos._hits(g2, h4) and pos.attacked(h4, 32)

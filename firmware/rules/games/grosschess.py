@@ -209,6 +209,23 @@ class GrossPosition(HundredPosition):
         finally:
             self.us = saved
 
+    def _near_hits(self, a, sq):
+        """_hits(a, sq) for a new unit on a, at most 2 squares from sq, where hits() found
+        no attack on sq: a Mars's or a Sagittarius's slides are the game's attack tables'
+        (hits), so only its bends and leaps are looked at (making its slides cost a
+        Grosschess lift near its King some 70 lines a unit, issue #38)."""
+        cells = self.cells
+        t = cells[a] & 31
+        if t != self.MARS and t != self.SAGITTARIUS:
+            return self._hits(a, sq)
+        if cells[sq] & cells[a] & (WHITE | BLACK):
+            return False  # (its own unit: no capture)
+        d = sq - a
+        for to, v1, v2 in _G_BEND if t == self.MARS else _Z_BEND:
+            if to == d and (cells[a + v1] == EMPTY or cells[a + v2] == EMPTY):
+                return True
+        return d in _KNIGHT and (self._strong(a) or self._privileged(a))
+
     def attacked(self, sq, by):
         return hits(self.cells, self.counts, sq, by, self.game.hit_table) != 0 or self._more_attacks(sq, by)
 
@@ -228,7 +245,7 @@ class GrossPosition(HundredPosition):
         reach = g.box_reach[by >> 6]
         i = next_new(cells, sq, by, reach, _BOX16, 0)
         while i < 24:
-            if self._hits(sq + _BOX[i], sq):
+            if self._near_hits(sq + _BOX[i], sq):
                 return True
             i = next_new(cells, sq, by, reach, _BOX16, i + 1)
         queen = by | self.QUEEN_V
