@@ -738,7 +738,11 @@ class Tracker:
         # (Into the hint list, empty here: its room was made at the game's start, _HINT_ROOM.)
         matcher = self.matcher
         ms = self.hint
-        matcher.piece_moves(pos.kings[pos.us >> 6], ms)
+        k = pos.kings[pos.us >> 6]
+        if matcher.listing is None:
+            matcher.piece_moves(k, ms)  # (among the turn's moves, all listed)
+        else:
+            pos.castlings_from(k, ms)  # (the royal piece's other moves not tested)
         for m in ms:
             if m >> 19 & 15 == CASTLE and matcher.match(m, n):  # kind_of(m), inline: a lift's path
                 del ms[:]

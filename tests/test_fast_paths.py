@@ -11,6 +11,7 @@ import random
 import pytest
 
 from firmware.rules import MoveError, new_position
+from firmware.rules.position import CASTLE
 from firmware.rules.games import hundred
 
 
@@ -206,3 +207,27 @@ def test_a_hosts_move_string_names_that_move(gid):
             assert pos.parse_move(pos.move_str(m)) == m, (pos.fen(), pos.move_str(m))
             seen += 1
     assert seen > 1000
+
+
+@pytest.mark.parametrize("gid", ["chess", "lippo", "hundred", "grosschess", "chess960"])
+def test_a_lifted_castling_rook_asks_the_royal_piece_s_castlings_alone(gid):
+    # The board asks castlings_from(king) when a castling's rook is lifted first: the
+    # castlings of moves_from(king), in their order (100-square chess and Grosschess find
+    # them without testing the King's other moves).  Random games that keep the royal piece
+    # home, most moves by other men, so that castlings come up.
+    rnd = random.Random("castlings " + gid)
+    found = 0
+    for _ in range(8):
+        pos = new_position(gid)
+        for _ in range(60):
+            ms = pos.legal_moves()
+            if not ms:
+                break
+            k = pos.kings[pos.us >> 6]
+            if k:
+                want = [m for m in pos.moves_from(k) if m >> 19 & 15 == CASTLE]
+                assert pos.castlings_from(k, [7]) == [7] + want, pos.fen()  # (appended)
+                found += len(want)
+            others = [m for m in ms if m & 511 != k]
+            pos.push(rnd.choice(others or ms))
+    assert found > 0

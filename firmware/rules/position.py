@@ -479,6 +479,21 @@ class Position:
             self._gen_piece(sq, c & 31, ms)
         return ms
 
+    def castlings_from(self, sq, out):
+        """The castlings of the man on sq among moves_from(sq)'s, in their order, appended to
+        out: a board asks them when a castling's rook is lifted first.  A game may find them
+        without testing the man's other moves."""
+        n = len(out)
+        self.moves_from(sq, out)
+        i = n
+        for j in range(n, len(out)):
+            m = out[j]
+            if m >> _KIND & 15 == CASTLE:
+                out[i] = m
+                i += 1
+        del out[i:]
+        return out
+
     def moves_among(self, ms, sq, out):
         """The moves of ms (this position's legal_moves(), unchanged since) that start on
         sq, appended to out in their order: moves_from(sq) without generating again."""

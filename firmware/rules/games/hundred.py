@@ -511,8 +511,9 @@ class HundredPosition(ChessPosition):
     def _powers_from(self, sq):
         return None  # (castling is made in legal_moves)
 
-    def legal_moves(self, only=0):
-        """The legal moves (only: those of the unit on that square)."""
+    def legal_moves(self, only=0, kinds=-1):
+        """The legal moves (only: those of the unit on that square; kinds: those of these
+        kinds, a bit each)."""
         us = self.us
         them = us ^ (WHITE | BLACK)
         k = self.kings[us >> 6]
@@ -534,6 +535,8 @@ class HundredPosition(ChessPosition):
             if leave and m & 511 != k:
                 continue
             kind = m >> 19 & 15
+            if not kinds >> kind & 1:
+                continue
             if m & 511 == k and not kind:
                 # The King's step (NORMAL): safe where it arrives, its square emptied, as
                 # _legal's test (_safe_light) but without its two calls a destination.
@@ -690,6 +693,13 @@ class HundredPosition(ChessPosition):
         if self.cells[sq] & self.us:
             ms += self.legal_moves(sq)
         return ms
+
+    def castlings_from(self, sq, out):
+        # (the King's steps not tested: a Grosschess castling rook's lift, 11.2 ms on stock
+        # MicroPython's emulated Pico, issue #38)
+        if self.cells[sq] & self.us:
+            out += self.legal_moves(sq, 1 << CASTLE)
+        return out
 
     def _pawn_to(self, frm, to, cap, ms):
         m = frm | to << 9 | cap
