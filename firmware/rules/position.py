@@ -482,7 +482,15 @@ class Position:
     def castlings_from(self, sq, out):
         """The castlings of the man on sq among moves_from(sq)'s, in their order, appended to
         out: a board asks them when a castling's rook is lifted first.  A game may find them
-        without testing the man's other moves."""
+        without testing the man's other moves (here: the royal piece's, by the check rule,
+        not in check)."""
+        cls = type(self)
+        if self.game.check_rules and cls.legal_moves is Position.legal_moves and cls.moves_from is Position.moves_from \
+                and sq == self.kings[self.us >> 6] and self.cells[sq] & self.us:
+            them = self.us ^ (WHITE | BLACK)
+            if not self.attacked(sq, them):  # (in check no castling: _legal_from)
+                self._king_moves(sq, self.cells[sq] & 31, out, them, CASTLE)
+            return out
         n = len(out)
         self.moves_from(sq, out)
         i = n
@@ -659,7 +667,8 @@ class Position:
             if j % d == 0 and 0 < j // d <= far:
                 ms.append(m)
 
-    def _king_moves(self, frm, t, ms, them):
+    def _king_moves(self, frm, t, ms, them, only=-1):
+        # only: the moves of that kind alone (castlings_from)
         tmp = []
         self._gen_piece(frm, t, tmp)
         cells = self.cells
@@ -667,7 +676,10 @@ class Position:
         cells[frm] = EMPTY  # a slider's ray goes on through the square the king leaves
         for m in tmp:
             to = m >> 9 & _SQ
-            if m >> _KIND & 15 == CASTLE:
+            kind = m >> _KIND & 15
+            if only >= 0 and kind != only:
+                continue
+            if kind == CASTLE:
                 for c in self.game.castlings:
                     if c.king == frm and c.to == to:
                         break
