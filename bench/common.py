@@ -61,6 +61,27 @@ def own_pieces(board, fen):
             yield p
 
 
+def put_back(board, hw, p):
+    """The man lifted from p put back, and the turn begun anew, without the place's and the
+    resync's work (the turn's whole list of moves for the place, the game's end asked twice
+    for the resync: 53 ms of a lift's 93 ms cycle on the emulated Pico): the tracker's state
+    and frame as they leave them (bench/hint.py --quick; tests/test_lift_work.py holds it to
+    them)."""
+    from firmware.tracker import IDLE
+
+    hw.matrix.set(p, True)
+    t = board.tracker
+    t.occ.actual[p] = 1
+    t.occ.expect(t.pos, t.geo)  # (no square touched, the diff to find again)
+    t.matcher.new_turn(t.pos)
+    del t.hint[:]
+    t.hint_from = -1
+    t.hinted = None
+    t.state = IDLE
+    t.dirty = True
+    board._render()
+
+
 def lift_work(board, hw, fen):
     """(square, [lines run in the rules core, calls into it]) of each lift of own_pieces
     (CPython's tracer counts them; the lift made as bench/hint.py makes it), yielded while

@@ -23,35 +23,15 @@ accordingly.
 import gc
 from array import array
 
-from common import ARGV, MICRO, TMP, Rand, median, now_us, own_pieces, positions_from, since_us
+from common import ARGV, MICRO, TMP, Rand, median, now_us, own_pieces, positions_from, put_back, since_us
 from fuzzgen import random_fens
 
 from boards import sim
 from firmware import protocol
 from firmware.app import Board
 from firmware.debounce import LIFT, PLACE
-from firmware.tracker import IDLE
 
 JOURNAL = TMP + "eboard-bench-hint.journal"
-
-
-def put_back(board, hw, p):
-    """The man lifted from p put back, and the turn begun anew, without the place's and the
-    resync's work (the turn's whole list of moves for the place, the game's end asked twice
-    for the resync: 53 ms of a lift's 93 ms cycle on the emulated Pico): the tracker's state
-    and frame as they leave them (compared over 1,655 lifts of five games on CPython), for
-    --quick."""
-    hw.matrix.set(p, True)
-    t = board.tracker
-    t.occ.actual[p] = 1
-    t.occ.expect(t.pos, t.geo)  # (no square touched, the diff to find again)
-    t.matcher.new_turn(t.pos)
-    del t.hint[:]
-    t.hint_from = -1
-    t.hinted = None
-    t.state = IDLE
-    t.dirty = True
-    board._render()
 
 
 def measure(gid, fens, times, tries=3, worst=None, each=False, quick=False):

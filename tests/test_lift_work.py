@@ -25,12 +25,13 @@ from conftest import ROOT
 from boards import sim
 from firmware import protocol
 from firmware.app import Board
+from firmware.debounce import LIFT, PLACE
 from firmware.rules import GAMES, new_position
 from firmware.tracker import STATES
 
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "tests" / "mpy")]
 try:
-    from common import lift_work  # bench/hint.py's lifts, the same, their work counted
+    from common import lift_work, own_pieces, put_back  # bench/hint.py's lifts, the same, their work counted
 finally:
     del sys.path[:2]
 
@@ -136,3 +137,38 @@ def test_the_cores_machine_code_is_its_plain_python():
         runpy.run_path(str(ROOT / "tests" / "mpy" / "test_native_rules.py"), run_name="__main__")
     finally:
         sys.path.remove(str(ROOT / "tests" / "mpy"))
+
+
+@pytest.mark.parametrize("gid", ["grosschess", "lippo", "checkers12"])
+def test_the_bench_s_quick_put_back_leaves_what_a_place_and_a_resync_leave(gid, tmp_path):
+    # bench/hint.py --quick puts each lifted man back with put_back(), not the place event and
+    # the resync (53 of a lift's 93 ms of emulated time): its figures hold only while the
+    # tracker's state and frame after it are theirs, field by field.
+    def state(board):
+        t = board.tracker
+        o = t.occ
+        m = t.matcher
+        return (STATES[t.state], bytes(o.actual), bytes(o.expected), list(o.touched), o.ev, list(m.moves),
+                m.listing is not None, list(t.hint), t.hint_from, t.pending, t.tentative, t.promo, t.hinted,
+                t.outcome, t.showing, t.last, bytes(board.frame), bytes(board.shown))
+
+    after = {}
+    for quick in (False, True):
+        hw = sim.Hardware(journal_path=str(tmp_path / ("q" if quick else "p")))
+        board = Board(hw, lambda line: None)
+        board.boot(0)
+        protocol.handle(board, ("new " + gid).encode(), 0)
+        seen = after[quick] = []
+        for fen in _fens(gid, 4, random.Random("put back " + gid)):
+            for p in own_pieces(board, fen):
+                hw.matrix.set(p, False)
+                board._on_switch(LIFT, p, 0)
+                if quick:
+                    put_back(board, hw, p)
+                else:
+                    hw.matrix.set(p, True)
+                    board._on_switch(PLACE, p, 0)
+                    board.tracker.resync(0)
+                    board._render()
+                seen.append(state(board))
+    assert len(after[True]) > 40 and after[True] == after[False]
