@@ -150,10 +150,11 @@ def test_the_queen_back_home_after_her_treacherous_capture_has_moved():
     assert pos.fen() == fen
 
 
-def test_a_near_mars_or_sagittarius_attacks_by_its_bends_and_leaps_where_hits_found_no_slide():
-    # _more_attacks asks _near_hits, not _hits, for a Mars or a Sagittarius at most 2 squares
-    # from the square: its slides are left to hits() (the attack tables, asked first).  The
-    # same answer as making all its moves, wherever hits() found no attack.
+def test_a_near_mars_sagittarius_or_officer_attacks_as_its_moves_do_where_hits_found_no_slide():
+    # _more_attacks asks _near_hits, not _hits, for a Mars, a Sagittarius or an Officer at most
+    # 2 squares from the square: a slide is left to hits() (the attack tables, asked first), an
+    # Officer's steps are looked at without its moves made.  The same answer as making all
+    # its moves, wherever hits() found no attack.
     rnd = random.Random(38)
     asked = 0
     for pos in random_positions(X.new, rnd, 20, 90):
@@ -164,7 +165,7 @@ def test_a_near_mars_or_sagittarius_attacks_by_its_bends_and_leaps_where_hits_fo
             for d in X._BOX:
                 a = sq + d
                 t = cells[a] & 31
-                if cells[a] & 96 and t in (pos.MARS, pos.SAGITTARIUS):
+                if cells[a] & 96 and t in (pos.MARS, pos.SAGITTARIUS, pos.OFFICER):
                     by = cells[a] & 96
                     if not H.hits(cells, pos.counts, sq, by, pos.game.hit_table):
                         assert pos._near_hits(a, sq) == pos._hits(a, sq), (pos.fen(), a, sq)
@@ -175,3 +176,16 @@ def test_a_near_mars_or_sagittarius_attacks_by_its_bends_and_leaps_where_hits_fo
     lay = pos.game.layout
     g2, h4 = lay.cell("g2"), lay.cell("h4")
     assert pos._near_hits(g2, h4) and pos._hits(g2, h4) and pos.attacked(h4, 32)
+    # an Officer at home jumps straight forward over a unit; not two squares back, unless strong
+    pos = new_position("grosschess", "4k5/10/10/10/10/10/1p8/1p8/1O8/4K5 w - - 0 1")
+    b2, b4 = lay.cell("b2"), lay.cell("b4")
+    assert pos._near_hits(b2, b4) == pos._hits(b2, b4) is True  # (over the pawn on b3)
+    pos = new_position("grosschess", "4k5/10/10/10/1o8/10/1P8/10/10/4K5 b - - 0 1")
+    b6, b4 = lay.cell("b6"), lay.cell("b4")
+    assert pos._near_hits(b6, b4) == pos._hits(b6, b4) is True  # forward, for Black
+    pos = new_position("grosschess", "4k5/10/10/10/10/1o8/10/1P8/10/4K5 b - - 0 1")
+    b5, b3 = lay.cell("b5"), lay.cell("b3")
+    assert pos._near_hits(b5, b3) == pos._hits(b5, b3)
+    pos = new_position("grosschess", "4k5/10/10/10/10/10/1P8/10/1o8/4K5 b - - 0 1")
+    b2, b4 = lay.cell("b2"), lay.cell("b4")
+    assert pos._near_hits(b2, b4) == pos._hits(b2, b4) is False  # two squares back: not a weak Officer's

@@ -212,15 +212,27 @@ class GrossPosition(HundredPosition):
     def _near_hits(self, a, sq):
         """_hits(a, sq) for a new unit on a, at most 2 squares from sq, where hits() found
         no attack on sq: a Mars's or a Sagittarius's slides are the game's attack tables'
-        (hits), so only its bends and leaps are looked at (making its slides cost a
-        Grosschess lift near its King some 70 lines a unit, issue #38)."""
+        (hits), so only its bends and leaps are looked at; an Officer's steps are looked at
+        without making its moves (making them cost a Grosschess lift near its King some 70
+        to 100 lines a unit, issue #38)."""
         cells = self.cells
-        t = cells[a] & 31
-        if t != self.MARS and t != self.SAGITTARIUS:
+        x = cells[a]
+        t = x & 31
+        if t != self.MARS and t != self.SAGITTARIUS and t != self.OFFICER:
             return self._hits(a, sq)
-        if cells[sq] & cells[a] & (WHITE | BLACK):
+        if cells[sq] & x & (WHITE | BLACK):
             return False  # (its own unit: no capture)
         d = sq - a
+        if t == self.OFFICER:
+            if d in _A1:
+                return True
+            for e in _A1:
+                if 2 * e == d:  # (two squares: _officer's rule)
+                    fwd = STRIDE if x & WHITE else -STRIDE
+                    if not self._strong(a) and e in (-fwd, -fwd - 1, -fwd + 1):
+                        return False
+                    return cells[a + e] == EMPTY or e == fwd and self._privileged(a)
+            return False
         for to, v1, v2 in _G_BEND if t == self.MARS else _Z_BEND:
             if to == d and (cells[a + v1] == EMPTY or cells[a + v2] == EMPTY):
                 return True
